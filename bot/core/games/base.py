@@ -1,0 +1,92 @@
+"""The interface every game plugin implements.
+
+A game parses and validates the input of its own commands (Marriage: /hand, /maal), scores a
+complete hand into per-column deltas, and says what its board columns are. The service around
+it owns sessions, storage, undo, edit, rules and the board, so a new game touches only
+`bot/core/games/` and the registry.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.core.command import Actor
+from bot.core.players import Player, Roster
+from bot.core.rules import RuleBook
+
+
+@dataclass(frozen=True)
+class CommandInfo:
+    """What /help shows for a command, and the option keys it accepts ("" = free text)."""
+
+    name: str
+    summary: str
+    usage: str
+    details: str = ""
+    keys: frozenset[str] = frozenset()
+
+
+@dataclass
+class HandResult:
+    """A complete, scored hand."""
+
+    players: list[int]  # seats that took part
+    inputs: dict[str, Any]  # what was entered, JSON-ready; /edit starts from it
+    deltas: dict[int, int]  # board column -> points in this hand
+    summary: str  # one line on who did what, for replies and history
+
+
+KEEP: Any = object()  # PlayOutcome.pending default: leave the pending hand as it is
+
+
+@dataclass
+class PlayContext:
+    command: str
+    options: Mapping[str, str]
+    roster: Roster  # everybody seated
+    hand_players: list[Player]  # who takes part in the hand being entered
+    rules: dict[str, Any]
+    pending: dict[str, Any] | None
+    actor: Actor
+    actor_player: Player | None
+    mentions: Mapping[str, Actor] = field(default_factory=dict)
+    editing: dict[str, Any] | None = None  # inputs of the hand being re-entered by /edit
+
+
+@dataclass
+class PlayOutcome:
+    text: str
+    pending: Any = KEEP  # new pending-hand state, None to clear, KEEP to leave as is
+    result: HandResult | None = None
+    rules: dict[str, Any] | None = None  # replaced rules (e.g. /setmaal)
+
+
+class Game(ABC):
+    key: str
+    title: str
+    min_players: int
+    max_players: int
+    rulebook: RuleBook
+    commands: Mapping[str, CommandInfo]  # the game's own commands
+    result_command: str  # the command /edit re-enters
+    glossary: str  # the game's words, explained once in /help
+
+    @abstractmethod
+    def play(self, ctx: PlayContext) -> PlayOutcome:
+        """Handle one of `commands` (or, with ctx.editing, re-enter a hand). Raises UserError."""
+
+    @abstractmethod
+    def pending_note(self, pending: Mapping[str, Any], roster: Roster,
+                     rules: Mapping[str, Any]) -> str:
+        """One line for the board about a hand that is waiting for input."""
+
+    @abstractmethod
+    def waiting_for(self, pending: Mapping[str, Any], rules: Mapping[str, Any]) -> list[int]:
+        """Seats whose input a waiting hand still needs."""
+
+    def columns(self, roster: Roster) -> list[tuple[int, str]]:
+        """Board columns: (key, label). Players by default."""
+        return [(p.seat, p.name) for p in roster]

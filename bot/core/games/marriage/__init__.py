@@ -1,0 +1,5 @@
+"""Nepali Marriage."""
+
+from bot.core.games.marriage.game import MarriageGame
+
+__all__ = ["MarriageGame"]

@@ -1,0 +1,21 @@
+"""The games the bot knows, by the name people type in /newgame."""
+
+from __future__ import annotations
+
+from bot.core.errors import UserError
+from bot.core.games.base import Game
+from bot.core.games.marriage.game import MarriageGame
+from bot.core.grammar import clip
+
+GAMES: dict[str, Game] = {game.key: game for game in (MarriageGame(),)}
+ALIASES = {"nepali": "marriage", "marriage_nepali": "marriage"}
+
+
+def get_game(name: str) -> Game:
+    key = ALIASES.get(name.strip().lower(), name.strip().lower())
+    try:
+        return GAMES[key]
+    except KeyError:
+        raise UserError(
+            f"I don't know the game `{clip(name)}`. Games: {', '.join(GAMES)}."
+        ) from None

@@ -1,0 +1,137 @@
+"""The text grammar shared by Telegram and the console.
+
+    /name free text key:value key:value ...
+
+A value runs to the next `key:`; lists are split by spaces or commas; `name=value` pairs
+are read by `parse_pairs`. Everything here is pure and raises UserError on bad input.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from bot.core.errors import UserError
+
+MAX_COMMAND_LENGTH = 4000
+# `key:` starts at the beginning or after whitespace, so "10:30" or ":smile:" are not keys.
+_KEY = re.compile(r"(?:(?<=\s)|^)([A-Za-z_][A-Za-z0-9_]*):")
+_COMMAND = re.compile(r"^/([A-Za-z][A-Za-z0-9_]*)(?:@([A-Za-z0-9_]+))?(?=\s|$)")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+@dataclass(frozen=True)
+class ParsedText:
+    name: str
+    addressee: str | None  # the bot named in "/cmd@SomeBot", if any
+    options: dict[str, str]
+
+
+def is_command(text: str) -> bool:
+    return bool(_COMMAND.match(text.strip()))
+
+
+def parse_command_text(text: str) -> ParsedText:
+    """Split "/hand winner:alice seen:bob carol" into its name and options."""
+    text = text.strip()
+    if len(text) > MAX_COMMAND_LENGTH:
+        raise UserError(f"That command is too long (over {MAX_COMMAND_LENGTH} characters).")
+    text = _CONTROL.sub(" ", text)
+    match = _COMMAND.match(text)
+    if not match:
+        raise UserError("Commands start with / and a name, for example /board. Try /help.")
+    name, addressee = match.group(1).lower(), match.group(2)
+    return ParsedText(name, addressee, parse_options(text[match.end() :]))
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """`free text key:value key2:value` -> {"": "free text", "key": "value", "key2": "value"}."""
+    options: dict[str, str] = {}
+    keys = list(_KEY.finditer(text))
+    head = text[: keys[0].start()] if keys else text
+    if head.strip():
+        options[""] = head.strip()
+    for i, match in enumerate(keys):
+        key = match.group(1).lower()
+        end = keys[i + 1].start() if i + 1 < len(keys) else len(text)
+        if key in options:
+            raise UserError(f"`{key}:` is given twice; give it once.")
+        options[key] = text[match.end() : end].strip()
+    return options
+
+
+def split_list(value: str) -> list[str]:
+    """Items separated by spaces or commas."""
+    return [item for item in re.split(r"[\s,]+", value.strip()) if item]
+
+
+def parse_pairs(value: str) -> list[tuple[str, str]]:
+    """`alice=10 bob=5` -> [("alice", "10"), ("bob", "5")].
+
+    A pair's value runs to the next `name=`, so `bob=8H 9H carol=7S` keeps bob's cards together.
+    Words before the first `name=` are returned under the name "".
+    """
+    value = re.sub(r"\s*=\s*", "=", value.strip())
+    pairs: list[tuple[str, list[str]]] = []
+    for token in split_list(value):
+        if "=" in token:
+            name, _, rest = token.partition("=")
+            if not name:
+                raise UserError(
+                    f"`{clip(token)}` has no name before `=`; write it as name={clip(rest)}."
+                )
+            pairs.append((name, [rest] if rest else []))
+        elif pairs:
+            pairs[-1][1].append(token)
+        else:
+            pairs.append(("", [token]))
+    return [(name, " ".join(words)) for name, words in pairs]
+
+
+def parse_int(text: str, what: str, low: int, high: int) -> int:
+    """A whole number within [low, high], or an error that says what was expected."""
+    raw = text.strip()
+    digits = raw.lstrip("+-")
+    if not digits.isdecimal() or not digits.isascii() or raw.count("-") + raw.count("+") > 1:
+        raise UserError(f"{what} must be a whole number, not `{clip(raw)}`.")
+    if len(digits) > 9:
+        raise UserError(f"{what} must be between {low} and {high}; `{clip(raw)}` is too large.")
+    number = int(raw)
+    if not low <= number <= high:
+        raise UserError(f"{what} must be between {low} and {high}, not {number}.")
+    return number
+
+
+def parse_decimal(text: str, what: str, low: Decimal, high: Decimal, places: int = 4) -> Decimal:
+    raw = text.strip()
+    if len(raw) > 20:
+        raise UserError(f"{what} must be a number between {low} and {high}.")
+    try:
+        number = Decimal(raw)
+    except InvalidOperation:
+        raise UserError(f"{what} must be a number like 1 or 0.25, not `{clip(raw)}`.") from None
+    if not number.is_finite() or not low <= number <= high:
+        raise UserError(f"{what} must be between {low} and {high}, not `{clip(raw)}`.")
+    if number.as_tuple().exponent < -places:  # type: ignore[operator]
+        raise UserError(f"{what} may have at most {places} decimal places.")
+    return number
+
+
+_YES = {"yes", "y", "true", "on", "1"}
+_NO = {"no", "n", "false", "off", "0"}
+
+
+def parse_bool(text: str, what: str) -> bool:
+    word = text.strip().lower()
+    if word in _YES:
+        return True
+    if word in _NO:
+        return False
+    raise UserError(f"{what} must be yes or no, not `{clip(word)}`.")
+
+
+def clip(text: str, limit: int = 30) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+

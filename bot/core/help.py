@@ -1,0 +1,64 @@
+"""/help: the commands, the game's words and its rules, in one place."""
+
+from __future__ import annotations
+
+from bot.core.games.base import CommandInfo, Game
+
+CORE_HELP: dict[str, CommandInfo] = {
+    c.name: c
+    for c in (
+        CommandInfo("newgame", "start a game in this chat",
+                    "/newgame marriage players:alice bob carol [preset:kidnap]",
+                    "2 to 10 players with different names (letters, digits, - _ . '). "
+                    "Without players: you sit down and the others /join. One open game per "
+                    "chat: /endgame ends it first."),
+        CommandInfo("join", "sit down in the open game",
+                    "/join   or   /join name:Ram",
+                    "You play from the next hand. If a guest seat has your name, /join "
+                    "name:THAT links it to you."),
+        CommandInfo("players", "show the seats", "/players"),
+        CommandInfo("board", "the last hands and the totals", "/board",
+                    "Money is shown when a rate or currency is set (/rules rate:0.25)."),
+        CommandInfo("undo", "undo the last hand (or drop a waiting one)",
+                    "/undo [reason:wrong winner]",
+                    "Only the person who recorded the hand, or a chat admin. Nothing is "
+                    "deleted: the hand is kept in the log as undone."),
+        CommandInfo("edit", "re-enter a recorded hand", "/edit hand:3 maal:bob=6 seen:bob carol",
+                    "Give only what changes; the rest stays. The hand keeps the rules it was "
+                    "scored with, and the totals follow."),
+        CommandInfo("rules", "show or change the rules",
+                    "/rules   /rules preset:kidnap   /rules unseen:15 rate:0.25 currency:Rs",
+                    "Changes apply to the hands that follow; recorded hands keep their "
+                    "rules. See /help rules for every key."),
+        CommandInfo("endgame", "end the game: standings and who pays whom", "/endgame",
+                    "Settles up in the fewest transfers. The game is archived, not deleted."),
+        CommandInfo("help", "this help", "/help [command]   /help rules"),
+    )
+}
+
+
+def render(topic: str, game: Game) -> str:
+    commands = {**CORE_HELP, **game.commands}
+    if not topic:
+        lines = [f"Maalbot keeps score ({game.title}). Commands:"]
+        lines += [f"/{c.name} - {c.summary}" for c in commands.values()]
+        lines += ["", "Options are key:value, e.g. " + game.commands[game.result_command].usage,
+                  "Names: @name or just name, any case.", "", game.glossary,
+                  "", "/help COMMAND for details, /help rules for the rules."]
+        return "\n".join(lines)
+    if topic == "rules":
+        lines = [f"Rules for {game.title}.", f"Usage: {CORE_HELP['rules'].usage}"]
+        lines += [f"{s.key} (default {s.show(s.default) or 'none'}): {s.help}"
+                  for s in game.rulebook.specs]
+        lines.append("Presets (/rules preset:NAME):")
+        lines += [f"{p.name}: {p.description}" for p in game.rulebook.presets]
+        lines.append("Money: rate applies to the whole session's points.")
+        return "\n".join(lines)
+    if topic in ("words", game.key):
+        return game.glossary
+    info = commands.get(topic)
+    if info is None:
+        return (f"No help for `{topic[:30]}`. Topics: "
+                + ", ".join(sorted(commands)) + ", rules, words.")
+    text = f"/{info.name} - {info.summary}\nUsage: {info.usage}"
+    return text + (f"\n{info.details}" if info.details else "")

@@ -1,0 +1,102 @@
+"""Points to money, and who pays whom at the end in as few transfers as possible."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cache
+
+from bot.core.rules import RuleSpec, decimal_rule, text_rule
+
+
+def money_rules() -> list[RuleSpec]:
+    """Rule keys every game shares."""
+    return [
+        decimal_rule("rate", "1", "0", "1000000", "money per point, e.g. 0.25"),
+        text_rule("currency", "", 8, "shown after money amounts, e.g. Rs or $"),
+    ]
+
+
+def to_money(points: int, rate: str) -> Decimal:
+    return Decimal(points) * Decimal(rate)
+
+
+def money_shown(rules: Mapping[str, object]) -> bool:
+    return Decimal(str(rules.get("rate", "1"))) != 1 or bool(rules.get("currency"))
+
+
+def format_money(amount: Decimal, currency: str = "") -> str:
+    """12, -3.50, 0.125: whole amounts bare, cents to two places, finer rates exactly."""
+    if amount == amount.to_integral():
+        text = f"{amount.to_integral():f}"
+    elif amount == amount.quantize(Decimal("0.01")):
+        text = f"{amount.quantize(Decimal('0.01')):f}"
+    else:
+        text = f"{amount.normalize():f}"
+    return f"{text} {currency}".strip()
+
+
+def json_number(amount: Decimal) -> int | float:
+    return int(amount) if amount == amount.to_integral() else float(amount)
+
+
+@dataclass(frozen=True)
+class Transfer:
+    payer: int
+    payee: int
+    points: int
+
+
+def settle_up(balances: Mapping[int, int]) -> list[Transfer]:
+    """Transfers that clear zero-sum balances in the fewest payments.
+
+    Groups of players whose balances sum to zero can settle among themselves with one payment
+    fewer than their size, so the fewest payments = players - the most such disjoint groups.
+    Found exactly over subsets (at most 10 players, so 1,024 subsets), then paid greedily
+    inside each group.
+    """
+    people = sorted(p for p, v in balances.items() if v)
+    if sum(balances.values()) != 0:
+        raise ValueError("balances must sum to zero")
+    values = [balances[p] for p in people]
+    full = (1 << len(people)) - 1
+    sums = [0] * (full + 1)
+    for mask in range(1, full + 1):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + values[low.bit_length() - 1]
+
+    @cache
+    def best(mask: int) -> tuple[int, tuple[int, ...]]:
+        # (number of zero-sum groups, the groups) for the players in `mask`
+        if mask == 0:
+            return 0, ()
+        first = mask & -mask
+        rest = mask ^ first
+        result = (0, (mask,))
+        sub = rest
+        while True:
+            group = sub | first
+            if sums[group] == 0 and group != mask:
+                count, groups = best(mask ^ group)
+                if count + 1 > result[0]:
+                    result = (count + 1, (group, *groups))
+            if sub == 0:
+                break
+            sub = (sub - 1) & rest
+        return result if result[0] else (1, (mask,))
+
+    transfers: list[Transfer] = []
+    for group in best(full)[1]:
+        members = [(people[i], values[i]) for i in range(len(people)) if group >> i & 1]
+        debtors = sorted(([p, -v] for p, v in members if v < 0), key=lambda x: -x[1])
+        creditors = sorted(([p, v] for p, v in members if v > 0), key=lambda x: -x[1])
+        d = c = 0
+        while d < len(debtors) and c < len(creditors):
+            amount = min(debtors[d][1], creditors[c][1])
+            transfers.append(Transfer(debtors[d][0], creditors[c][0], amount))
+            debtors[d][1] -= amount
+            creditors[c][1] -= amount
+            d += debtors[d][1] == 0
+            c += creditors[c][1] == 0
+    return transfers

@@ -1,0 +1,145 @@
+"""Seats at the table and how typed names find them."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from bot.core.command import Actor
+from bot.core.errors import UserError
+from bot.core.grammar import clip
+
+MAX_NAME_LENGTH = 24
+# Words that mean something else on a chat platform or in the grammar.
+RESERVED_NAMES = {"everyone", "here", "all", "me", "channel", "nobody", "none"}
+_MENTION = re.compile(r"^<@!?(\d+)>$")
+
+
+@dataclass
+class Player:
+    seat: int  # stable id within a session, 1-based, in the order players sat down
+    name: str
+    user_id: str | None = None  # platform-qualified actor id once the seat is linked to a person
+    joined_after: int = 0  # number of hands already recorded when this player sat down
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Player:
+        return cls(**data)
+
+
+def check_name(raw: str) -> str:
+    """A name people can type back: letters, marks, digits and - _ . ' only."""
+    name = raw.strip().lstrip("@")
+    if not name:
+        raise UserError("A player needs a name.")
+    if len(name) > MAX_NAME_LENGTH:
+        raise UserError(
+            f"`{clip(name)}` is too long for a name ({len(name)} characters); "
+            f"use at most {MAX_NAME_LENGTH}."
+        )
+    for char in name:
+        if not (unicodedata.category(char)[0] in "LMN" or char in "-_.'"):
+            raise UserError(
+                f"`{clip(name)}` can't be a name: use letters, digits and - _ . ' "
+                "(no spaces, emoji or symbols), so it can be typed back in a command."
+            )
+    if name.lower() in RESERVED_NAMES:
+        raise UserError(f"`{name}` is a reserved word on chat platforms; pick another name.")
+    if name[0].isdecimal():
+        raise UserError(f"`{name}` can't be a name: start it with a letter.")
+    return name
+
+
+def suggest_name(display_name: str, taken: Iterable[str]) -> str:
+    """A typeable, unique name from a display name ("Ram Bahadur 🎲" -> "Ram_Bahadur")."""
+    kept = "".join(
+        c if unicodedata.category(c)[0] in "LMN" or c in "-_.'" else "_" for c in display_name
+    )
+    base = re.sub(r"_+", "_", kept).strip("_")[:MAX_NAME_LENGTH] or "player"
+    if base[0].isdecimal() or base.lower() in RESERVED_NAMES:
+        base = ("p_" + base)[:MAX_NAME_LENGTH]
+    lowered = {t.lower() for t in taken}
+    candidate, n = base, 2
+    while candidate.lower() in lowered:
+        suffix = str(n)
+        candidate = base[: MAX_NAME_LENGTH - len(suffix)] + suffix
+        n += 1
+    return candidate
+
+
+class Roster:
+    """The players of a session, looked up by what people type."""
+
+    def __init__(self, players: Iterable[Player]) -> None:
+        self.players = list(players)
+
+    def __iter__(self):
+        return iter(self.players)
+
+    def __len__(self) -> int:
+        return len(self.players)
+
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    def by_seat(self, seat: int) -> Player:
+        for player in self.players:
+            if player.seat == seat:
+                return player
+        raise KeyError(seat)
+
+    def find_user(self, user_id: str) -> Player | None:
+        return next((p for p in self.players if p.user_id == user_id), None)
+
+    def resolve(self, token: str, mentions: Mapping[str, Actor] | None = None) -> Player:
+        """`@Bob`, `bob` or a platform mention -> the player; unknown or ambiguous is an error."""
+        raw = token.strip()
+        mentioned = (mentions or {}).get(raw.lower()) or (mentions or {}).get(raw)
+        if mentioned is not None:
+            player = self.find_user(mentioned.id)
+            if player is not None:
+                return player
+            raw = mentioned.name
+        if _MENTION.match(raw):
+            raise UserError(f"That person is not a player here. Players: {self.listing()}.")
+        key = raw.lstrip("@").lower()
+        exact = [p for p in self.players if p.name.lower() == key]
+        if len(exact) == 1:
+            return exact[0]
+        prefix = [p for p in self.players if p.name.lower().startswith(key)] if key else []
+        if len(prefix) == 1:
+            return prefix[0]
+        if len(prefix) > 1:
+            options = ", ".join(p.name for p in prefix)
+            raise UserError(f"`{clip(raw)}` could be {options}; type more of the name.")
+        raise UserError(f"No player called `{clip(raw)}`. Players: {self.listing()}.")
+
+    def resolve_many(self, tokens: Iterable[str], mentions: Mapping[str, Actor] | None = None,
+                     what: str = "players") -> list[Player]:
+        found: list[Player] = []
+        for token in tokens:
+            player = self.resolve(token, mentions)
+            if player in found:
+                raise UserError(f"{player.name} is listed twice in {what}.")
+            found.append(player)
+        return found
+
+    def for_actor(self, actor: Actor) -> Player | None:
+        """The seat of the person sending a command: by linked account, else by an unlinked name."""
+        linked = self.find_user(actor.id)
+        if linked is not None:
+            return linked
+        names = {n.lower().lstrip("@") for n in (actor.name, *actor.handles)}
+        for player in self.players:
+            if player.user_id is None and player.name.lower() in names:
+                return player
+        return None
+
+    def listing(self) -> str:
+        return ", ".join(self.names()) if self.players else "none yet"

@@ -1,0 +1,114 @@
+"""Rule keys with types, bounds, help and presets. A game declares its RuleBook."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from bot.core.errors import UserError
+from bot.core.grammar import clip, parse_bool, parse_decimal, parse_int
+
+Parser = Callable[[str], Any]
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    key: str
+    default: Any
+    help: str
+    parse: Parser  # raw text -> stored value (JSON-friendly), raises UserError
+    show: Callable[[Any], str] = str
+
+
+def int_rule(key: str, default: int, low: int, high: int, help: str) -> RuleSpec:
+    return RuleSpec(key, default, help, lambda text: parse_int(text, f"`{key}`", low, high))
+
+
+def bool_rule(key: str, default: bool, help: str) -> RuleSpec:
+    return RuleSpec(key, default, help, lambda text: parse_bool(text, f"`{key}`"),
+                    lambda v: "yes" if v else "no")
+
+
+def choice_rule(key: str, default: str, choices: Mapping[str, str], help: str) -> RuleSpec:
+    def parse(text: str) -> str:
+        word = text.strip().lower()
+        if word not in choices:
+            raise UserError(f"`{key}` is one of {', '.join(choices)}; not `{clip(word)}`.")
+        return word
+
+    detail = "; ".join(f"{k}: {v}" for k, v in choices.items())
+    return RuleSpec(key, default, f"{help} ({detail})", parse)
+
+
+def decimal_rule(key: str, default: str, low: str, high: str, help: str) -> RuleSpec:
+    # Stored as a string so that 0.1 stays exactly 0.1 in JSON and in the database.
+    def parse(text: str) -> str:
+        return str(parse_decimal(text, f"`{key}`", Decimal(low), Decimal(high)).normalize())
+
+    return RuleSpec(key, default, help, parse)
+
+
+def text_rule(key: str, default: str, max_length: int, help: str) -> RuleSpec:
+    def parse(text: str) -> str:
+        value = text.strip()
+        if len(value) > max_length:
+            raise UserError(f"`{key}` is at most {max_length} characters.")
+        if any(not (c.isprintable()) for c in value):
+            raise UserError(f"`{key}` can't contain control characters.")
+        return value
+
+    return RuleSpec(key, default, help, parse)
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    description: str
+    values: Mapping[str, Any]
+
+
+@dataclass
+class RuleBook:
+    specs: list[RuleSpec]
+    presets: list[Preset] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._by_key = {spec.key: spec for spec in self.specs}
+
+    def defaults(self) -> dict[str, Any]:
+        return {spec.key: spec.default for spec in self.specs}
+
+    def spec(self, key: str) -> RuleSpec:
+        try:
+            return self._by_key[key]
+        except KeyError:
+            raise UserError(
+                f"There is no rule `{clip(key)}`. Rules: {', '.join(self._by_key)}."
+            ) from None
+
+    def preset(self, name: str) -> Preset:
+        for preset in self.presets:
+            if preset.name == name.strip().lower():
+                return preset
+        names = ", ".join(p.name for p in self.presets)
+        raise UserError(f"There is no preset `{clip(name)}`. Presets: {names}.")
+
+    def apply(self, current: Mapping[str, Any], changes: Mapping[str, str]) -> dict[str, Any]:
+        """Parse every change first, so one bad value changes nothing."""
+        updated = {**self.defaults(), **current}
+        for key, text in changes.items():
+            updated[key] = self.spec(key).parse(text)
+        return updated
+
+    def with_preset(self, current: Mapping[str, Any], name: str) -> dict[str, Any]:
+        return {**self.defaults(), **current, **self.preset(name).values}
+
+    def complete(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """Stored rules plus defaults for keys added since they were stored."""
+        return {**self.defaults(), **stored}
+
+    def describe(self, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+        values = self.complete(rules)
+        return [(spec.key, spec.show(values[spec.key])) for spec in self.specs]

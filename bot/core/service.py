@@ -1,0 +1,514 @@
+"""The one entry point: a Command in, a Reply out.
+
+The service owns sessions, players, undo, edit, rules, the board and the end of a game; the
+game plugin owns the arithmetic and its own commands. Each command runs in one store
+transaction: bad input raises UserError and the transaction rolls back, so it changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from bot.core import help as help_text
+from bot.core.board import board_json, render_table
+from bot.core.command import Command, Reply
+from bot.core.errors import UserError
+from bot.core.games import GAMES, get_game
+from bot.core.games.base import KEEP, Game, PlayContext
+from bot.core.grammar import clip, parse_int, split_list
+from bot.core.money import format_money, money_shown, settle_up, to_money
+from bot.core.players import Player, Roster, check_name, suggest_name
+from bot.core.session import (
+    ENDED,
+    ChatTransaction,
+    DuplicateOrigin,
+    HandRecord,
+    SessionState,
+    Store,
+)
+
+log = logging.getLogger(__name__)
+BOARD_ROWS = 10
+DEFAULT_GAME = "marriage"
+
+Handler = Callable[["Service", ChatTransaction, "SessionState | None", Command],
+                   Awaitable["Outcome"]]
+
+
+class Outcome:
+    """A reply and whether the command changed anything (only then is its origin recorded)."""
+
+    def __init__(self, reply: Reply, changed: bool = False) -> None:
+        self.reply = reply
+        self.changed = changed
+
+
+class Service:
+    def __init__(self, store: Store, board_rows: int = BOARD_ROWS) -> None:
+        self.store = store
+        self.board_rows = board_rows
+
+    async def handle(self, command: Command) -> Reply:
+        try:
+            return await self._handle(command)
+        except UserError as error:
+            return Reply.error(error.message)
+        except DuplicateOrigin:
+            # Another process handled the same update at the same moment; give its answer.
+            previous = await self.store.origin_reply(command.origin_id)  # type: ignore[attr-defined]
+            reply = Reply.from_json(previous or {"ok": True, "text": "Already recorded."})
+            reply.duplicate = True
+            return reply
+
+    async def _handle(self, command: Command) -> Reply:
+        name = command.name.lower()
+        if name in ("help", "start"):
+            return await self._help(command)
+        async with self.store.transaction(command.chat) as tx:
+            if command.origin_id is not None:
+                previous = await tx.origin_reply(command.origin_id)
+                if previous is not None:
+                    reply = Reply.from_json(previous)
+                    reply.duplicate = True
+                    return reply
+            session = await tx.open_session()
+            handler, keys = self._route(name, session)
+            _check_keys(name, command.options, keys)
+            outcome = await handler(self, tx, session, command)
+            if outcome.changed and command.origin_id is not None:
+                await tx.record_origin(command.origin_id, outcome.reply.to_json())
+            return outcome.reply
+
+    def _route(self, name: str, session: SessionState | None) -> tuple[Handler, frozenset[str]]:
+        game = get_game(session.game if session else DEFAULT_GAME)
+        if name == "rules":
+            return Service._rules, frozenset({"", "preset"} | {s.key for s in game.rulebook.specs})
+        if name == "edit":
+            keys = game.commands[game.result_command].keys
+            return Service._edit, frozenset({"hand", "reason"} | keys)
+        if name in CORE_COMMANDS:
+            return CORE_COMMANDS[name]
+        game = game if session else None
+        if game is not None and name in game.commands:
+            return Service._game_command, game.commands[name].keys
+        known = sorted(set(CORE_COMMANDS) | {c for g in GAMES.values() for c in g.commands})
+        if session is None and any(name in g.commands for g in GAMES.values()):
+            raise UserError("No game is open here. Start one with "
+                            "/newgame marriage players:alice bob carol")
+        raise UserError(f"I don't know /{clip(name)}. Commands: "
+                        + ", ".join("/" + c for c in known) + ". Try /help.")
+
+    # --- sessions and players ------------------------------------------------------------
+
+    async def _newgame(self, tx: ChatTransaction, session: SessionState | None,
+                       command: Command) -> Outcome:
+        options = command.options
+        if session is not None:
+            game = get_game(session.game)
+            raise UserError(
+                f"A {game.title} game is already open here ({session.hand_count} hands, players "
+                f"{session.roster.listing()}). End it with /endgame before starting another."
+            )
+        words = split_list(options.get("", ""))
+        if "game" in options and words:
+            raise UserError("Name the game once: /newgame marriage players:alice bob")
+        if len(words) > 1:
+            raise UserError("Name the players with players:, e.g. "
+                            "/newgame marriage players:alice bob carol")
+        game = get_game(options.get("game") or (words[0] if words else DEFAULT_GAME))
+        players = _seat_players(options.get("players", ""), command, game)
+        rules = game.rulebook.defaults()
+        if "preset" in options:
+            rules = game.rulebook.with_preset(rules, options["preset"])
+        state = SessionState(chat=command.chat, game=game.key, players=players, rules=rules,
+                             created_by=command.actor.id)
+        await tx.save_session(state)
+        seated = state.roster.listing()
+        more = "" if len(players) >= game.min_players else (
+            f" Others sit down with /join (at least {game.min_players} players).")
+        return Outcome(Reply(
+            f"New {game.title} game. Players: {seated}.{more}\n"
+            f"Rules: {_rules_line(game, rules)}. Change them with /rules.\n"
+            f"Record a hand with {game.commands[game.result_command].usage}"
+        ), changed=True)
+
+    async def _join(self, tx: ChatTransaction, session: SessionState | None,
+                    command: Command) -> Outcome:
+        session, game = _require_session(session)
+        actor = command.actor
+        roster = session.roster
+        linked = roster.find_user(actor.id)
+        if linked is not None:
+            raise UserError(f"You are already seated as {linked.name}.")
+        wanted = command.options.get("name") or command.options.get("")
+        if wanted:
+            name = check_name(wanted)
+            existing = next((p for p in roster if p.name.lower() == name.lower()), None)
+        else:
+            existing = roster.for_actor(actor)
+            name = existing.name if existing else suggest_name(actor.name, roster.names())
+        if existing is not None:
+            if existing.user_id is not None:
+                raise UserError(f"{existing.name} is someone else's seat; "
+                                "pick another name with /join name:NAME.")
+            existing.user_id = actor.id
+            await tx.save_session(session)
+            return Outcome(Reply(f"You are {existing.name} now (seat {existing.seat})."),
+                           changed=True)
+        if len(roster) >= game.max_players:
+            raise UserError(f"{game.title} takes at most {game.max_players} players; "
+                            "the table is full.")
+        player = Player(seat=_next_seat(session.players), name=name, user_id=actor.id,
+                        joined_after=session.hand_count)
+        session.players.append(player)
+        await tx.save_session(session)
+        when = "from the next hand" if session.hand_count else "from the first hand"
+        return Outcome(Reply(f"{player.name} joins at seat {player.seat}, {when}. "
+                             f"Players: {session.roster.listing()}."), changed=True)
+
+    async def _players(self, tx: ChatTransaction, session: SessionState | None,
+                       command: Command) -> Outcome:
+        session, game = _require_session(session)
+        lines = [f"{game.title}, {len(session.players)} players:"]
+        for p in session.players:
+            notes = []
+            if p.joined_after:
+                notes.append(f"joined after hand {p.joined_after}")
+            if p.user_id is None:
+                notes.append("guest")
+            suffix = f" ({', '.join(notes)})" if notes else ""
+            lines.append(f"{p.seat}. {p.name}{suffix}")
+        return Outcome(Reply("\n".join(lines)))
+
+    # --- hands ---------------------------------------------------------------------------
+
+    async def _game_command(self, tx: ChatTransaction, session: SessionState | None,
+                            command: Command) -> Outcome:
+        session, game = _require_session(session)
+        rules = game.rulebook.complete(session.rules)
+        pending = session.pending
+        if command.name == game.result_command and len(session.players) < game.min_players:
+            raise UserError(f"{game.title} needs at least {game.min_players} players; "
+                            f"seated: {session.roster.listing()}. Others sit down with /join.")
+        ctx = PlayContext(
+            command=command.name,
+            options=command.options,
+            roster=session.roster,
+            hand_players=list(session.players),
+            rules=rules,
+            pending=pending["entry"] if pending else None,
+            actor=command.actor,
+            actor_player=session.roster.for_actor(command.actor),
+            mentions=command.mentions,
+        )
+        outcome = game.play(ctx)
+        changed = False
+        if outcome.rules is not None:
+            session.rules, changed = outcome.rules, True
+        if outcome.pending is not KEEP:
+            changed = True
+            if outcome.pending is None:
+                session.pending = None
+            else:
+                session.pending = {
+                    "by": pending["by"] if pending else command.actor.id,
+                    "by_name": pending["by_name"] if pending else command.actor.name,
+                    "origin": pending["origin"] if pending else command.origin_id,
+                    "entry": outcome.pending,
+                }
+        if outcome.result is None:
+            if changed:
+                await tx.save_session(session)
+            reply = Reply(outcome.text)
+            if session.pending is not None and outcome.pending is not KEEP:
+                reply = await self._board_reply(tx, session, game, outcome.text)
+            return Outcome(reply, changed)
+        result = outcome.result
+        hand = HandRecord(
+            no=session.hand_count + 1,
+            players=result.players,
+            inputs=result.inputs,
+            rules=rules,
+            deltas=result.deltas,
+            summary=result.summary,
+            recorded_by=pending["by"] if pending else command.actor.id,
+            recorded_by_name=pending["by_name"] if pending else command.actor.name,
+            origin_id=pending["origin"] if pending else command.origin_id,
+        )
+        assert session.id is not None
+        await tx.add_hand(session.id, hand)
+        _add_deltas(session.totals, hand.deltas, +1)
+        session.hand_count = hand.no
+        await tx.save_session(session)
+        head = f"Hand {hand.no}: {hand.summary}\n{_deltas_line(session.roster, hand.deltas)}"
+        return Outcome(await self._board_reply(tx, session, game, head), changed=True)
+
+    async def _undo(self, tx: ChatTransaction, session: SessionState | None,
+                    command: Command) -> Outcome:
+        session, game = _require_session(session)
+        reason = command.options.get("reason") or None
+        if session.pending is not None:
+            _check_may_change(command, session.pending["by"], "the waiting hand")
+            session.pending = None
+            await tx.save_session(session)
+            return Outcome(await self._board_reply(
+                tx, session, game, "Dropped the hand that was waiting for maal."), changed=True)
+        if session.hand_count == 0:
+            raise UserError("There is no hand to undo yet.")
+        assert session.id is not None
+        hand = await tx.hand(session.id, session.hand_count)
+        assert hand is not None, "hand_count and the hand log disagree"
+        _check_may_change(command, hand.recorded_by, f"hand {hand.no}",
+                          recorder_name=hand.recorded_by_name)
+        await tx.void_hand(session.id, hand.no, command.actor.id, reason)
+        _add_deltas(session.totals, hand.deltas, -1)
+        session.hand_count -= 1
+        await tx.save_session(session)
+        text = f"Undid hand {hand.no} ({hand.summary})."
+        return Outcome(await self._board_reply(tx, session, game, text), changed=True)
+
+    async def _edit(self, tx: ChatTransaction, session: SessionState | None,
+                    command: Command) -> Outcome:
+        session, game = _require_session(session)
+        options = dict(command.options)
+        if "hand" not in options:
+            raise UserError("Say which hand: /edit hand:3 maal:bob=6")
+        if session.hand_count == 0:
+            raise UserError("There are no hands to edit yet.")
+        no = parse_int(options.pop("hand"), "hand", 1, session.hand_count)
+        reason = options.pop("reason", None) or None
+        assert session.id is not None
+        old = await tx.hand(session.id, no)
+        assert old is not None
+        in_hand = [p for p in session.players if p.seat in old.players]
+        actor_player = session.roster.for_actor(command.actor)
+        if not (command.actor.is_admin or old.recorded_by == command.actor.id
+                or (actor_player is not None and actor_player.seat in old.players)):
+            raise UserError(f"Only the players of hand {no}, the person who recorded it "
+                            "or a chat admin can edit it.")
+        ctx = PlayContext(
+            command=game.result_command, options=options, roster=session.roster,
+            hand_players=in_hand, rules=game.rulebook.complete(old.rules), pending=None,
+            actor=command.actor, actor_player=actor_player, mentions=command.mentions,
+            editing=old.inputs,
+        )
+        outcome = game.play(ctx)
+        if outcome.result is None:
+            raise UserError(outcome.text or "That edit does not make a complete hand.")
+        new = HandRecord(
+            no=no, players=outcome.result.players, inputs=outcome.result.inputs, rules=old.rules,
+            deltas=outcome.result.deltas, summary=outcome.result.summary,
+            recorded_by=command.actor.id, recorded_by_name=command.actor.name,
+            origin_id=command.origin_id,
+        )
+        await tx.void_hand(session.id, no, command.actor.id, f"edited: {reason}" if reason
+                           else "edited")
+        await tx.add_hand(session.id, new)
+        _add_deltas(session.totals, old.deltas, -1)
+        _add_deltas(session.totals, new.deltas, +1)
+        await tx.save_session(session)
+        text = (f"Hand {no} changed: {new.summary}\n"
+                f"{_deltas_line(session.roster, new.deltas)} (was "
+                f"{_deltas_line(session.roster, old.deltas)})")
+        return Outcome(await self._board_reply(tx, session, game, text), changed=True)
+
+    async def _board(self, tx: ChatTransaction, session: SessionState | None,
+                     command: Command) -> Outcome:
+        session, game = _require_session(session)
+        return Outcome(await self._board_reply(tx, session, game, ""))
+
+    async def _board_reply(self, tx: ChatTransaction, session: SessionState, game: Game,
+                           head: str) -> Reply:
+        assert session.id is not None
+        hands = await tx.last_hands(session.id, self.board_rows)
+        rules = game.rulebook.complete(session.rules)
+        columns = game.columns(session.roster)
+        table = render_table(columns, hands, session.totals, rules, session.hand_count)
+        lines = [head] if head else [f"{game.title}: {session.hand_count} hands"]
+        waiting = None
+        if session.pending is not None:
+            note = game.pending_note(session.pending["entry"], session.roster, rules)
+            lines.append(f"Hand {session.hand_count + 1} {note}.")
+            waiting = _waiting_names(game, session, rules)
+        board = board_json(game.key, columns, hands, session.totals, rules,
+                           session.hand_count, waiting)
+        return Reply("\n".join(lines), table=table, board=board)
+
+    # --- rules ---------------------------------------------------------------------------
+
+    async def _rules(self, tx: ChatTransaction, session: SessionState | None,
+                     command: Command) -> Outcome:
+        session, game = _require_session(session)
+        options = dict(command.options)
+        if "" in options:
+            raise UserError("Use /rules key:value (e.g. /rules unseen:15 rate:0.25) or "
+                            "/rules preset:NAME. See /help rules.")
+        if not options:
+            lines = [f"Rules in force ({game.title}):"]
+            lines += [f"{k}: {v}" for k, v in game.rulebook.describe(session.rules)]
+            lines.append("Presets: " + ", ".join(p.name for p in game.rulebook.presets)
+                         + ". See /help rules.")
+            return Outcome(Reply("\n".join(lines)))
+        rules = dict(session.rules)
+        if "preset" in options:
+            rules = game.rulebook.with_preset(rules, options.pop("preset"))
+        rules = game.rulebook.apply(rules, options)
+        session.rules = rules
+        await tx.save_session(session)
+        note = " A waiting hand is scored with them too." if session.pending else ""
+        return Outcome(Reply(
+            f"Rules changed for the hands that follow; recorded hands keep theirs.{note}\n"
+            f"{_rules_line(game, rules)}"
+        ), changed=True)
+
+    # --- the end -------------------------------------------------------------------------
+
+    async def _endgame(self, tx: ChatTransaction, session: SessionState | None,
+                       command: Command) -> Outcome:
+        session, game = _require_session(session)
+        if session.pending is not None:
+            who = ", ".join(_waiting_names(game, session, game.rulebook.complete(session.rules)))
+            raise UserError(f"A hand is waiting for maal from {who}. Finish it with /maal or "
+                            "drop it with /undo, then /endgame.")
+        actor_player = session.roster.for_actor(command.actor)
+        if actor_player is None and not command.actor.is_admin \
+                and session.created_by != command.actor.id:
+            raise UserError("Only a player, the person who started the game or a chat admin "
+                            "can end it.")
+        rules = game.rulebook.complete(session.rules)
+        board = await self._board_reply(tx, session, game, "")
+        session.status = ENDED
+        await tx.save_session(session)
+        names = {key: label for key, label in game.columns(session.roster)}
+        standings = sorted(names, key=lambda k: (-session.totals.get(k, 0), k))
+        rate = str(rules["rate"])
+        show_money = money_shown(rules)
+        currency = rules.get("currency") or ""
+
+        def amount(points: int) -> str:
+            text = f"{points:+d} points" if points else "0 points"
+            if show_money:
+                text += f" = {format_money(to_money(points, rate), currency)}"
+            return text
+
+        lines = [f"Game over after {session.hand_count} hands. Final standings:"]
+        lines += [f"{i}. {names[k]} {amount(session.totals.get(k, 0))}"
+                  for i, k in enumerate(standings, 1)]
+        transfers = settle_up({k: session.totals.get(k, 0) for k in names})
+        if transfers:
+            lines.append("To settle up:")
+            for t in transfers:
+                what = (format_money(to_money(t.points, rate), currency) if show_money
+                        else f"{t.points} points")
+                lines.append(f"{names[t.payer]} pays {names[t.payee]} {what}")
+        else:
+            lines.append("Nobody owes anybody anything.")
+        lines.append("The game is archived. /newgame starts another.")
+        board.text = "\n".join(lines)
+        assert board.board is not None
+        board.board["transfers"] = [
+            {"from": names[t.payer], "to": names[t.payee], "points": t.points,
+             "money": float(to_money(t.points, rate))} for t in transfers
+        ]
+        board.board["ended"] = True
+        return Outcome(board, changed=True)
+
+    # --- help ----------------------------------------------------------------------------
+
+    async def _help(self, command: Command) -> Reply:
+        async with self.store.transaction(command.chat) as tx:
+            session = await tx.open_session()
+        game = get_game(session.game if session else DEFAULT_GAME)
+        topic = command.options.get("", "").strip().lstrip("/").lower()
+        return Reply(help_text.render(topic, game))
+
+
+def _check_keys(name: str, options: Mapping[str, str], keys: frozenset[str]) -> None:
+    unknown = [k for k in options if k not in keys]
+    if not unknown:
+        return
+    key = unknown[0]
+    accepted = ", ".join(f"{k}:" for k in sorted(keys) if k) or "no options"
+    if key == "":
+        raise UserError(f"/{name} takes key:value options ({accepted}). See /help {name}.")
+    raise UserError(f"/{name} has no option `{clip(key)}:`. It takes {accepted}. "
+                    f"See /help {name}.")
+
+
+def _require_session(session: SessionState | None) -> tuple[SessionState, Game]:
+    if session is None:
+        raise UserError("No game is open here. Start one with "
+                        "/newgame marriage players:alice bob carol")
+    return session, get_game(session.game)
+
+
+def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
+    words = split_list(text)
+    players: list[Player] = []
+    if not words:
+        # Nobody named: the person starting the game sits down; the others /join.
+        return [Player(seat=1, name=suggest_name(command.actor.name, []),
+                       user_id=command.actor.id)]
+    if len(words) > game.max_players:
+        raise UserError(f"{game.title} takes {game.min_players} to {game.max_players} players; "
+                        f"you named {len(words)}.")
+    seen: set[str] = set()
+    for i, word in enumerate(words, 1):
+        mentioned = command.mentions.get(word.lower()) or command.mentions.get(word)
+        if mentioned is not None:
+            name = suggest_name(mentioned.name, [p.name for p in players])
+            user_id: str | None = mentioned.id
+        else:
+            name, user_id = check_name(word), None
+        if name.lower() in seen:
+            raise UserError(f"{name} is named twice; every player needs a different name.")
+        seen.add(name.lower())
+        players.append(Player(seat=i, name=name, user_id=user_id))
+    if len(players) < game.min_players:
+        raise UserError(f"{game.title} takes {game.min_players} to {game.max_players} players; "
+                        f"you named {len(players)}.")
+    return players
+
+
+def _next_seat(players: list[Player]) -> int:
+    return max((p.seat for p in players), default=0) + 1
+
+
+def _add_deltas(totals: dict[int, int], deltas: Mapping[int, int], sign: int) -> None:
+    for key, value in deltas.items():
+        totals[key] = totals.get(key, 0) + sign * value
+
+
+def _deltas_line(roster: Roster, deltas: Mapping[int, int]) -> str:
+    return "  ".join(f"{roster.by_seat(k).name} {v:+d}" if v else f"{roster.by_seat(k).name} 0"
+                     for k, v in deltas.items())
+
+
+def _rules_line(game: Game, rules: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in game.rulebook.describe(rules) if v != "")
+
+
+def _waiting_names(game: Game, session: SessionState, rules: Mapping[str, Any]) -> list[str]:
+    assert session.pending is not None
+    return [session.roster.by_seat(s).name
+            for s in game.waiting_for(session.pending["entry"], rules)]
+
+
+def _check_may_change(command: Command, recorded_by: str, what: str,
+                      recorder_name: str | None = None) -> None:
+    if command.actor.is_admin or command.actor.id == recorded_by:
+        return
+    who = f" ({recorder_name})" if recorder_name else ""
+    raise UserError(f"Only the person who recorded {what}{who} or a chat admin can undo it.")
+
+
+CORE_COMMANDS: dict[str, tuple[Handler, frozenset[str]]] = {
+    "newgame": (Service._newgame, frozenset({"", "game", "players", "preset"})),
+    "join": (Service._join, frozenset({"", "name"})),
+    "players": (Service._players, frozenset()),
+    "board": (Service._board, frozenset()),
+    "undo": (Service._undo, frozenset({"reason"})),
+    "endgame": (Service._endgame, frozenset()),
+}

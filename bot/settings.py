@@ -1,0 +1,31 @@
+"""Settings from the environment and a .env file in the working folder."""
+
+from __future__ import annotations
+
+from pydantic import field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    database_url: str = "sqlite:///maalbot.db"  # a file in the working folder
+    discord_token: str | None = None
+    telegram_token: str | None = None
+    log_level: str = "INFO"
+
+    @field_validator("discord_token", "telegram_token", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.upper()
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise ValueError("LOG_LEVEL is one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
+        return level
+
+    def platforms(self) -> dict[str, str | None]:
+        return {"discord": self.discord_token, "telegram": self.telegram_token}

@@ -1,0 +1,64 @@
+"""Engines for the database URLs people write, with the settings each backend needs."""
+
+from __future__ import annotations
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+
+def async_url(url: str) -> str:
+    """`sqlite:///x.db` and `postgresql://...` as their async-driver forms."""
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return str(parsed.set(drivername="sqlite+aiosqlite"))
+    if backend in ("postgresql", "postgres"):
+        return parsed.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
+    raise ValueError(f"DATABASE_URL must be sqlite:/// or postgresql://, not {backend}")
+
+
+def create_engine(url: str) -> AsyncEngine:
+    """An engine for `url`. A PostgreSQL URL may carry `?search_path=schema` to keep one
+    bot's tables in their own schema (the tests use this for isolation)."""
+    parsed = make_url(async_url(url))
+    if parsed.get_backend_name() == "sqlite":
+        engine = create_async_engine(parsed, connect_args={"timeout": 30})
+        _sqlite_transactions(engine)
+        return engine
+    connect_args = {}
+    search_path = parsed.query.get("search_path")
+    if search_path:
+        parsed = parsed.difference_update_query(["search_path"])
+        connect_args["server_settings"] = {"search_path": str(search_path)}
+    return create_async_engine(parsed, pool_size=5, max_overflow=5, pool_pre_ping=True,
+                               connect_args=connect_args)
+
+
+def _sqlite_transactions(engine: AsyncEngine) -> None:
+    """Let SQLAlchemy, not the sqlite3 module, start transactions, and take the write lock
+    up front (BEGIN IMMEDIATE), so two processes on one file serialise instead of failing
+    half-way. WAL keeps readers from blocking the writer."""
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _begin(connection) -> None:  # type: ignore[no-untyped-def]
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+async def open_store(url: str, migrate: bool = True):  # type: ignore[no-untyped-def]
+    from bot.storage.migrations import upgrade
+    from bot.storage.store import SqlStore
+
+    engine = create_engine(url)
+    if migrate:
+        await upgrade(engine)
+    return SqlStore(engine)

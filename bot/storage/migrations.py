@@ -1,0 +1,120 @@
+"""Numbered schema migrations. Each is applied once, in order, inside a transaction.
+
+Add a migration by appending to MIGRATIONS; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    text,
+)
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+Migration = Callable[[AsyncConnection], Awaitable[None]]
+_LOCK_ID = 7_240_001  # PostgreSQL advisory lock: one migrator at a time across processes
+
+
+async def _0001_initial(conn: AsyncConnection) -> None:
+    meta = MetaData()
+    Table(
+        "sessions", meta,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("chat", Text, nullable=False),
+        Column("game", Text, nullable=False),
+        Column("status", Text, nullable=False),
+        Column("players", JSON, nullable=False),
+        Column("rules", JSON, nullable=False),
+        Column("pending", JSON),
+        Column("totals", JSON, nullable=False),
+        Column("hand_count", Integer, nullable=False),
+        Column("version", Integer, nullable=False),
+        Column("created_by", Text, nullable=False),
+        Column("created_at", DateTime(timezone=True), nullable=False),
+        Column("ended_at", DateTime(timezone=True)),
+        # One open session per chat, enforced by the database for every process.
+        Index("one_open_session_per_chat", "chat", unique=True,
+              sqlite_where=text("status = 'open'"), postgresql_where=text("status = 'open'")),
+        Index("sessions_by_chat", "chat", "id"),
+    )
+    Table(
+        "hands", meta,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("session_id", Integer, ForeignKey("sessions.id"), nullable=False),
+        Column("no", Integer, nullable=False),
+        Column("players", JSON, nullable=False),
+        Column("inputs", JSON, nullable=False),
+        Column("rules", JSON, nullable=False),
+        Column("deltas", JSON, nullable=False),
+        Column("summary", Text, nullable=False),
+        Column("recorded_by", Text, nullable=False),
+        Column("recorded_by_name", Text, nullable=False),
+        Column("origin_id", Text),
+        Column("created_at", DateTime(timezone=True), nullable=False),
+        Column("voided_at", DateTime(timezone=True)),
+        Column("voided_by", Text),
+        Column("void_reason", Text),
+        Column("replaced_by", Integer),
+        # Live hands are numbered 1..n without gaps or doubles.
+        Index("one_live_hand_per_number", "session_id", "no", unique=True,
+              sqlite_where=text("voided_at IS NULL"),
+              postgresql_where=text("voided_at IS NULL")),
+        Index("hands_by_session", "session_id", "no"),
+    )
+    Table(
+        "origins", meta,
+        Column("origin_id", Text, primary_key=True),
+        Column("chat", Text, nullable=False),
+        Column("reply", JSON, nullable=False),
+        Column("created_at", DateTime(timezone=True), nullable=False),
+    )
+    await conn.run_sync(meta.create_all)
+
+
+MIGRATIONS: list[tuple[int, str, Migration]] = [
+    (1, "initial: sessions, hands, origins", _0001_initial),
+]
+
+
+async def upgrade(engine: AsyncEngine) -> list[int]:
+    """Apply what is missing; safe to run from several processes at once. Returns versions."""
+    applied_now: list[int] = []
+    async with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": _LOCK_ID})
+        await conn.execute(text(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        ))
+        done = {row[0] for row in await conn.execute(text("SELECT version FROM schema_migrations"))}
+        for version, name, migration in MIGRATIONS:
+            if version in done:
+                continue
+            await migration(conn)
+            await conn.execute(
+                text("INSERT INTO schema_migrations (version, name, applied_at) "
+                     "VALUES (:v, :n, :t)"),
+                {"v": version, "n": name, "t": datetime.now(UTC).isoformat()},
+            )
+            applied_now.append(version)
+    return applied_now
+
+
+async def current_version(engine: AsyncEngine) -> int:
+    async with engine.connect() as conn:
+        try:
+            row = (await conn.execute(text("SELECT max(version) FROM schema_migrations"))).first()
+        except Exception:
+            return 0
+        return int(row[0] or 0) if row else 0

@@ -1,0 +1,210 @@
+"""The SQL store: one transaction per command, serialised per chat."""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, insert, select, text, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from bot.core.players import Player
+from bot.core.session import OPEN, DuplicateOrigin, HandRecord, SessionState
+from bot.storage.tables import hands, origins, sessions
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class SqlStore:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        # In-process lock per chat so commands of one chat queue instead of contending in the
+        # database; the database lock below does the same across processes.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+
+    @property
+    def backend(self) -> str:
+        return self.engine.dialect.name
+
+    @asynccontextmanager
+    async def transaction(self, chat: str) -> AsyncIterator[SqlChatTransaction]:
+        lock = self._locks.get(chat)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[chat] = lock
+        async with lock:
+            try:
+                async with self.engine.begin() as conn:
+                    if conn.dialect.name == "postgresql":
+                        await conn.execute(
+                            text("SELECT pg_advisory_xact_lock(hashtextextended(:chat, 0))"),
+                            {"chat": chat},
+                        )
+                    yield SqlChatTransaction(conn, chat)
+            except IntegrityError as error:
+                if "origin" in str(error.orig).lower():
+                    raise DuplicateOrigin from error
+                raise
+
+    async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None:
+        async with self.engine.connect() as conn:
+            return await _origin_reply(conn, origin_id)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+async def _origin_reply(conn: AsyncConnection, origin_id: str) -> Mapping[str, Any] | None:
+    row = (await conn.execute(
+        select(origins.c.reply).where(origins.c.origin_id == origin_id)
+    )).first()
+    return row[0] if row else None
+
+
+def _session(row: Any) -> SessionState:
+    return SessionState(
+        id=row.id,
+        chat=row.chat,
+        game=row.game,
+        status=row.status,
+        players=[Player.from_json(p) for p in row.players],
+        rules=dict(row.rules),
+        pending=row.pending,
+        totals={int(k): v for k, v in row.totals.items()},
+        hand_count=row.hand_count,
+        version=row.version,
+        created_by=row.created_by,
+    )
+
+
+def _hand(row: Any) -> HandRecord:
+    return HandRecord(
+        id=row.id,
+        no=row.no,
+        players=list(row.players),
+        inputs=row.inputs,
+        rules=row.rules,
+        deltas={int(k): v for k, v in row.deltas.items()},
+        summary=row.summary,
+        recorded_by=row.recorded_by,
+        recorded_by_name=row.recorded_by_name,
+        origin_id=row.origin_id,
+        created_at=row.created_at,
+    )
+
+
+class SqlChatTransaction:
+    def __init__(self, conn: AsyncConnection, chat: str) -> None:
+        self.conn = conn
+        self.chat = chat
+
+    async def open_session(self) -> SessionState | None:
+        row = (await self.conn.execute(
+            select(sessions).where(sessions.c.chat == self.chat, sessions.c.status == OPEN)
+        )).first()
+        return _session(row) if row else None
+
+    async def save_session(self, state: SessionState) -> SessionState:
+        values = {
+            "game": state.game,
+            "status": state.status,
+            "players": [p.to_json() for p in state.players],
+            "rules": state.rules,
+            "pending": state.pending,
+            "totals": {str(k): v for k, v in state.totals.items()},
+            "hand_count": state.hand_count,
+            "version": state.version + 1,
+            "ended_at": None if state.status == OPEN else _now(),
+        }
+        if state.id is None:
+            result = await self.conn.execute(
+                insert(sessions).values(
+                    chat=state.chat, created_by=state.created_by, created_at=_now(), **values
+                ).returning(sessions.c.id)
+            )
+            state.id = result.scalar_one()
+        else:
+            result = await self.conn.execute(
+                update(sessions)
+                .where(sessions.c.id == state.id, sessions.c.version == state.version)
+                .values(**values)
+            )
+            if result.rowcount != 1:
+                raise RuntimeError("session changed under us; the command was not applied")
+        state.version += 1
+        return state
+
+    async def add_hand(self, session_id: int, hand: HandRecord) -> HandRecord:
+        created = _now()
+        result = await self.conn.execute(
+            insert(hands).values(
+                session_id=session_id,
+                no=hand.no,
+                players=hand.players,
+                inputs=hand.inputs,
+                rules=hand.rules,
+                deltas={str(k): v for k, v in hand.deltas.items()},
+                summary=hand.summary,
+                recorded_by=hand.recorded_by,
+                recorded_by_name=hand.recorded_by_name,
+                origin_id=hand.origin_id,
+                created_at=created,
+            ).returning(hands.c.id)
+        )
+        hand.id, hand.created_at = result.scalar_one(), created
+        return hand
+
+    async def void_hand(self, session_id: int, no: int, by: str, reason: str | None,
+                        replaced_by: int | None = None) -> None:
+        await self.conn.execute(
+            update(hands)
+            .where(hands.c.session_id == session_id, hands.c.no == no,
+                   hands.c.voided_at.is_(None))
+            .values(voided_at=_now(), voided_by=by, void_reason=reason, replaced_by=replaced_by)
+        )
+
+    async def hand(self, session_id: int, no: int) -> HandRecord | None:
+        row = (await self.conn.execute(
+            select(hands).where(hands.c.session_id == session_id, hands.c.no == no,
+                                hands.c.voided_at.is_(None))
+        )).first()
+        return _hand(row) if row else None
+
+    async def last_hands(self, session_id: int, count: int) -> list[HandRecord]:
+        rows = (await self.conn.execute(
+            select(hands)
+            .where(hands.c.session_id == session_id, hands.c.voided_at.is_(None))
+            .order_by(hands.c.no.desc())
+            .limit(count)
+        )).all()
+        return [_hand(r) for r in reversed(rows)]
+
+    async def all_hands(self, session_id: int) -> list[HandRecord]:
+        rows = (await self.conn.execute(
+            select(hands)
+            .where(hands.c.session_id == session_id, hands.c.voided_at.is_(None))
+            .order_by(hands.c.no)
+        )).all()
+        return [_hand(r) for r in rows]
+
+    async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None:
+        return await _origin_reply(self.conn, origin_id)
+
+    async def record_origin(self, origin_id: str, reply: Mapping[str, Any]) -> None:
+        await self.conn.execute(
+            insert(origins).values(
+                origin_id=origin_id, chat=self.chat, reply=dict(reply), created_at=_now()
+            )
+        )
+
+    async def count_sessions(self) -> int:
+        return (await self.conn.execute(select(func.count()).select_from(sessions))).scalar_one()

@@ -1,0 +1,127 @@
+"""Shared fixtures. Every store-backed test runs on SQLite and on PostgreSQL.
+
+PostgreSQL: TEST_POSTGRES_URL (default postgresql://postgres@127.0.0.1:5432/test). Each test
+gets a schema of its own. Where no server answers, those tests skip and say why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.core.command import Actor, Command, Reply
+from bot.core.grammar import parse_command_text
+from bot.core.service import Service
+from bot.storage import SqlStore, open_store
+
+POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+_postgres_problem: str | None = None
+_postgres_checked = False
+
+
+async def _postgres_reachable() -> str | None:
+    """None if PostgreSQL answers, else why not."""
+    global _postgres_checked, _postgres_problem
+    if not _postgres_checked:
+        _postgres_checked = True
+        try:
+            import asyncpg
+
+            conn = await asyncio.wait_for(
+                asyncpg.connect(POSTGRES_URL.replace("postgresql://", "postgres://")), 5
+            )
+            await conn.close()
+        except Exception as error:  # any failure means: skip, with the reason
+            _postgres_problem = f"PostgreSQL not reachable at {POSTGRES_URL}: {error!r}"
+    return _postgres_problem
+
+
+async def _make_schema(drop: bool, schema: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(POSTGRES_URL.replace("postgresql://", "postgres://"))
+    try:
+        if drop:
+            await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        else:
+            await conn.execute(f'CREATE SCHEMA "{schema}"')
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database_url(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[str]:
+    """A fresh, empty database URL on each backend."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.db'}"
+        return
+    problem = await _postgres_reachable()
+    if problem:
+        pytest.skip(problem)
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    await _make_schema(False, schema)
+    try:
+        yield f"{POSTGRES_URL}?search_path={schema}"
+    finally:
+        await _make_schema(True, schema)
+
+
+@pytest.fixture
+async def store(database_url: str) -> AsyncIterator[SqlStore]:
+    store = await open_store(database_url)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+@pytest.fixture
+def service(store: SqlStore) -> Service:
+    return Service(store)
+
+
+class Table:
+    """Send commands as people at a table: `await table("/hand ...", by="bob")`."""
+
+    def __init__(self, service: Service, chat: str = "chat-1", admin: str = "host") -> None:
+        self.service = service
+        self.chat = chat
+        self.admin = admin
+        self._origin = 0
+        self._prefix = uuid.uuid4().hex[:8]  # origins are unique per message, as on platforms
+
+    async def __call__(self, line: str, by: str | None = None, origin: str | None = "auto",
+                       admin: bool | None = None) -> Reply:
+        name = by or self.admin
+        parsed = parse_command_text(line)
+        if origin == "auto":
+            self._origin += 1
+            origin = f"{self._prefix}:{self.chat}:{self._origin}"
+        actor = Actor(id=f"test:{name.lower()}", name=name,
+                      is_admin=(name == self.admin) if admin is None else admin)
+        return await self.service.handle(Command(self.chat, actor, parsed.name, parsed.options,
+                                                 origin))
+
+    async def ok(self, line: str, by: str | None = None, **kw: object) -> Reply:
+        reply = await self(line, by, **kw)  # type: ignore[arg-type]
+        assert reply.ok, reply.text
+        return reply
+
+    async def error(self, line: str, by: str | None = None, **kw: object) -> str:
+        reply = await self(line, by, **kw)  # type: ignore[arg-type]
+        assert not reply.ok, f"expected an error, got: {reply.text}"
+        return reply.text
+
+    async def board(self) -> dict:
+        reply = await self.ok("/board")
+        assert reply.board is not None
+        return reply.board
+
+
+@pytest.fixture
+def table(service: Service) -> Table:
+    return Table(service)

@@ -1,0 +1,70 @@
+from decimal import Decimal
+from itertools import permutations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.core.money import format_money, settle_up, to_money
+
+
+def _apply(balances, transfers):
+    left = dict(balances)
+    for t in transfers:
+        assert t.points > 0
+        left[t.payer] += t.points
+        left[t.payee] -= t.points
+    return left
+
+
+def test_two_debtors_one_creditor():
+    transfers = settle_up({1: 41, 2: -14, 3: -27})
+    assert len(transfers) == 2
+    assert all(v == 0 for v in _apply({1: 41, 2: -14, 3: -27}, transfers).values())
+
+
+def test_pairs_that_cancel_settle_between_themselves():
+    balances = {1: 10, 2: -10, 3: 7, 4: -7, 5: 3, 6: -3}
+    assert len(settle_up(balances)) == 3  # greedy largest-first would also give 3; n-1 = 5
+
+
+def test_fewer_than_greedy():
+    # largest-first greedy pays 5 times here; the best is 4 (two groups: {1,3,4}, {2,5,6})
+    balances = {1: 9, 2: 8, 3: -5, 4: -4, 5: -5, 6: -3}
+    transfers = settle_up(balances)
+    assert len(transfers) == 4
+    assert all(v == 0 for v in _apply(balances, transfers).values())
+
+
+def _brute_minimum(values):
+    """Fewest transfers by trying every order of settling debtor->creditor greedily."""
+    best = len(values)
+    people = list(range(len(values)))
+    for order in permutations(people):
+        left = list(values)
+        count = 0
+        for i in order:
+            for j in order:
+                if left[i] < 0 < left[j]:
+                    amount = min(-left[i], left[j])
+                    left[i] += amount
+                    left[j] -= amount
+                    count += 1
+        best = min(best, count)
+    return best
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-50, 50), min_size=1, max_size=6))
+def test_transfers_clear_every_balance_in_the_fewest_payments(values):
+    values = [*values, -sum(values)]
+    balances = dict(enumerate(values, 1))
+    transfers = settle_up(balances)
+    assert all(v == 0 for v in _apply(balances, transfers).values())
+    assert len(transfers) <= _brute_minimum(values)
+
+
+def test_money_formatting():
+    assert format_money(to_money(41, "0.25"), "Rs") == "10.25 Rs"
+    assert format_money(to_money(-14, "0.25")) == "-3.50"
+    assert format_money(to_money(40, "0.25")) == "10"
+    assert format_money(Decimal("0.125")) == "0.125"

@@ -1,0 +1,275 @@
+"""The core service end to end on a real database (SQLite and PostgreSQL)."""
+
+import pytest
+
+from bot.core.service import Service
+from bot.storage import open_store
+from tests.conftest import Table
+
+NEW = "/newgame marriage players:alice bob carol"
+
+
+async def test_worked_example_through_the_commands(table: Table):
+    await table.ok(NEW)
+    reply = await table.ok("/hand winner:alice seen:bob maal:alice=10 bob=2 dublee:yes")
+    assert "Hand 1" in reply.text
+    assert reply.board["totals"] == {"alice": 41, "bob": -14, "carol": -27}
+    assert reply.board["hands"] == [{"no": 1, "points": {"alice": 41, "bob": -14, "carol": -27}}]
+    assert "+41" in reply.table and "-27" in reply.table
+
+
+async def test_one_open_session_per_chat_and_chats_are_separate(table: Table, service: Service):
+    await table.ok(NEW)
+    assert "/endgame" in await table.error(NEW)
+    other = Table(service, chat="chat-2")
+    await other.ok("/newgame players:dave erin")
+    await other.ok("/hand winner:dave maal:dave=3")
+    assert (await table.board())["hand_count"] == 0
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/newgame marriage players:alice", "2 to 10 players"),
+        ("/newgame marriage players:a b c d e f g h i j k", "2 to 10 players"),
+        ("/newgame marriage players:alice Alice", "named twice"),
+        ("/newgame marriage players:alice @everyone", "reserved"),
+        ("/newgame marriage players:alice " + "b" * 400, "too long"),
+        ("/newgame marriage players:alice 🎲", "can't be a name"),
+        ("/newgame poker players:alice bob", "don't know the game"),
+        ("/newgame marriage players:alice bob colour:red", "no option `colour:`"),
+    ],
+)
+async def test_newgame_refuses_bad_tables(table: Table, line: str, message: str):
+    assert message in await table.error(line)
+    assert "No game is open" in await table.error("/board")
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/hand seen:bob maal:bob=3", "Name the winner"),
+        ("/hand winner:alice bob maal:alice=1 bob=1", "exactly one winner"),
+        ("/hand winner:dave maal:dave=1", "No player called `dave`. Players: alice, bob, carol"),
+        ("/hand winner:alice maal:alice=-3", "between 0 and 999"),
+        ("/hand winner:alice maal:alice=" + "9" * 300, "too large"),
+        ("/hand winner:alice maal:alice=ten", "whole number"),
+        ("/hand winner:alice seen:bob bob maal:alice=1 bob=1", "listed twice"),
+        ("/hand winner:alice foul:alice", "can't win and foul"),
+        ("/hand winner:alice foul:bob maal:alice=1 bob=2", "leave their maal out"),
+        ("/hand winner:alice dublee:maybe maal:alice=1", "yes or no"),
+        ("/hand alice won", "key:value"),
+        ("/hand maal:7", "No hand is waiting"),
+        ("/hand", "Say who won"),
+        ("/hand winner:alice maal:alice=1 alice=2", "given twice"),
+        ("/hand winner:alice maal:7", "not playing in this hand"),
+        ("/maal 7", "No hand is waiting"),
+        ("/hand winner:@everyone", "No player called"),
+        ("/frobnicate", "don't know /frobnicate"),
+    ],
+)
+async def test_bad_hands_change_nothing(table: Table, line: str, message: str):
+    await table.ok(NEW)
+    await table.ok("/hand winner:bob seen:alice maal:alice=2 bob=3")
+    before = await table.board()
+    assert message in await table.error(line)
+    assert await table.board() == before
+
+
+async def test_missing_maal_waits_then_players_report_their_own(table: Table):
+    await table.ok(NEW)
+    reply = await table.ok("/hand winner:alice seen:bob carol maal:alice=4")
+    assert reply.board["waiting_for"] == ["bob", "carol"]
+    assert reply.board["hand_count"] == 0
+    assert "waiting for maal from bob, carol" in reply.text
+    assert "Hand 1" in (await table.ok("/board")).text
+    await table.ok("/maal 5", by="bob")
+    assert "A hand is waiting" in await table.error("/hand winner:bob maal:bob=1")
+    reply = await table.ok("/hand maal:2", by="carol")
+    assert reply.board["hand_count"] == 1
+    # s = 4, 5, 2 (P 11): 1, 4, -5; game: alice +6, bob -3, carol -3
+    assert reply.board["totals"] == {"alice": 7, "bob": 1, "carol": -8}
+    assert "waiting_for" not in reply.board
+
+
+async def test_someone_else_can_give_maal_and_a_bare_number_needs_a_seat(table: Table):
+    await table.ok(NEW)
+    await table.ok("/hand winner:alice seen:bob maal:alice=4")
+    assert "not playing" in await table.error("/maal 3", by="stranger")
+    reply = await table.ok("/maal bob=3", by="stranger")
+    # s = 4, 3, 0 (P 7): 5, 2, -7; game +13, -3, -10
+    assert reply.board["totals"] == {"alice": 18, "bob": -1, "carol": -17}
+
+
+async def test_unseen_maal_is_needed_only_when_it_counts(table: Table):
+    await table.ok(NEW)
+    await table.ok("/rules unseen_maal:kidnap")
+    reply = await table.ok("/hand winner:alice seen:bob maal:alice=4 bob=2")
+    assert reply.board["waiting_for"] == ["carol"]
+    reply = await table.ok("/maal 6", by="carol")
+    # kidnap: s = 10, 2, 0 -> 18, -6, -12; game +13, -3, -10
+    assert reply.board["totals"] == {"alice": 31, "bob": -9, "carol": -22}
+
+
+async def test_undo_restores_the_board_and_needs_the_recorder_or_an_admin(table: Table):
+    await table.ok(NEW)
+    await table.ok("/hand winner:alice seen:bob maal:alice=3 bob=1", by="bob")
+    before = await table.board()
+    await table.ok("/hand winner:carol seen:alice bob maal:alice=3 bob=1 carol=9", by="bob")
+    assert "Only the person who recorded hand 2 (bob)" in await table.error("/undo", by="carol")
+    reply = await table.ok("/undo reason:wrong winner", by="bob")
+    assert "Undid hand 2" in reply.text
+    assert await table.board() == before
+    await table.ok("/undo")  # the host is the chat admin
+    assert (await table.board())["totals"] == {"alice": 0, "bob": 0, "carol": 0}
+    assert "no hand to undo" in await table.error("/undo")
+
+
+async def test_undo_drops_a_waiting_hand(table: Table):
+    await table.ok(NEW)
+    await table.ok("/hand winner:alice seen:bob maal:alice=3", by="bob")
+    assert "Dropped" in (await table.ok("/undo", by="bob")).text
+    board = await table.board()
+    assert board["hand_count"] == 0 and "waiting_for" not in board
+
+
+async def test_edit_changes_one_hand_and_the_totals_follow(table: Table):
+    await table.ok(NEW)
+    await table.ok("/hand winner:alice seen:bob maal:alice=10 bob=2 dublee:yes")
+    await table.ok("/hand winner:bob seen:alice carol maal:alice=0 bob=0 carol=0")
+    await table.ok("/rules seen:5")  # later rules must not touch hand 1
+    reply = await table.ok("/edit hand:1 dublee:no reason:no dublees")
+    # hand 1 without dublee: 18, -6, -12 with game +13, -3, -10 -> 31, -9, -22
+    assert reply.board["hands"][0]["points"] == {"alice": 31, "bob": -9, "carol": -22}
+    assert reply.board["totals"] == {"alice": 31 - 3, "bob": -9 + 6, "carol": -22 - 3}
+    assert "between 1 and 2" in await table.error("/edit hand:3 dublee:no")
+    assert "Say what to change" in await table.error("/edit hand:1")
+    assert "between 0 and 999" in await table.error("/edit hand:2 maal:bob=-1")
+
+
+async def test_edit_permissions(table: Table):
+    await table.ok(NEW)
+    await table.ok("/hand winner:alice seen:bob maal:alice=1 bob=1", by="bob")
+    assert "Only the players" in await table.error("/edit hand:1 maal:bob=2", by="zed")
+    await table.ok("/edit hand:1 maal:bob=2", by="carol")  # a player of that hand may
+
+
+async def test_rules_show_change_and_presets(table: Table):
+    await table.ok(NEW)
+    shown = (await table.ok("/rules")).text
+    assert "unseen_maal: murder" in shown and "kidnap" in shown
+    assert "has no option `colour:`" in await table.error("/rules colour:red")
+    assert "is one of" in await table.error("/rules unseen_maal:theft")
+    assert "between" in await table.error("/rules seen:3 unseen:-1")
+    assert "unseen: 10" in (await table.ok("/rules")).text  # the bad change changed nothing
+    await table.ok("/rules preset:kidnap rate:0.25 currency:Rs")
+    shown = (await table.ok("/rules")).text
+    assert "unseen_maal: kidnap" in shown and "rate: 0.25" in shown and "currency: Rs" in shown
+    assert "no preset" in await table.error("/rules preset:vegas")
+
+
+async def test_dublee_needs_enough_players(table: Table):
+    await table.ok(NEW)
+    await table.ok("/rules dublee_min_players:4")
+    assert "at least 4 players" in await table.error(
+        "/hand winner:alice dublee:yes maal:alice=1")
+
+
+async def test_foul_and_misdeal(table: Table):
+    await table.ok("/newgame players:alice bob carol dave")
+    reply = await table.ok("/hand winner:alice seen:bob foul:dave maal:alice=3 bob=6")
+    assert reply.board["totals"] == {"alice": 28, "bob": 21, "carol": -4, "dave": -45}
+    reply = await table.ok("/hand foul:bob")
+    assert reply.board["hands"][-1]["points"] == {"alice": 15, "bob": -45, "carol": 15,
+                                                 "dave": 15}
+
+
+async def test_setmaal_shows_and_edits_the_table(table: Table):
+    await table.ok(NEW)
+    assert "tiplu" in (await table.ok("/setmaal")).text
+    await table.ok("/setmaal preset:house tiplu:3 9")
+    text = (await table.ok("/setmaal")).text
+    assert "3/9" in text and "5/15/30" in text
+    assert "at most 2 values" in await table.error("/setmaal marriage:1 2 3")
+    assert "has no option `joker:`" in await table.error("/setmaal joker:5")
+
+
+async def test_join_and_players(table: Table):
+    await table.ok("/newgame", by="Ram Bahadur")
+    assert "at least 2" in await table.error("/hand winner:ram_bahadur maal:1")
+    reply = await table.ok("/join", by="sita")
+    assert "sita joins at seat 2" in reply.text
+    assert "already seated as sita" in await table.error("/join", by="sita")
+    await table.ok("/hand winner:sita maal:sita=2")
+    reply = await table.ok("/join name:hari", by="hari_account")
+    assert "from the next hand" in reply.text
+    players = (await table.ok("/players")).text
+    assert "3. hari (joined after hand 1)" in players
+    board = await table.board()
+    assert board["players"] == ["Ram_Bahadur", "sita", "hari"]
+    assert board["hands"][0]["points"].keys() == {"Ram_Bahadur", "sita"}
+    assert "someone else's seat" in await table.error("/join name:sita", by="imposter")
+
+
+async def test_a_guest_seat_can_be_claimed(table: Table):
+    await table.ok(NEW)
+    assert "You are bob now" in (await table.ok("/join", by="Bob")).text
+
+
+async def test_endgame_settles_up_and_archives(table: Table):
+    await table.ok(NEW)
+    await table.ok("/rules rate:0.25 currency:Rs")
+    await table.ok("/hand winner:alice seen:bob maal:alice=10 bob=2 dublee:yes")
+    reply = await table.ok("/endgame")
+    assert "1. alice +41 points = 10.25 Rs" in reply.text
+    assert "carol pays alice 6.75 Rs" in reply.text
+    assert "bob pays alice 3.50 Rs" in reply.text
+    assert reply.board["ended"] is True
+    assert "No game is open" in await table.error("/board")
+    await table.ok(NEW)  # a new game can start
+
+
+async def test_endgame_refuses_a_waiting_hand_and_strangers(table: Table):
+    await table.ok(NEW)
+    await table.ok("/hand winner:alice seen:bob maal:alice=1")
+    assert "waiting for maal from bob" in await table.error("/endgame")
+    await table.ok("/undo")
+    assert "Only a player" in await table.error("/endgame", by="stranger")
+
+
+async def test_a_redelivered_command_records_nothing_twice(table: Table):
+    await table.ok(NEW)
+    first = await table("/hand winner:alice seen:bob maal:alice=3 bob=1", origin="tg:1:55")
+    again = await table("/hand winner:alice seen:bob maal:alice=3 bob=1", origin="tg:1:55")
+    assert again.duplicate and again.text == first.text
+    assert (await table.board())["hand_count"] == 1
+
+
+async def test_everything_survives_a_restart(database_url: str):
+    store = await open_store(database_url)
+    table = Table(Service(store))
+    await table.ok(NEW)
+    await table.ok("/hand winner:alice seen:bob maal:alice=10 bob=2 dublee:yes",
+                   origin="o-1")
+    await table.ok("/hand winner:bob seen:alice maal:alice=3 bob=1")
+    await table.ok("/rules rate:0.5")
+    before = await table.board()
+    await store.close()
+
+    store = await open_store(database_url)
+    table = Table(Service(store))
+    assert await table.board() == before
+    assert (await table("/hand winner:x", origin="o-1")).duplicate
+    await store.close()
+
+
+async def test_help_explains_commands_words_and_rules(table: Table):
+    text = (await table.ok("/help")).text
+    for word in ("tiplu", "poplu", "jhiplu", "maal", "seen", "dublee", "/hand", "/endgame"):
+        assert word in text
+    assert "Usage: /hand" in (await table.ok("/help hand")).text
+    assert "kidnap" in (await table.ok("/help rules")).text
+    assert "No help" in (await table.ok("/help nonsense")).text
+    for name in ("newgame", "join", "players", "board", "undo", "edit", "rules", "setmaal",
+                 "maal", "endgame"):
+        assert "Usage:" in (await table.ok(f"/help {name}")).text
