@@ -61,6 +61,12 @@ class Service:
             reply = Reply.from_json(previous or {"ok": True, "text": "Already recorded."})
             reply.duplicate = True
             return reply
+        except Exception:
+            # A bug, or the database went away: the transaction rolled back, so say so.
+            log.exception("command failed: chat=%s command=%s origin=%s", command.chat,
+                          command.name, command.origin_id)
+            return Reply.error("Something went wrong on my side and nothing was recorded. "
+                               "Please try again in a moment.")
 
     async def _handle(self, command: Command) -> Reply:
         name = command.name.lower()

@@ -1,0 +1,142 @@
+"""The console and the launcher, driven as subprocesses the way a new user runs them."""
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("TELEGRAM_TOKEN", "DISCORD_TOKEN", "DATABASE_URL")}
+    env.update(PYTHONPATH=str(ROOT), **extra)
+    return env
+
+
+def console(tmp_path: Path, lines: list[str], *args: str) -> list[dict]:
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--json", "--db", str(tmp_path / "c.db"),
+         *args],
+        input="\n".join(lines) + "\n", capture_output=True, text=True, cwd=tmp_path,
+        env=_env(tmp_path), timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def reference_hand(players, winner, seen, maal, dublee, kidnap):
+    """The rules page's formula, written out again independently of bot/core."""
+    n = len(players)
+    s = {p: maal.get(p, 0) for p in players}
+    unseen = [p for p in players if p not in seen and p != winner]
+    taken = sum(s[p] for p in unseen)
+    for p in unseen:
+        s[p] = 0
+    if kidnap:
+        s[winner] += taken
+    pot = sum(s.values())
+    points = {}
+    for p in players:
+        if p == winner:
+            continue
+        g = (3 if p in seen else 10) + (5 if dublee else 0)
+        points[p] = n * s[p] - g - pot
+    points[winner] = -sum(points.values())
+    return points
+
+
+def test_a_five_player_evening_of_thirty_hands(tmp_path: Path):
+    players = ["asha", "bikash", "chandra", "dipa", "esha"]
+    rng = random.Random(2026)
+    lines = [f"/newgame marriage players:{' '.join(players)}",
+             "/rules preset:kidnap rate:0.25 currency:Rs"]
+    expected: list[dict[str, int]] = []
+    for no in range(1, 31):
+        winner = rng.choice(players)
+        seen = {winner} | {p for p in players if rng.random() < 0.6}
+        maal = {p: rng.randint(0, 25) for p in players}
+        dublee = rng.random() < 0.15
+        given = " ".join(f"{p}={maal[p]}" for p in players if p != "esha")
+        lines.append(f"/hand winner:{winner} seen:{' '.join(sorted(seen))} maal:{given}"
+                     + (" dublee:yes" if dublee else ""))
+        lines.append(f"esha: /maal {maal['esha']}")  # the last maal comes from esha herself
+        expected.append(reference_hand(players, winner, seen, maal, dublee, kidnap=True))
+        if no == 12:
+            lines.append("/undo reason:wrong winner")
+            expected.pop()
+            # the hand is entered again, correctly
+            lines.append(f"/hand winner:{players[0]} seen:{' '.join(players)} maal:"
+                         + " ".join(f"{p}={maal[p]}" for p in players))
+            expected.append(reference_hand(players, players[0], set(players), maal, False,
+                                           kidnap=True))
+    lines += ["/board", "/endgame"]
+    replies = console(tmp_path, lines)
+    assert all(r["ok"] for r in replies), [r for r in replies if not r["ok"]]
+    board = replies[-2]["board"]
+    totals = {p: sum(h[p] for h in expected) for p in players}
+    assert board["hand_count"] == 30
+    assert board["totals"] == totals
+    assert sum(totals.values()) == 0
+    assert board["money"] == {p: totals[p] * 0.25 for p in players}
+    assert [h["points"] for h in board["hands"]] == expected[-10:]
+    assert board["rate"] == 0.25 and board["currency"] == "Rs"
+    end = replies[-1]
+    assert "Game over after 30 hands" in end["text"]
+    left = dict(totals)
+    for t in end["board"]["transfers"]:
+        left[t["from"]] += t["points"]
+        left[t["to"]] -= t["points"]
+        assert f"{t['from']} pays {t['to']}" in end["text"]
+    assert all(v == 0 for v in left.values())
+    assert len(end["board"]["transfers"]) <= len(players) - 1
+
+
+def test_errors_in_json_and_the_session_survives_a_restart(tmp_path: Path):
+    replies = console(tmp_path, ["/newgame players:ram sita", "/hand winner:gita",
+                                 "hello", "/hand winner:ram seen:sita maal:ram=3 sita=1"])
+    assert replies[1] == {"ok": False,
+                          "error": "No player called `gita`. Players: ram, sita."}
+    assert replies[2]["ok"] is False and "start with /" in replies[2]["error"]
+    again = console(tmp_path, ["/board"])
+    assert again[0]["board"]["totals"] == {"ram": 2 + 3, "sita": -2 - 3}
+
+
+def test_plain_console_prints_the_board(tmp_path: Path):
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"], input="/newgame players:ram sita\n/board\n",
+        capture_output=True, text=True, cwd=tmp_path, env=_env(tmp_path), timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "New Nepali Marriage game" in result.stdout
+    assert "Σ" in result.stdout
+    assert (tmp_path / "maalbot.db").exists()  # the default: a SQLite file in the folder
+
+
+def test_run_without_tokens_says_what_is_missing(tmp_path: Path):
+    result = subprocess.run([sys.executable, "-m", "bot", "run"], capture_output=True,
+                            text=True, cwd=tmp_path, env=_env(tmp_path), timeout=60)
+    assert result.returncode != 0
+    assert "TELEGRAM_TOKEN" in result.stderr and "DISCORD_TOKEN" in result.stderr
+
+
+def test_settings_come_from_a_dotenv_file(tmp_path: Path):
+    (tmp_path / ".env").write_text(f"DATABASE_URL=sqlite:///{tmp_path / 'from_env.db'}\n")
+    result = subprocess.run([sys.executable, "-m", "bot", "migrate"], capture_output=True,
+                            text=True, cwd=tmp_path, env=_env(tmp_path), timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "schema version 1 (applied 1)" in result.stdout
+    assert (tmp_path / "from_env.db").exists()
+    again = subprocess.run([sys.executable, "-m", "bot", "migrate"], capture_output=True,
+                           text=True, cwd=tmp_path, env=_env(tmp_path), timeout=60)
+    assert "nothing to apply" in again.stdout
+
+
+def test_a_bad_setting_is_reported(tmp_path: Path):
+    result = subprocess.run([sys.executable, "-m", "bot", "migrate"], capture_output=True,
+                            text=True, cwd=tmp_path, env=_env(tmp_path, LOG_LEVEL="LOUD"),
+                            timeout=60)
+    assert result.returncode == 2 and "LOG_LEVEL" in result.stderr
