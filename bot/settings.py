@@ -14,7 +14,17 @@ class Settings(BaseSettings):
     telegram_token: str | None = None
     log_level: str = "INFO"
 
-    @field_validator("discord_token", "telegram_token", mode="before")
+    # Telegram: polling by default; a webhook when TELEGRAM_WEBHOOK_URL is set (several
+    # processes behind a load balancer). TELEGRAM_API_URL points at another Bot API server.
+    telegram_api_url: str = "https://api.telegram.org"
+    telegram_webhook_url: str | None = None
+    telegram_webhook_listen: str = "0.0.0.0"
+    telegram_webhook_port: int = 8443
+    telegram_webhook_secret: str | None = None
+    telegram_poll_timeout: int = 10  # seconds a getUpdates long poll waits
+
+    @field_validator("discord_token", "telegram_token", "telegram_webhook_url",
+                     "telegram_webhook_secret", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

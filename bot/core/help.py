@@ -62,3 +62,12 @@ def render(topic: str, game: Game) -> str:
                 + ", ".join(sorted(commands)) + ", rules, words.")
     text = f"/{info.name} - {info.summary}\nUsage: {info.usage}"
     return text + (f"\n{info.details}" if info.details else "")
+
+
+def command_menu(games: list[Game]) -> list[tuple[str, str]]:
+    """(name, one-line description) of every command, for a platform's command menu."""
+    seen: dict[str, str] = {}
+    for game in games:
+        for info in (*CORE_HELP.values(), *game.commands.values()):
+            seen.setdefault(info.name, info.summary)
+    return list(seen.items())

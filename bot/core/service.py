@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bot.core import help as help_text
@@ -45,6 +46,21 @@ class Outcome:
         self.changed = changed
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """A read-only look at a chat's open session, for adapters that build buttons."""
+
+    session: SessionState
+    game: Game
+    last_hand: HandRecord | None
+
+
+def known_commands() -> set[str]:
+    """Every command name the bot answers, in any game."""
+    return {"help", "start", *CORE_COMMANDS, "rules", "edit",
+            *(c for g in GAMES.values() for c in g.commands)}
+
+
 class Service:
     def __init__(self, store: Store, board_rows: int = BOARD_ROWS) -> None:
         self.store = store
@@ -67,6 +83,15 @@ class Service:
                           command.name, command.origin_id)
             return Reply.error("Something went wrong on my side and nothing was recorded. "
                                "Please try again in a moment.")
+
+    async def snapshot(self, chat: str) -> Snapshot | None:
+        async with self.store.transaction(chat) as tx:
+            session = await tx.open_session()
+            if session is None:
+                return None
+            assert session.id is not None
+            last = await tx.hand(session.id, session.hand_count) if session.hand_count else None
+        return Snapshot(session, get_game(session.game), last)
 
     async def _handle(self, command: Command) -> Reply:
         name = command.name.lower()
@@ -99,7 +124,7 @@ class Service:
         game = game if session else None
         if game is not None and name in game.commands:
             return Service._game_command, game.commands[name].keys
-        known = sorted(set(CORE_COMMANDS) | {c for g in GAMES.values() for c in g.commands})
+        known = sorted(known_commands() - {"start"})
         if session is None and any(name in g.commands for g in GAMES.values()):
             raise UserError("No game is open here. Start one with "
                             "/newgame marriage players:alice bob carol")

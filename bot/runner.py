@@ -1,0 +1,61 @@
+"""`python -m bot run`: every platform whose token is set, in one asyncio loop, until SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from typing import Protocol
+
+from bot.core.service import Service
+from bot.settings import Settings
+from bot.storage import open_store
+
+log = logging.getLogger(__name__)
+
+
+class Adapter(Protocol):
+    async def start(self) -> None: ...
+    async def stop(self) -> None: ...
+
+
+def build_adapters(settings: Settings, service: Service) -> list[Adapter]:
+    adapters: list[Adapter] = []
+    if settings.telegram_token:
+        from bot.telegram_adapter import TelegramAdapter
+
+        adapters.append(TelegramAdapter(
+            service, settings.telegram_token, settings.telegram_api_url,
+            webhook_url=settings.telegram_webhook_url,
+            webhook_listen=settings.telegram_webhook_listen,
+            webhook_port=settings.telegram_webhook_port,
+            webhook_secret=settings.telegram_webhook_secret,
+            poll_timeout=settings.telegram_poll_timeout,
+        ))
+    return adapters
+
+
+async def run(settings: Settings) -> int:
+    store = await open_store(settings.database_url)
+    service = Service(store)
+    adapters = build_adapters(settings, service)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    started: list[Adapter] = []
+    try:
+        for adapter in adapters:
+            await adapter.start()
+            started.append(adapter)
+        log.info("running %d adapter(s); SIGTERM stops", len(started))
+        await stop.wait()
+        log.info("stopping")
+    finally:
+        for adapter in reversed(started):
+            try:
+                await adapter.stop()
+            except Exception:
+                log.exception("an adapter failed to stop cleanly")
+        await store.close()
+    return 0

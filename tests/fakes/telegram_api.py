@@ -1,0 +1,240 @@
+"""A small Bot API server on 127.0.0.1 for python-telegram-bot to talk to in tests.
+
+It answers the methods the bot uses, long-polls getUpdates over a queue, records every call,
+and can be told to fail the next calls of a method (a 429 with retry_after, say).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+BOT_ID = 700000001
+BOT_USERNAME = "MaalTestBot"
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    at: float = field(default_factory=time.perf_counter)
+
+
+@dataclass
+class FakeTelegram:
+    token: str = "123456:TEST-TOKEN"
+    calls: list[Call] = field(default_factory=list)
+    admins: dict[int, list[int]] = field(default_factory=dict)  # chat id -> admin user ids
+    failures: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    webhook: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.updates: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._update_ids = itertools.count(1000)
+        self._message_ids = itertools.count(5000)
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.messages: dict[tuple[int, int], dict[str, Any]] = {}  # every message seen
+        self.base = ""
+
+    # --- running ---------------------------------------------------------------------------
+
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_post("/bot{token}/{method}", self._handle)
+        app.router.add_get("/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base = f"http://127.0.0.1:{port}"
+        return self.base
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # --- what tests do ---------------------------------------------------------------------
+
+    def fail_next(self, method: str, times: int = 1, *, code: int = 429,
+                  retry_after: int = 1) -> None:
+        error = {"ok": False, "error_code": code,
+                 "description": f"Too Many Requests: retry after {retry_after}"
+                 if code == 429 else "Bad Request: failed on purpose"}
+        if code == 429:
+            error["parameters"] = {"retry_after": retry_after}
+        self.failures.setdefault(method, []).extend([error] * times)
+
+    def next_update_id(self) -> int:
+        return next(self._update_ids)
+
+    def next_message_id(self) -> int:
+        return next(self._message_ids)
+
+    async def push(self, update: dict[str, Any]) -> None:
+        message = update.get("message") or update.get("edited_message")
+        if message:
+            self.messages[(message["chat"]["id"], message["message_id"])] = message
+        await self.updates.put(update)
+
+    def sent(self, method: str = "sendMessage", chat_id: int | None = None) -> list[dict]:
+        return [c.params for c in self.calls if c.method == method
+                and (chat_id is None or int(c.params.get("chat_id", 0)) == chat_id)]
+
+    async def wait_for(self, method: str, count: int, timeout: float = 10.0,
+                       chat_id: int | None = None) -> list[dict]:
+        """Wait until `method` has been called at least `count` times in all."""
+        deadline = time.monotonic() + timeout
+        async with self._changed:
+            while len(self.sent(method, chat_id)) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(
+                        f"{method} called {len(self.sent(method, chat_id))} times, "
+                        f"wanted {count}; calls: {[c.method for c in self.calls]}")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), left)
+        return self.sent(method, chat_id)
+
+    # --- the API -------------------------------------------------------------------------
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return web.json_response({"ok": False, "error_code": 401,
+                                      "description": "Unauthorized"}, status=401)
+        method = request.match_info["method"]
+        params = await _params(request)
+        if method != "getUpdates":
+            self.calls.append(Call(method, params))
+            async with self._changed:
+                self._changed.notify_all()
+        queued = self.failures.get(method)
+        if queued:
+            error = queued.pop(0)
+            return web.json_response(error, status=error["error_code"])
+        handler = getattr(self, f"_m_{method}", None)
+        if handler is None:
+            return web.json_response({"ok": False, "error_code": 404,
+                                      "description": f"Not Found: method {method}"}, status=404)
+        result = await handler(params)
+        return web.json_response({"ok": True, "result": result})
+
+    async def _m_getMe(self, _: dict) -> dict:
+        return {"id": BOT_ID, "is_bot": True, "first_name": "Maal", "username": BOT_USERNAME,
+                "can_join_groups": True, "can_read_all_group_messages": False,
+                "supports_inline_queries": False}
+
+    async def _m_deleteWebhook(self, _: dict) -> bool:
+        self.webhook = {}
+        return True
+
+    async def _m_setWebhook(self, params: dict) -> bool:
+        self.webhook = params
+        return True
+
+    async def _m_getUpdates(self, params: dict) -> list[dict]:
+        timeout = float(params.get("timeout") or 0)
+        batch: list[dict] = []
+        try:
+            batch.append(await asyncio.wait_for(self.updates.get(), max(timeout, 0.01)))
+        except TimeoutError:
+            return []
+        while not self.updates.empty():
+            batch.append(self.updates.get_nowait())
+        return batch
+
+    async def _m_setMyCommands(self, _: dict) -> bool:
+        return True
+
+    async def _m_answerCallbackQuery(self, _: dict) -> bool:
+        return True
+
+    async def _m_getChatAdministrators(self, params: dict) -> list[dict]:
+        ids = self.admins.get(int(params["chat_id"]), [])
+        return [{"status": "administrator", "user": _user(i), "can_be_edited": False,
+                 "is_anonymous": False, "can_manage_chat": True, "can_delete_messages": True,
+                 "can_manage_video_chats": True, "can_restrict_members": True,
+                 "can_promote_members": False, "can_change_info": True,
+                 "can_invite_users": True, "can_post_stories": False,
+                 "can_edit_stories": False, "can_delete_stories": False} for i in ids]
+
+    async def _m_sendMessage(self, params: dict) -> dict:
+        return self._message(params)
+
+    async def _m_sendPhoto(self, params: dict) -> dict:
+        return self._message(params)
+
+    async def _m_sendDocument(self, params: dict) -> dict:
+        return self._message(params)
+
+    async def _m_editMessageText(self, params: dict) -> dict:
+        return self._message(params, message_id=int(params["message_id"]))
+
+    async def _m_editMessageReplyMarkup(self, params: dict) -> dict:
+        return self._message(params, message_id=int(params["message_id"]))
+
+    async def _m_deleteMessage(self, _: dict) -> bool:
+        return True
+
+    def _message(self, params: dict, message_id: int | None = None) -> dict:
+        chat_id = int(params["chat_id"])
+        message: dict[str, Any] = {
+            "message_id": message_id or self.next_message_id(),
+            "date": int(time.time()),
+            "chat": {"id": chat_id, "type": "group" if chat_id < 0 else "private",
+                     **({"title": "Game night"} if chat_id < 0 else {"first_name": "X"})},
+            "from": {"id": BOT_ID, "is_bot": True, "first_name": "Maal",
+                     "username": BOT_USERNAME},
+            "text": params.get("text", ""),
+        }
+        if (params.get("reply_markup") or {}).get("inline_keyboard"):
+            # as on Telegram, a message carries only an inline keyboard, not a ForceReply
+            message["reply_markup"] = params["reply_markup"]
+        if message_id is not None:
+            earlier = self.messages.get((chat_id, message_id), {})
+            for key in ("reply_to_message",):
+                if key in earlier:
+                    message[key] = earlier[key]
+        reply_to = (params.get("reply_parameters") or {}).get("message_id")
+        if reply_to and (chat_id, int(reply_to)) in self.messages:
+            message["reply_to_message"] = self.messages[(chat_id, int(reply_to))]
+        params["_message_id"] = message["message_id"]
+        self.messages[(chat_id, message["message_id"])] = message
+        return message
+
+
+def _user(user_id: int, first_name: str | None = None, username: str | None = None) -> dict:
+    user: dict[str, Any] = {"id": user_id, "is_bot": False,
+                            "first_name": first_name or f"User{user_id}"}
+    if username:
+        user["username"] = username
+    return user
+
+
+async def _params(request: web.Request) -> dict[str, Any]:
+    """PTB posts form fields (non-string values JSON-encoded) or multipart for files."""
+    if request.content_type == "application/json":
+        return await request.json()
+    raw = await request.post()
+    params: dict[str, Any] = {}
+    for key, value in raw.items():
+        if isinstance(value, str):
+            try:
+                decoded = json.loads(value)
+                params[key] = decoded if isinstance(decoded, (dict, list)) else value
+            except ValueError:
+                params[key] = value
+        else:
+            params[key] = value.file.read()  # type: ignore[union-attr]
+    return params
+
+
+user = _user

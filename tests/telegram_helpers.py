@@ -1,0 +1,82 @@
+"""Real update JSON for the fake Bot API, and a harness around the real Application."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.service import Service
+from bot.telegram_adapter import TelegramAdapter
+from tests.fakes.telegram_api import BOT_ID, FakeTelegram, user
+
+GROUP = -1001234567890
+
+
+def person(user_id: int, first_name: str, username: str | None = None) -> dict[str, Any]:
+    return user(user_id, first_name, username)
+
+
+ALICE = person(101, "Alice", "alice")
+BOB = person(102, "Bob")  # no @username, like many users
+CAROL = person(103, "Carol", "carol")
+STRANGER = person(199, "Mallory", "mallory")
+
+
+@dataclass
+class Harness:
+    fake: FakeTelegram
+    adapter: TelegramAdapter
+    service: Service
+
+    async def say(self, who: dict[str, Any], text: str, *, chat_id: int = GROUP,
+                  entities: list[dict] | None = None, reply_to: dict | None = None,
+                  message_id: int | None = None, update_id: int | None = None,
+                  edited: bool = False) -> dict[str, Any]:
+        """Queue a message update as Telegram would deliver it; returns the update."""
+        message: dict[str, Any] = {
+            "message_id": message_id or self.fake.next_message_id(),
+            "date": int(time.time()),
+            "chat": {"id": chat_id, "type": "supergroup", "title": "Game night"}
+            if chat_id < 0 else {"id": chat_id, "type": "private", "first_name": "X"},
+            "from": who,
+            "text": text,
+        }
+        if text.startswith("/"):
+            command = text.split()[0]
+            message["entities"] = [{"type": "bot_command", "offset": 0,
+                                    "length": len(command.encode("utf-16-le")) // 2}]
+        if entities:
+            message.setdefault("entities", []).extend(entities)
+        if reply_to is not None:
+            message["reply_to_message"] = reply_to
+        if edited:
+            message["edit_date"] = int(time.time())
+        update = {"update_id": update_id or self.fake.next_update_id(),
+                  "edited_message" if edited else "message": message}
+        await self.fake.push(update)
+        return update
+
+    async def tap(self, who: dict[str, Any], message: dict[str, Any], data: str,
+                  query_id: str | None = None) -> None:
+        await self.fake.push({
+            "update_id": self.fake.next_update_id(),
+            "callback_query": {"id": query_id or f"q{self.fake.next_update_id()}",
+                               "from": who, "chat_instance": "ci", "data": data,
+                               "message": message},
+        })
+
+    async def replies(self, count: int, chat_id: int = GROUP) -> list[dict[str, Any]]:
+        return await self.fake.wait_for("sendMessage", count, chat_id=chat_id)
+
+    def sent_message(self, params: dict[str, Any]) -> dict[str, Any]:
+        return self.fake.messages[(int(params["chat_id"]), params["_message_id"])]
+
+    def buttons(self, params: dict[str, Any]) -> dict[str, str]:
+        markup = params.get("reply_markup") or {}
+        return {b["text"]: b["callback_data"] for row in markup.get("inline_keyboard", [])
+                for b in row}
+
+
+def bot_id() -> int:
+    return BOT_ID

@@ -1,0 +1,295 @@
+"""The Telegram adapter end to end: the real python-telegram-bot against a fake Bot API."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from telegram.ext import AIORateLimiter
+
+from bot.core.service import Service
+from bot.storage import SqlStore
+from bot.telegram_adapter import TelegramAdapter
+from bot.telegram_adapter.keyboards import MAX_CALLBACK_BYTES
+from tests.fakes.telegram_api import BOT_USERNAME, FakeTelegram
+from tests.telegram_helpers import ALICE, BOB, CAROL, GROUP, STRANGER, Harness, person
+
+NEW = "/newgame marriage players:alice bob carol"
+
+
+@pytest.fixture
+async def tg(store: SqlStore) -> AsyncIterator[Harness]:
+    fake = FakeTelegram()
+    base = await fake.start()
+    service = Service(store)
+    adapter = TelegramAdapter(
+        service, fake.token, base, poll_timeout=1,
+        # the real limiter, with the group limit raised so a test is not held to 20/minute
+        rate_limiter=AIORateLimiter(group_max_rate=1000, overall_max_rate=1000, max_retries=3),
+    )
+    await adapter.start()
+    try:
+        yield Harness(fake, adapter, service)
+    finally:
+        await adapter.stop()
+        await fake.stop()
+
+
+async def board(tg: Harness, chat: int = GROUP) -> dict:
+    reply = await tg.service.handle(_console_command(str(chat), "/board"))
+    assert reply.board is not None, reply.text
+    return reply.board
+
+
+def _console_command(chat: str, line: str):
+    from bot.core.command import Actor, Command
+    from bot.core.grammar import parse_command_text
+
+    parsed = parse_command_text(line)
+    return Command(chat, Actor("test:reader", "reader"), parsed.name, parsed.options)
+
+
+async def test_a_full_hand_typed_in_one_line(tg: Harness):
+    await tg.say(ALICE, NEW)
+    await tg.say(ALICE, "/hand winner:alice seen:bob maal:alice=10 bob=2 dublee:yes")
+    sent = await tg.replies(2)
+    assert sent[0]["parse_mode"] == "HTML"
+    text = sent[1]["text"]
+    assert "Hand 1: alice won with dublees" in text
+    assert "<pre>" in text and "+41" in text and "-27" in text
+    assert (await board(tg))["totals"] == {"alice": 41, "bob": -14, "carol": -27}
+    # the menu was registered with short descriptions
+    menu = tg.fake.sent("setMyCommands")[0]["commands"]
+    assert {"command": "hand", "description": "record a hand: winner, seen players, maal"} \
+        in menu
+
+
+async def test_the_same_hand_by_taps(tg: Harness):
+    await tg.say(ALICE, NEW)
+    await tg.say(ALICE, "/hand")
+    sent = await tg.replies(2)
+    assert "who won?" in sent[1]["text"]
+    buttons = tg.buttons(sent[1])
+    assert set(buttons) == {"alice", "bob", "carol", "Cancel"}
+    assert all(len(d.encode()) <= MAX_CALLBACK_BYTES for d in buttons.values())
+    flow = tg.sent_message(sent[1])
+    await tg.tap(ALICE, flow, buttons["alice"])
+    edits = await tg.fake.wait_for("editMessageText", 1)
+    await tg.tap(ALICE, flow, tg.buttons(edits[-1])["bob"])
+    edits = await tg.fake.wait_for("editMessageText", 2)
+    assert "✅ bob" in tg.buttons(edits[-1])
+    await tg.tap(ALICE, flow, tg.buttons(edits[-1])["Done"])
+    edits = await tg.fake.wait_for("editMessageText", 3)
+    assert "waiting for maal from alice, bob" in edits[-1]["text"]
+    prompt = (await tg.replies(3))[-1]
+    assert prompt["text"].startswith("Maal for the hand")
+    assert prompt["reply_markup"]["force_reply"] is True
+    prompt_message = tg.sent_message(prompt)
+    # privacy mode: replies to the bot reach it; a bare number is the sender's own maal
+    await tg.say(ALICE, "10", reply_to=prompt_message)
+    await tg.say(BOB, "2", reply_to=prompt_message)
+    sent = await tg.replies(5)
+    assert "Hand 1: alice won" in sent[-1]["text"]
+    totals = (await board(tg))["totals"]
+    assert totals == {"alice": 18 + 13, "bob": -6 - 3, "carol": -12 - 10}
+    # every button press was answered
+    assert len(tg.fake.sent("answerCallbackQuery")) == 3
+
+
+async def test_commands_for_another_bot_are_ignored_and_ours_are_answered(tg: Harness):
+    await tg.say(ALICE, "/newgame@OtherBot players:alice bob")
+    await tg.say(ALICE, "/frobnicate")  # unknown and not addressed: maybe another bot's
+    await tg.say(ALICE, f"/newgame@{BOT_USERNAME} players:alice bob")
+    sent = await tg.replies(1)
+    await asyncio.sleep(0.3)
+    assert len(tg.fake.sent("sendMessage")) == 1
+    assert "New Nepali Marriage game. Players: alice, bob" in sent[0]["text"]
+    await tg.say(ALICE, f"/frobnicate@{BOT_USERNAME}")
+    assert "don't know /frobnicate" in (await tg.replies(2))[-1]["text"]
+
+
+async def test_the_same_update_delivered_twice_records_once(tg: Harness):
+    await tg.say(ALICE, NEW)
+    await tg.replies(1)
+    update = await tg.say(ALICE, "/hand winner:bob seen:alice maal:alice=3 bob=4")
+    await tg.replies(2)
+    await tg.fake.push(update)  # Telegram delivers it again (say, after a restart)
+    await tg.say(ALICE, "/players")
+    await tg.replies(3)
+    assert (await board(tg))["hand_count"] == 1
+    assert "players" in (await tg.replies(3))[-1]["text"]
+
+
+async def test_an_edited_command_records_nothing_new(tg: Harness):
+    await tg.say(ALICE, NEW)
+    await tg.replies(1)
+    update = await tg.say(ALICE, "/hand winner:bob seen:alice maal:alice=3 bob=4")
+    await tg.replies(2)
+    original = update["message"]
+    await tg.say(ALICE, "/hand winner:alice seen:bob maal:alice=3 bob=4",
+                 message_id=original["message_id"], edited=True)
+    sent = await tg.replies(3)
+    assert "don't re-read edited messages" in sent[-1]["text"]
+    board_now = await board(tg)
+    assert board_now["hand_count"] == 1
+    assert board_now["totals"]["bob"] > 0  # still bob's win
+
+
+async def test_html_in_what_people_type_arrives_escaped(tg: Harness):
+    await tg.say(ALICE, NEW)
+    await tg.say(ALICE, "/hand winner:<b>x</b>&amp;")
+    sent = await tg.replies(2)
+    assert "<b>" not in sent[1]["text"]
+    assert "&lt;b&gt;x&lt;/b&gt;&amp;amp;" in sent[1]["text"]
+    await tg.say(person(150, "<i>Eve</i> & co"), "/join")
+    sent = await tg.replies(3)
+    assert "<i>" not in sent[2]["text"] and "i_Eve_i_co joins" in sent[2]["text"]
+
+
+async def test_a_stranger_pressing_someone_elses_buttons_is_refused(tg: Harness):
+    await tg.say(ALICE, NEW)
+    await tg.say(ALICE, "/hand")
+    sent = await tg.replies(2)
+    flow = tg.sent_message(sent[1])
+    await tg.tap(STRANGER, flow, tg.buttons(sent[1])["bob"], query_id="stranger-tap")
+    answers = await tg.fake.wait_for("answerCallbackQuery", 1)
+    assert answers[0]["callback_query_id"] == "stranger-tap"
+    assert "Only the person who started this" in answers[0]["text"]
+    assert tg.fake.sent("editMessageText") == []
+    # a chat admin may press them
+    tg.fake.admins[GROUP] = [STRANGER["id"]]
+    tg.adapter._admins.clear()  # the admin list is cached for a minute
+    await tg.tap(STRANGER, flow, tg.buttons(sent[1])["bob"])
+    edits = await tg.fake.wait_for("editMessageText", 1)
+    assert edits[0]["text"].startswith("bob won")
+
+
+async def test_undo_asks_first_and_only_the_recorder_or_an_admin_confirms(tg: Harness):
+    await tg.say(ALICE, NEW)
+    await tg.say(CAROL, "/hand winner:bob seen:alice maal:alice=3 bob=4")
+    await tg.say(CAROL, "/hand winner:carol seen:alice maal:alice=3 carol=4")
+    await tg.replies(3)
+    await tg.say(BOB, "/undo reason:typo")
+    ask = (await tg.replies(4))[-1]
+    assert ask["text"].startswith("Undo hand 2 (carol won")
+    confirm = tg.sent_message(ask)
+    await tg.tap(BOB, confirm, tg.buttons(ask)["Yes, undo"])
+    edits = await tg.fake.wait_for("editMessageText", 1)
+    assert "Only the person who recorded hand 2" in edits[-1]["text"]  # carol recorded it
+    assert (await board(tg))["hand_count"] == 2
+    tg.fake.admins[GROUP] = [BOB["id"]]
+    tg.adapter._admins.clear()  # the admin list is cached for a minute
+    await tg.tap(BOB, confirm, tg.buttons(ask)["Yes, undo"])
+    edits = await tg.fake.wait_for("editMessageText", 2)
+    assert "Undid hand 2" in edits[-1]["text"]
+    # pressing the same confirmation again must not undo hand 1 as well
+    await tg.tap(BOB, confirm, tg.buttons(ask)["Yes, undo"])
+    await tg.fake.wait_for("answerCallbackQuery", 3)
+    await asyncio.sleep(0.2)
+    assert (await board(tg))["hand_count"] == 1
+
+
+async def test_a_429_is_retried_and_the_hand_recorded_once(tg: Harness):
+    await tg.say(ALICE, NEW)
+    await tg.replies(1)
+    tg.fake.fail_next("sendMessage", 1, retry_after=1)
+    await tg.say(ALICE, "/hand winner:bob seen:alice maal:alice=3 bob=4")
+    sent = await tg.fake.wait_for("sendMessage", 3, timeout=15)  # 429, then the retry
+    assert "Hand 1" in sent[-1]["text"]
+    assert (await board(tg))["hand_count"] == 1
+
+
+async def test_a_player_without_username_is_mentioned_by_text_mention(tg: Harness):
+    text = "/newgame players:alice Bob Builder"
+    offset = text.index("Bob")
+    await tg.say(ALICE, text, entities=[{"type": "text_mention", "offset": offset,
+                                         "length": len("Bob Builder"), "user": BOB}])
+    sent = await tg.replies(1)
+    assert "Players: alice, Bob" in sent[0]["text"]
+    await tg.say(BOB, "/hand winner:alice seen:bob maal:alice=1 bob=0")
+    await tg.replies(2)
+    snapshot = await tg.service.snapshot(str(GROUP))
+    assert snapshot is not None
+    assert snapshot.session.players[1].user_id == f"telegram:{BOB['id']}"
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def test_the_whole_process_plays_a_hand_and_stops_on_sigterm(tmp_path: Path):
+    fake = FakeTelegram()
+    base = await fake.start()
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN",)}
+    env.update(PYTHONPATH=str(ROOT), TELEGRAM_TOKEN=fake.token, TELEGRAM_API_URL=base,
+               TELEGRAM_POLL_TIMEOUT="1", DATABASE_URL=f"sqlite:///{tmp_path / 'bot.db'}")
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "run", cwd=tmp_path, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        harness = Harness(fake, None, None)  # type: ignore[arg-type]
+        await fake.wait_for("setMyCommands", 1, timeout=30)
+        await harness.say(ALICE, "/newgame players:alice bob")
+        await harness.say(ALICE, "/hand winner:alice seen:bob maal:alice=5 bob=1")
+        sent = await harness.replies(2)
+        assert "Hand 1: alice won" in sent[1]["text"]
+        process.send_signal(signal.SIGTERM)
+        code = await asyncio.wait_for(process.wait(), 30)
+        stderr = (await process.stderr.read()).decode()  # type: ignore[union-attr]
+        assert code == 0, stderr
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        await fake.stop()
+
+
+async def test_a_network_error_is_retried(tg: Harness):
+    await tg.say(ALICE, NEW)
+    await tg.replies(1)
+    tg.fake.fail_next("sendMessage", 1, code=502)
+    await tg.say(ALICE, "/hand winner:bob seen:alice maal:alice=3 bob=4")
+    sent = await tg.fake.wait_for("sendMessage", 3)
+    assert "Hand 1" in sent[-1]["text"]
+    assert (await board(tg))["hand_count"] == 1
+
+
+async def test_webhook_mode_checks_the_secret_token(store: SqlStore):
+    import aiohttp
+
+    fake = FakeTelegram()
+    base = await fake.start()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    adapter = TelegramAdapter(Service(store), fake.token, base,
+                              webhook_url="https://bot.example/telegram",
+                              webhook_listen="127.0.0.1", webhook_port=port)
+    await adapter.start()
+    try:
+        registered = fake.sent("setWebhook")[0]
+        assert registered["url"] == "https://bot.example/telegram"
+        secret = registered["secret_token"]
+        update = {"update_id": 1, "message": {
+            "message_id": 1, "date": 0, "text": "/newgame players:alice bob",
+            "chat": {"id": GROUP, "type": "supergroup", "title": "G"}, "from": ALICE,
+            "entities": [{"type": "bot_command", "offset": 0, "length": 8}]}}
+        async with aiohttp.ClientSession() as http:
+            url = f"http://127.0.0.1:{port}/telegram"
+            async with http.post(url, json=update,
+                                 headers={"X-Telegram-Bot-Api-Secret-Token": "wrong"}) as r:
+                assert r.status == 403
+            async with http.post(url, json=update,
+                                 headers={"X-Telegram-Bot-Api-Secret-Token": secret}) as r:
+                assert r.status == 200
+        sent = await fake.wait_for("sendMessage", 1)
+        assert "New Nepali Marriage game" in sent[0]["text"]
+    finally:
+        await adapter.stop()
+        await fake.stop()
