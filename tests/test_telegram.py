@@ -17,6 +17,7 @@ from telegram.ext import AIORateLimiter
 from bot.core.service import Service
 from bot.storage import SqlStore
 from bot.telegram_adapter import TelegramAdapter
+from bot.telegram_adapter.adapter import chat_key
 from bot.telegram_adapter.keyboards import MAX_CALLBACK_BYTES
 from tests.fakes.telegram_api import BOT_USERNAME, FakeTelegram
 from tests.telegram_helpers import ALICE, BOB, CAROL, GROUP, STRANGER, Harness, person
@@ -43,7 +44,7 @@ async def tg(store: SqlStore) -> AsyncIterator[Harness]:
 
 
 async def board(tg: Harness, chat: int = GROUP) -> dict:
-    reply = await tg.service.handle(_console_command(str(chat), "/board"))
+    reply = await tg.service.handle(_console_command(chat_key(chat), "/board"))
     assert reply.board is not None, reply.text
     return reply.board
 
@@ -215,7 +216,7 @@ async def test_a_player_without_username_is_mentioned_by_text_mention(tg: Harnes
     assert "Players: alice, Bob" in sent[0]["text"]
     await tg.say(BOB, "/hand winner:alice seen:bob maal:alice=1 bob=0")
     await tg.replies(2)
-    snapshot = await tg.service.snapshot(str(GROUP))
+    snapshot = await tg.service.snapshot(chat_key(GROUP))
     assert snapshot is not None
     assert snapshot.session.players[1].user_id == f"telegram:{BOB['id']}"
 

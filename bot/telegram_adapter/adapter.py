@@ -59,6 +59,11 @@ SEND_ATTEMPTS = 4
 ANONYMOUS_ADMIN_ID = 1087968824  # "GroupAnonymousBot": an admin posting as the group
 
 
+def chat_key(chat_id: int) -> str:
+    """The core's session key for a Telegram chat."""
+    return f"telegram:{chat_id}"
+
+
 class TelegramAdapter:
     def __init__(
         self,
@@ -140,7 +145,7 @@ class TelegramAdapter:
         if not is_command(text):
             if self._is_maal_prompt_reply(message):
                 await self._run(message, Command(
-                    chat=str(message.chat_id), actor=await self._actor(message, False),
+                    chat=chat_key(message.chat_id), actor=await self._actor(message, False),
                     name="maal", options={"": text.strip()},
                     origin_id=self._origin(message)))
             return
@@ -158,7 +163,7 @@ class TelegramAdapter:
             return  # maybe another bot's command: stay quiet in groups
         needs_admin = parsed.name in ("undo", "edit", "endgame")
         command = Command(
-            chat=str(message.chat_id), actor=await self._actor(message, needs_admin),
+            chat=chat_key(message.chat_id), actor=await self._actor(message, needs_admin),
             name=parsed.name, options=parsed.options, origin_id=self._origin(message),
             mentions=mentions,
         )
@@ -266,12 +271,12 @@ class TelegramAdapter:
                 options = parse_command_text(original.text).options
             name = "undo" if tap.kind == kb.CONFIRM_UNDO else "endgame"
             reply = await self.service.handle(Command(
-                chat=str(chat_id), actor=actor, name=name, options=options,
+                chat=chat_key(chat_id), actor=actor, name=name, options=options,
                 origin_id=f"telegram:{chat_id}:{message.message_id}:confirm"))
             if not reply.duplicate:
                 await self._edit(message, reply)
             return ""
-        snapshot = await self.service.snapshot(str(chat_id))
+        snapshot = await self.service.snapshot(chat_key(chat_id))
         if snapshot is None:
             await self._edit(message, Reply.error("No game is open here any more."))
             return ""
@@ -296,7 +301,7 @@ class TelegramAdapter:
             winner, mask = tap.args
             seen = [p.name for p in players if mask >> p.seat & 1 and p.seat != winner]
             reply = await self.service.handle(Command(
-                chat=str(chat_id), actor=actor, name="hand",
+                chat=chat_key(chat_id), actor=actor, name="hand",
                 options={"winner": roster.by_seat(winner).name, "seen": " ".join(seen)},
                 origin_id=f"telegram:{chat_id}:{message.message_id}:hand"))
             if reply.duplicate:
