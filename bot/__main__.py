@@ -69,10 +69,6 @@ async def _run(settings: Settings) -> int:
         print("No platform token is set: set TELEGRAM_TOKEN and/or DISCORD_TOKEN "
               "(environment or .env), or run `python -m bot console`.", file=sys.stderr)
         return 2
-    if settings.discord_token:
-        print("The Discord adapter is not in this build yet; unset DISCORD_TOKEN "
-              "(the Telegram adapter and the console work).", file=sys.stderr)
-        return 2
     from bot.runner import run
 
     return await run(settings)

@@ -32,6 +32,14 @@ def build_adapters(settings: Settings, service: Service) -> list[Adapter]:
             webhook_secret=settings.telegram_webhook_secret,
             poll_timeout=settings.telegram_poll_timeout,
         ))
+    if settings.discord_token:
+        from bot.discord_adapter import DiscordAdapter
+
+        adapters.append(DiscordAdapter(
+            service, settings.discord_token, api_url=settings.discord_api_url,
+            gateway_url=settings.discord_gateway_url, test_guild=settings.discord_test_guild,
+            shard_count=settings.discord_shard_count, shard_ids=settings.shard_ids(),
+        ))
     return adapters
 
 

@@ -23,8 +23,18 @@ class Settings(BaseSettings):
     telegram_webhook_secret: str | None = None
     telegram_poll_timeout: int = 10  # seconds a getUpdates long poll waits
 
+    # Discord: the URLs point the client at another server (the tests' fakes); commands sync
+    # globally, or to one test server; shards split between processes by count and ids.
+    discord_api_url: str | None = None
+    discord_gateway_url: str | None = None
+    discord_test_guild: int | None = None
+    discord_shard_count: int | None = None
+    discord_shard_ids: str | None = None  # e.g. "0,1": the shards this process runs
+
     @field_validator("discord_token", "telegram_token", "telegram_webhook_url",
-                     "telegram_webhook_secret", mode="before")
+                     "telegram_webhook_secret", "discord_api_url", "discord_gateway_url",
+                     "discord_shard_ids", "discord_test_guild", "discord_shard_count",
+                     mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -36,6 +46,18 @@ class Settings(BaseSettings):
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ValueError("LOG_LEVEL is one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
         return level
+
+    @field_validator("discord_shard_ids")
+    @classmethod
+    def _shard_list(cls, value: str | None) -> str | None:
+        if value is not None and not all(p.strip().isdigit() for p in value.split(",")):
+            raise ValueError("DISCORD_SHARD_IDS is a list of shard numbers like 0,1")
+        return value
+
+    def shard_ids(self) -> list[int] | None:
+        if not self.discord_shard_ids:
+            return None
+        return [int(p) for p in self.discord_shard_ids.split(",")]
 
     def platforms(self) -> dict[str, str | None]:
         return {"discord": self.discord_token, "telegram": self.telegram_token}

@@ -50,7 +50,8 @@ def check_name(raw: str) -> str:
                 "(no spaces, emoji or symbols), so it can be typed back in a command."
             )
     if name.lower() in RESERVED_NAMES:
-        raise UserError(f"`{name}` is a reserved word on chat platforms; pick another name.")
+        raise UserError(f"`{clip(raw.strip())}` is a reserved word on chat platforms; "
+                        "pick another name.")
     if name[0].isdecimal():
         raise UserError(f"`{name}` can't be a name: start it with a letter.")
     return name

@@ -20,15 +20,21 @@ class RuleSpec:
     help: str
     parse: Parser  # raw text -> stored value (JSON-friendly), raises UserError
     show: Callable[[Any], str] = str
+    # What kind of value it takes, so a platform can offer a typed option for it.
+    kind: str = "text"  # "int", "bool", "choice", "decimal" or "text"
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
 
 
 def int_rule(key: str, default: int, low: int, high: int, help: str) -> RuleSpec:
-    return RuleSpec(key, default, help, lambda text: parse_int(text, f"`{key}`", low, high))
+    return RuleSpec(key, default, help, lambda text: parse_int(text, f"`{key}`", low, high),
+                    kind="int", low=low, high=high)
 
 
 def bool_rule(key: str, default: bool, help: str) -> RuleSpec:
     return RuleSpec(key, default, help, lambda text: parse_bool(text, f"`{key}`"),
-                    lambda v: "yes" if v else "no")
+                    lambda v: "yes" if v else "no", kind="bool")
 
 
 def choice_rule(key: str, default: str, choices: Mapping[str, str], help: str) -> RuleSpec:
@@ -39,7 +45,8 @@ def choice_rule(key: str, default: str, choices: Mapping[str, str], help: str) -
         return word
 
     detail = "; ".join(f"{k}: {v}" for k, v in choices.items())
-    return RuleSpec(key, default, f"{help} ({detail})", parse)
+    return RuleSpec(key, default, f"{help} ({detail})", parse, kind="choice",
+                    choices=tuple(choices))
 
 
 def decimal_rule(key: str, default: str, low: str, high: str, help: str) -> RuleSpec:
@@ -47,7 +54,7 @@ def decimal_rule(key: str, default: str, low: str, high: str, help: str) -> Rule
     def parse(text: str) -> str:
         return str(parse_decimal(text, f"`{key}`", Decimal(low), Decimal(high)).normalize())
 
-    return RuleSpec(key, default, help, parse)
+    return RuleSpec(key, default, help, parse, kind="decimal")
 
 
 def text_rule(key: str, default: str, max_length: int, help: str) -> RuleSpec:

@@ -1,0 +1,117 @@
+"""Typed slash-command options for every core command, and how they map to core options.
+
+This table is all the Discord adapter knows about commands: a new command or game adds
+rows here (option mapping only); the tree and the callbacks are built from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.core.games import GAMES
+from bot.core.games.marriage.maal_table import ITEMS, PRESETS
+from bot.core.help import CORE_HELP
+from bot.core.rules import RuleSpec
+
+MEMBER, TEXT, INT, BOOL, CHOICE = "member", "text", "int", "bool", "choice"
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    kind: str
+    description: str
+    required: bool = False
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+    autocomplete: bool = False  # offer the session's player names
+    key: str | None = None  # the core option it fills, when not `name` ("" = free text)
+
+    @property
+    def core_key(self) -> str:
+        return self.name if self.key is None else self.key
+
+
+@dataclass(frozen=True)
+class SlashCommand:
+    name: str
+    description: str
+    options: tuple[Option, ...] = field(default_factory=tuple)
+
+
+def _rule_option(spec: RuleSpec) -> Option:
+    description = spec.help[:100]
+    if spec.kind == INT:
+        return Option(spec.key, INT, description, low=spec.low, high=spec.high)
+    if spec.kind == CHOICE:
+        return Option(spec.key, CHOICE, description, choices=spec.choices)
+    if spec.kind == BOOL:
+        return Option(spec.key, BOOL, description)
+    return Option(spec.key, TEXT, description)
+
+
+def _all_presets() -> tuple[str, ...]:
+    return tuple(dict.fromkeys(p.name for g in GAMES.values() for p in g.rulebook.presets))
+
+
+def _rule_options() -> tuple[Option, ...]:
+    specs: dict[str, RuleSpec] = {}
+    for game in GAMES.values():
+        for spec in game.rulebook.specs:
+            specs.setdefault(spec.key, spec)
+    return tuple(_rule_option(s) for s in specs.values())
+
+
+HAND_OPTIONS = (
+    Option("winner", MEMBER, "who finished the hand"),
+    Option("winner_name", TEXT, "the winner, if a guest without Discord", autocomplete=True,
+           key="winner"),
+    Option("seen", TEXT, "players who have seen: @mentions or names"),
+    Option("maal", TEXT, "maal: name=number pairs, e.g. alice=10 bob=5 (a number alone: yours)"),
+    Option("dublee", BOOL, "the winner finished with dublees"),
+    Option("foul", TEXT, "players who fouled"),
+)
+
+
+def _help(name: str) -> str:
+    info = CORE_HELP.get(name) or next(g.commands[name] for g in GAMES.values()
+                                       if name in g.commands)
+    return info.summary[:100]
+
+
+COMMANDS: tuple[SlashCommand, ...] = (
+    SlashCommand("newgame", _help("newgame"), (
+        Option("game", CHOICE, "which game", choices=tuple(GAMES)),
+        Option("players", TEXT, "@mentions or names, e.g. @ram sita hari"),
+        Option("preset", CHOICE, "a rule preset", choices=_all_presets()),
+    )),
+    SlashCommand("join", _help("join"), (Option("name", TEXT, "the name to play under"),)),
+    SlashCommand("players", _help("players")),
+    SlashCommand("board", _help("board")),
+    SlashCommand("hand", _help("hand"), HAND_OPTIONS),
+    SlashCommand("maal", _help("maal"), (
+        Option("value", TEXT, "your maal (7) or name=number pairs (bob=5 carol=8)",
+               required=True, key=""),
+    )),
+    SlashCommand("undo", _help("undo"), (Option("reason", TEXT, "why, for the record"),)),
+    SlashCommand("edit", _help("edit"), (
+        Option("hand", INT, "which hand", required=True, low=1, high=1_000_000),
+        *HAND_OPTIONS,
+        Option("reason", TEXT, "why, for the record"),
+    )),
+    SlashCommand("rules", _help("rules"), (
+        Option("preset", CHOICE, "a named set of rules", choices=_all_presets()),
+        *_rule_options(),
+    )),
+    SlashCommand("setmaal", _help("setmaal"), (
+        Option("preset", CHOICE, "a maal table", choices=tuple(PRESETS)),
+        *(Option(item.key, TEXT, f"{item.label[:80]}: values for 1, 2, 3 held")
+          for item in ITEMS),
+    )),
+    SlashCommand("endgame", _help("endgame")),
+    SlashCommand("help", _help("help"), (
+        Option("topic", TEXT, "a command, or rules", key=""),
+    )),
+)
+BY_NAME = {c.name: c for c in COMMANDS}

@@ -1,0 +1,43 @@
+"""Replies as Discord messages: the board as an embed with a monospace table."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.core.command import Reply
+
+CONTENT_LIMIT = 2000
+EMBED_LIMIT = 4096
+COLOUR = discord.Colour.dark_gold()
+
+# Nobody is ever pinged by a reply: not @everyone, not a role, not a player.
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def message_parts(reply: Reply) -> tuple[str | None, list[discord.Embed]]:
+    """(content, embeds) for a reply."""
+    if not reply.ok:
+        return _clip(f"⚠️ {reply.text}", CONTENT_LIMIT), []
+    if reply.table is None:
+        return _clip(reply.text, CONTENT_LIMIT), []
+    table = _code_block(reply.table, EMBED_LIMIT - len(reply.text) - 2)
+    title = "Final standings" if (reply.board or {}).get("ended") else "Board"
+    description = f"{reply.text}\n{table}" if reply.text else table
+    if len(description) > EMBED_LIMIT:
+        return _clip(reply.text, CONTENT_LIMIT), [
+            discord.Embed(title=title, description=_code_block(reply.table, EMBED_LIMIT),
+                          colour=COLOUR)]
+    return None, [discord.Embed(title=title, description=description, colour=COLOUR)]
+
+
+def _code_block(table: str, limit: int) -> str:
+    """The table in a code block; when too long, its newest rows are kept."""
+    limit = max(limit, 200)
+    lines = table.replace("```", "'''").split("\n")
+    while len(lines) > 3 and len("```\n" + "\n".join(lines) + "\n```") > limit:
+        del lines[1]  # drop the oldest hand row, keep the heading
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

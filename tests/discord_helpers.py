@@ -1,0 +1,110 @@
+"""Raw interaction payloads, as Discord sends them, for the real discord.py client."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.discord_adapter import DiscordAdapter
+from tests.fakes.discord_api import APP_ID, CHANNEL_ID, GUILD_ID, FakeDiscord, snowflake, user
+
+ALICE = user(301, "Alice")
+BOB = user(302, "Bob")
+CAROL = user(303, "Carol")
+STRANGER = user(399, "Mallory")
+MANAGE_GUILD = str(1 << 5)
+STRING, INTEGER, BOOLEAN, USER = 3, 4, 5, 6
+
+
+def member(who: dict[str, Any], permissions: str = "0") -> dict[str, Any]:
+    return {"user": who, "roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False,
+            "mute": False, "flags": 0, "permissions": permissions, "nick": None,
+            "avatar": None, "premium_since": None, "pending": False}
+
+
+def _base(kind: int, who: dict[str, Any], data: dict[str, Any], permissions: str,
+          channel_id: int) -> dict[str, Any]:
+    return {
+        "id": snowflake(), "application_id": str(APP_ID), "type": kind,
+        "token": f"token-{snowflake()}", "version": 1, "attachment_size_limit": 8388608,
+        "guild_id": str(GUILD_ID), "channel_id": str(channel_id),
+        "channel": {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID),
+                    "name": "game-night", "position": 0, "permission_overwrites": []},
+        "member": member(who, permissions), "locale": "en-US", "guild_locale": "en-US",
+        "app_permissions": "2147483647", "entitlements": [], "data": data,
+    }
+
+
+def slash(name: str, who: dict[str, Any], *, permissions: str = "0",
+          channel_id: int = CHANNEL_ID, **options: Any) -> dict[str, Any]:
+    """A slash command; a dict value is a user option (the person), else by Python type."""
+    opts, users, members = [], {}, {}
+    for key, value in options.items():
+        if isinstance(value, dict):
+            opts.append({"name": key, "type": USER, "value": value["id"]})
+            users[value["id"]] = value
+            members[value["id"]] = {k: v for k, v in member(value).items() if k != "user"}
+        elif isinstance(value, bool):
+            opts.append({"name": key, "type": BOOLEAN, "value": value})
+        elif isinstance(value, int):
+            opts.append({"name": key, "type": INTEGER, "value": value})
+        else:
+            opts.append({"name": key, "type": STRING, "value": value})
+    data: dict[str, Any] = {"id": snowflake(), "name": name, "type": 1, "options": opts}
+    if users:
+        data["resolved"] = {"users": users, "members": members}
+    return _base(2, who, data, permissions, channel_id)
+
+
+def component(message: dict[str, Any], custom_id: str, who: dict[str, Any], *,
+              values: list[str] | None = None, permissions: str = "0") -> dict[str, Any]:
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 3 if values is not None
+                            else 2}
+    if values is not None:
+        data["values"] = values
+    payload = _base(3, who, data, permissions, int(message["channel_id"]))
+    payload["message"] = message
+    return payload
+
+
+def modal_submit(message: dict[str, Any] | None, custom_id: str, who: dict[str, Any],
+                 fields: dict[str, str]) -> dict[str, Any]:
+    rows = [{"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]}
+            for k, v in fields.items()]
+    payload = _base(5, who, {"custom_id": custom_id, "components": rows}, "0", CHANNEL_ID)
+    if message is not None:
+        payload["message"] = message
+    return payload
+
+
+def custom_ids(message: dict[str, Any]) -> dict[str, str]:
+    """label or placeholder -> custom_id of every component in a message."""
+    found = {}
+    for row in message.get("components", []):
+        for item in row.get("components", []):
+            found[item.get("label") or item.get("placeholder") or "?"] = item["custom_id"]
+    return found
+
+
+@dataclass
+class DiscordHarness:
+    fake: FakeDiscord
+    adapter: DiscordAdapter
+
+    def deliver(self, payload: dict[str, Any]) -> dict[str, Any]:
+        if "message" in payload:
+            self.fake.interaction_messages[payload["id"]] = payload["message"]["id"]
+        self.adapter.client._connection.parsers["INTERACTION_CREATE"](payload)
+        return payload
+
+    async def reply_to(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Deliver a payload and return the callback Discord received for it."""
+        self.deliver(payload)
+        await self.fake.wait(lambda: bool(self.fake.calls("POST",
+                                                          f"interactions/{payload['id']}/")))
+        return self.fake.calls("POST", f"interactions/{payload['id']}/")[-1].body  # type: ignore[return-value]
+
+    def message_of(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """The message as it stands now after the callback to `payload`."""
+        message = self.fake.callback_messages[payload["id"]]
+        return self.fake.messages[message["id"]]

@@ -1,0 +1,268 @@
+"""A fake Discord on 127.0.0.1: the REST routes discord.py uses, and a gateway.
+
+REST replies carry `Content-Type: application/json` exactly, as discord.py expects. The
+gateway says HELLO, acknowledges heartbeats, answers IDENTIFY with READY and GUILD_CREATE,
+and can push INTERACTION_CREATE events to the connected bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+APP_ID = 900000000000000001
+BOT_USER_ID = 900000000000000001
+GUILD_ID = 910000000000000001
+CHANNEL_ID = 920000000000000001
+
+_ids = itertools.count(930000000000000001)
+
+
+def snowflake() -> str:
+    return str(next(_ids))
+
+
+def user(user_id: int, name: str) -> dict[str, Any]:
+    return {"id": str(user_id), "username": name.lower(), "discriminator": "0",
+            "global_name": name, "avatar": None, "bot": False}
+
+
+BOT_USER = {**user(BOT_USER_ID, "MaalBot"), "bot": True}
+
+
+@dataclass
+class Captured:
+    method: str
+    path: str
+    body: dict[str, Any] | list[Any] | None
+    at: float = field(default_factory=time.perf_counter)
+
+
+@dataclass
+class FakeDiscord:
+    token: str = "discord-test-token"
+    captured: list[Captured] = field(default_factory=list)
+    commands: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    users: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._runner: web.AppRunner | None = None
+        self._changed = asyncio.Condition()
+        self._sockets: list[web.WebSocketResponse] = []
+        self._sequence = itertools.count(1)
+        self.identified = asyncio.Event()
+        self.messages: dict[str, dict[str, Any]] = {}
+        # interaction id -> the message its components sit on (set by the test harness)
+        self.interaction_messages: dict[str, str] = {}
+        self.callback_messages: dict[str, dict[str, Any]] = {}  # interaction id -> message
+        self._originals: dict[str, str] = {}  # interaction token -> its response message
+        self.base = ""
+
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base = f"http://127.0.0.1:{port}"
+        return self.base
+
+    @property
+    def gateway_url(self) -> str:
+        return self.base.replace("http://", "ws://") + "/gateway"
+
+    async def stop(self) -> None:
+        for socket in self._sockets:
+            await socket.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # --- what tests look at --------------------------------------------------------------
+
+    def calls(self, method: str, fragment: str) -> list[Captured]:
+        return [c for c in self.captured if c.method == method and fragment in c.path]
+
+    def callbacks(self) -> list[dict[str, Any]]:
+        return [c.body for c in self.calls("POST", "/callback")]  # type: ignore[misc]
+
+    def followups(self) -> list[dict[str, Any]]:
+        return [c.body for c in self.captured if c.method == "POST" and
+                c.path.startswith("webhooks/")]  # type: ignore[misc]
+
+    def edits(self) -> list[dict[str, Any]]:
+        return [c.body for c in self.captured if c.method == "PATCH" and
+                c.path.startswith("webhooks/")]  # type: ignore[misc]
+
+    async def wait(self, predicate, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+        deadline = time.monotonic() + timeout
+        async with self._changed:
+            while not predicate():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError("timed out; captured: "
+                                         + ", ".join(f"{c.method} {c.path}"
+                                                     for c in self.captured))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), left)
+
+    async def wait_callbacks(self, count: int) -> list[dict[str, Any]]:
+        await self.wait(lambda: len(self.callbacks()) >= count)
+        return self.callbacks()
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send a DISPATCH event to every connected bot."""
+        frame = json.dumps({"op": 0, "t": event, "s": next(self._sequence), "d": data})
+        for socket in list(self._sockets):
+            if not socket.closed:
+                await socket.send_str(frame)
+
+    # --- REST ----------------------------------------------------------------------------
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = request.match_info["path"]
+        body: Any = None
+        if request.can_read_body:
+            if request.content_type.startswith("multipart/"):
+                reader = await request.multipart()
+                async for part in reader:
+                    if part.name == "payload_json":
+                        body = json.loads(await part.text())
+            else:
+                raw = await request.read()
+                body = json.loads(raw) if raw else None
+        self.captured.append(Captured(request.method, path, body))
+        async with self._changed:
+            self._changed.notify_all()
+        result = self._answer(request.method, path, body, request.query)
+        if result is None:
+            return web.Response(status=204)
+        return web.Response(body=json.dumps(result).encode(),
+                            headers={"Content-Type": "application/json"})
+
+    def _answer(self, method: str, path: str, body: Any, query: Any) -> Any:
+        parts = path.split("/")
+        if path == "users/@me":
+            return BOT_USER
+        if parts[0] == "users" and len(parts) == 2:
+            return self.users.get(parts[1], user(int(parts[1]), f"user{parts[1][-4:]}"))
+        if path == "oauth2/applications/@me":
+            return {"id": str(APP_ID), "name": "Maal", "description": "", "icon": None,
+                    "bot_public": True, "bot_require_code_grant": False,
+                    "owner": user(1, "owner"), "verify_key": "k", "flags": 0,
+                    "summary": "", "rpc_origins": [], "interactions_endpoint_url": None}
+        if path in ("gateway", "gateway/bot"):
+            return {"url": self.gateway_url, "shards": 1,
+                    "session_start_limit": {"total": 1000, "remaining": 1000,
+                                            "reset_after": 0, "max_concurrency": 1}}
+        if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
+            scope = "global" if len(parts) == 3 else parts[3]
+            synced = [{**c, "id": snowflake(), "application_id": str(APP_ID), "version": "1",
+                       "default_member_permissions": None, "type": c.get("type", 1)}
+                      for c in body or []]
+            self.commands[scope] = synced
+            return synced
+        if parts[0] == "interactions" and parts[-1] == "callback":
+            return self._callback(parts[1], parts[2], body)
+        if parts[0] == "webhooks":
+            if method == "DELETE":
+                return None
+            if method == "POST":
+                return self._message(body or {})
+            message_id = parts[-1]
+            if message_id == "@original":
+                message_id = self._originals.get(parts[2], message_id)
+            if method == "GET":
+                return self.messages.get(message_id, self._message({}))
+            if method == "PATCH":
+                return self._message(body or {}, message_id=message_id)
+        if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
+            return self._message(body or {})
+        return {}
+
+    def _callback(self, interaction_id: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
+        kind = body["type"]
+        data = body.get("data") or {}
+        result: dict[str, Any] = {"interaction": {
+            "id": interaction_id, "type": kind,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool((data.get("flags") or 0) & 64)}}
+        if kind in (4, 5, 6, 7):
+            # 6 and 7 act on the message the component sits on; 4 and 5 make a new one
+            target = self.interaction_messages.get(interaction_id) if kind in (6, 7) else None
+            message = self._message(data, message_id=target)
+            self.callback_messages[interaction_id] = message
+            self._originals[token] = message["id"]
+            result["interaction"]["response_message_id"] = message["id"]
+            result["resource"] = {"type": kind, "message": message}
+        return result
+
+    def _message(self, data: dict[str, Any], message_id: str | None = None) -> dict[str, Any]:
+        previous = self.messages.get(message_id or "", {})
+        message = {
+            "id": message_id or snowflake(), "channel_id": str(CHANNEL_ID), "type": 0,
+            "content": data.get("content", previous.get("content", "")),
+            "author": BOT_USER, "timestamp": "2026-11-22T00:00:00+00:00",
+            "edited_timestamp": None, "tts": False, "mention_everyone": False,
+            "mentions": [], "mention_roles": [], "attachments": [],
+            "embeds": data.get("embeds", previous.get("embeds", [])), "pinned": False,
+            "flags": data.get("flags", 0) or 0,
+            "components": data.get("components", previous.get("components", [])),
+            "application_id": str(APP_ID), "webhook_id": str(APP_ID),
+        }
+        self.messages[message["id"]] = message
+        return message
+
+    # --- gateway -------------------------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self._sockets.append(socket)
+        await socket.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        async for frame in socket:
+            if frame.type != WSMsgType.TEXT:
+                continue
+            message = json.loads(frame.data)
+            op = message.get("op")
+            if op == 1:
+                await socket.send_str(json.dumps({"op": 11}))
+            elif op == 2:
+                shard = (message["d"].get("shard") or [0, 1])
+                await socket.send_str(json.dumps({"op": 0, "t": "READY",
+                                                  "s": next(self._sequence), "d": {
+                    "v": 10, "user": BOT_USER, "session_id": "fake-session",
+                    "resume_gateway_url": self.gateway_url, "shard": shard,
+                    "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+                    "application": {"id": str(APP_ID), "flags": 0}}}))
+                await socket.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE",
+                                                  "s": next(self._sequence), "d": guild()}))
+                self.identified.set()
+        return socket
+
+
+def guild() -> dict[str, Any]:
+    return {
+        "id": str(GUILD_ID), "name": "Game night", "icon": None, "owner_id": "1",
+        "afk_timeout": 300, "verification_level": 0, "default_message_notifications": 0,
+        "explicit_content_filter": 0, "roles": [{"id": str(GUILD_ID), "name": "@everyone",
+                                                 "permissions": "0", "position": 0,
+                                                 "color": 0, "hoist": False, "managed": False,
+                                                 "mentionable": False}],
+        "emojis": [], "features": [], "mfa_level": 0, "system_channel_flags": 0,
+        "premium_tier": 0, "nsfw_level": 0, "preferred_locale": "en-US",
+        "member_count": 3, "large": False, "unavailable": False,
+        "channels": [{"id": str(CHANNEL_ID), "type": 0, "name": "game-night",
+                      "position": 0, "permission_overwrites": [], "guild_id": str(GUILD_ID)}],
+        "members": [], "threads": [], "stickers": [], "joined_at": "2026-01-01T00:00:00+00:00",
+        "voice_states": [], "presences": [],
+    }

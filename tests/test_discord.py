@@ -1,0 +1,209 @@
+"""The Discord adapter end to end: the real discord.py against a fake Discord on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+import bot.discord_adapter.adapter as adapter_module
+from bot.core.command import Actor, Command
+from bot.core.service import Service
+from bot.discord_adapter import DiscordAdapter
+from bot.discord_adapter.adapter import chat_key
+from bot.discord_adapter.components import NOT_YOURS
+from bot.storage import SqlStore
+from tests.discord_helpers import (
+    ALICE,
+    BOB,
+    MANAGE_GUILD,
+    STRANGER,
+    DiscordHarness,
+    component,
+    custom_ids,
+    modal_submit,
+    slash,
+)
+from tests.fakes.discord_api import CHANNEL_ID, FakeDiscord
+
+EPHEMERAL = 64
+
+
+@pytest.fixture
+async def dc(store: SqlStore) -> AsyncIterator[DiscordHarness]:
+    fake = FakeDiscord()
+    base = await fake.start()
+    adapter = DiscordAdapter(Service(store), fake.token, api_url=base,
+                             gateway_url=fake.gateway_url)
+    await adapter.login()
+    try:
+        yield DiscordHarness(fake, adapter)
+    finally:
+        await adapter.client.close()
+        await fake.stop()
+
+
+async def board(dc: DiscordHarness) -> dict:
+    reply = await dc.adapter.service.handle(Command(chat_key(CHANNEL_ID),
+                                                    Actor("test:r", "r"), "board"))
+    assert reply.board is not None, reply.text
+    return reply.board
+
+
+async def new_game(dc: DiscordHarness) -> None:
+    callback = await dc.reply_to(slash("newgame", ALICE, players="alice bob carol"))
+    assert callback["type"] == 4 and "Players: alice, bob, carol" in callback["data"]["content"]
+
+
+async def test_every_command_is_synced_with_typed_options(dc: DiscordHarness):
+    synced = {c["name"]: c for c in dc.fake.commands["global"]}
+    assert set(synced) >= {"newgame", "join", "players", "board", "hand", "maal", "undo",
+                           "edit", "rules", "setmaal", "endgame", "help"}
+    options = {o["name"]: o for o in synced["hand"]["options"]}
+    assert options["winner"]["type"] == 6  # a member
+    assert options["winner_name"]["autocomplete"] is True
+    assert options["dublee"]["type"] == 5
+    assert options["maal"]["type"] == 3
+    edit = {o["name"]: o for o in synced["edit"]["options"]}
+    assert edit["hand"]["type"] == 4 and edit["hand"]["required"] is True
+    assert edit["hand"]["min_value"] == 1
+    rules = {o["name"]: o for o in synced["rules"]["options"]}
+    assert (rules["seen"]["type"], rules["seen"]["min_value"], rules["seen"]["max_value"]) \
+        == (4, 0, 1000)
+    assert [c["value"] for c in rules["unseen_maal"]["choices"]] == ["murder", "kidnap",
+                                                                   "counted"]
+    assert [c["value"] for c in synced["newgame"]["options"][0]["choices"]] == ["marriage"]
+    for command in synced.values():
+        assert 1 <= len(command["description"]) <= 100
+        for option in command.get("options", []):
+            assert 1 <= len(option["description"]) <= 100
+
+
+async def test_a_full_hand_by_one_slash_command(dc: DiscordHarness):
+    await new_game(dc)
+    callback = await dc.reply_to(slash("hand", BOB, winner=ALICE, seen="bob",
+                                       maal="alice=10 bob=2", dublee=True))
+    assert callback["type"] == 4
+    data = callback["data"]
+    assert data["allowed_mentions"] == {"parse": []}
+    embed = data["embeds"][0]
+    assert "Hand 1: alice won with dublees" in embed["description"]
+    assert "```" in embed["description"] and "+41" in embed["description"]
+    assert set(custom_ids(data)) == {"Next hand", "Undo"}
+    assert (await board(dc))["totals"] == {"alice": 41, "bob": -14, "carol": -27}
+
+
+async def test_the_same_hand_by_select_and_modal(dc: DiscordHarness):
+    await new_game(dc)
+    start = slash("hand", ALICE, winner=ALICE)
+    callback = await dc.reply_to(start)
+    assert "alice won. Who else has seen?" in callback["data"]["content"]
+    message = dc.message_of(start)
+    ids = custom_ids(message)
+    pick = component(message, ids["Who else has seen?"], ALICE, values=["2"])  # bob's seat
+    assert (await dc.reply_to(pick))["type"] == 7
+    message = dc.message_of(pick)
+    done = component(message, custom_ids(message)["Done"], ALICE)
+    callback = await dc.reply_to(done)
+    assert callback["type"] == 7
+    assert "waiting for maal from alice, bob" in callback["data"]["embeds"][0]["description"]
+    message = dc.message_of(done)
+    enter = component(message, custom_ids(message)["Enter maal"], ALICE)
+    callback = await dc.reply_to(enter)
+    assert callback["type"] == 9  # a modal
+    modal = callback["data"]
+    fields = [row["components"][0] for row in modal["components"]]
+    assert [f["label"] for f in fields] == ["alice", "bob"]
+    submit = modal_submit(message, modal["custom_id"], ALICE,
+                          {fields[0]["custom_id"]: "10", fields[1]["custom_id"]: "2"})
+    callback = await dc.reply_to(submit)
+    assert "Hand 1: alice won" in callback["data"]["embeds"][0]["description"]
+    assert (await board(dc))["totals"] == {"alice": 18 + 13, "bob": -6 - 3, "carol": -12 - 10}
+
+
+async def test_a_strangers_button_press_is_refused(dc: DiscordHarness):
+    await new_game(dc)
+    start = slash("hand", ALICE)
+    await dc.reply_to(start)
+    message = dc.message_of(start)
+    press = component(message, custom_ids(message)["Who won?"], STRANGER, values=["2"])
+    callback = await dc.reply_to(press)
+    assert callback["type"] == 4
+    assert callback["data"]["content"] == NOT_YOURS
+    assert callback["data"]["flags"] & EPHEMERAL
+    # someone who can manage the server may
+    admin = component(message, custom_ids(message)["Who won?"], STRANGER, values=["2"],
+                      permissions=MANAGE_GUILD)
+    assert (await dc.reply_to(admin))["type"] == 7
+
+
+async def test_everyone_as_a_guest_name_pings_nobody_and_errors_are_ephemeral(
+        dc: DiscordHarness):
+    callback = await dc.reply_to(slash("newgame", ALICE, players="alice @everyone"))
+    data = callback["data"]
+    assert "@everyone" in data["content"] and "reserved" in data["content"]
+    assert data["flags"] & EPHEMERAL
+    assert data["allowed_mentions"] == {"parse": []}
+    callback = await dc.reply_to(slash("board", ALICE))
+    assert callback["data"]["flags"] & EPHEMERAL and "No game is open" in \
+        callback["data"]["content"]
+
+
+async def test_the_same_interaction_delivered_twice_records_once(dc: DiscordHarness):
+    await new_game(dc)
+    payload = slash("hand", BOB, winner=ALICE, seen="bob", maal="alice=1 bob=2")
+    await dc.reply_to(payload)
+    dc.deliver(payload)
+    await dc.reply_to(slash("players", ALICE))
+    assert (await board(dc))["hand_count"] == 1
+    assert len(dc.fake.calls("POST", f"interactions/{payload['id']}/")) == 1
+
+
+async def test_undo_asks_and_the_confirmation_only_works_once(dc: DiscordHarness):
+    await new_game(dc)
+    await dc.reply_to(slash("hand", BOB, winner=ALICE, seen="bob", maal="alice=1 bob=2"))
+    await dc.reply_to(slash("hand", BOB, winner=BOB, seen="alice", maal="alice=1 bob=2"))
+    ask = slash("undo", BOB)
+    callback = await dc.reply_to(ask)
+    assert callback["data"]["content"].startswith("Undo hand 2 (bob won")
+    message = dc.message_of(ask)
+    yes = component(message, custom_ids(message)["Yes, undo"], BOB)
+    callback = await dc.reply_to(yes)
+    assert "Undid hand 2" in callback["data"]["embeds"][0]["description"]
+    again = component(message, custom_ids(message)["Yes, undo"], BOB)
+    await dc.reply_to(again)
+    assert (await board(dc))["hand_count"] == 1
+
+
+async def test_autocomplete_offers_the_players(dc: DiscordHarness):
+    await new_game(dc)
+    payload = slash("hand", ALICE, winner_name="ca")
+    payload["type"] = 4
+    payload["data"]["options"][0]["focused"] = True
+    callback = await dc.reply_to(payload)
+    assert callback["type"] == 8
+    assert callback["data"]["choices"] == [{"name": "carol", "value": "carol"}]
+
+
+async def test_sharded_client_is_built_from_the_settings(store: SqlStore):
+    adapter = DiscordAdapter(Service(store), "t", shard_count=4, shard_ids=[2, 3])
+    assert adapter.client.shard_count == 4 and adapter.client.shard_ids == [2, 3]
+    await adapter.client.http.close()  # never connected: only its HTTP session to close
+
+
+async def test_slow_work_is_deferred_then_followed_up(dc: DiscordHarness, monkeypatch):
+    await new_game(dc)
+    monkeypatch.setattr(adapter_module, "DEFER_AFTER", 0.05)
+    real = dc.adapter.service.handle
+
+    async def slow(command):  # the database is having a bad moment
+        await asyncio.sleep(0.3)
+        return await real(command)
+
+    monkeypatch.setattr(dc.adapter.service, "handle", slow)
+    payload = slash("board", ALICE)
+    callback = await dc.reply_to(payload)
+    assert callback["type"] == 5  # "thinking..."
+    await dc.fake.wait(lambda: any("embeds" in (f or {}) for f in dc.fake.followups()))
+    assert dc.fake.followups()[-1]["embeds"][0]["title"] == "Board"
