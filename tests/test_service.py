@@ -273,3 +273,19 @@ async def test_help_explains_commands_words_and_rules(table: Table):
     for name in ("newgame", "join", "players", "board", "undo", "edit", "rules", "setmaal",
                  "maal", "endgame"):
         assert "Usage:" in (await table.ok(f"/help {name}")).text
+
+
+async def test_sitting_out_and_back(table: Table):
+    await table.ok("/newgame players:alice bob carol dave")
+    reply = await table.ok("/sitout dave")
+    assert "dave sits out" in reply.text and "Playing: alice, bob, carol" in reply.text
+    assert "already sitting out" in await table.error("/sitout dave")
+    assert "not playing in this hand" not in await table.error("/hand winner:dave maal:dave=1")
+    reply = await table.ok("/hand winner:alice seen:bob maal:alice=10 bob=2 dublee:yes")
+    # the worked example again: n = 3 without dave, who is untouched
+    assert reply.board["hands"][-1]["points"] == {"alice": 41, "bob": -14, "carol": -27}
+    assert "sitting out" in (await table.ok("/players")).text
+    await table.ok("/back", by="dave")  # a guest seat found by its name
+    reply = await table.ok("/hand winner:dave seen:alice maal:alice=0 dave=0")
+    assert set(reply.board["hands"][-1]["points"]) == {"alice", "bob", "carol", "dave"}
+    assert "Say who" in await table.error("/sitout", by="stranger")

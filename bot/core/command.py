@@ -44,8 +44,6 @@ class Reply:
     table: str | None = None
     board: dict[str, Any] | None = None
     duplicate: bool = False  # the command was already handled; this is the earlier answer
-    # Actor ids a platform may notify (players named in the reply); nobody else is pinged.
-    mentions: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         if not self.ok:

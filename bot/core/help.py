@@ -17,6 +17,10 @@ CORE_HELP: dict[str, CommandInfo] = {
                     "You play from the next hand. If a guest seat has your name, /join "
                     "name:THAT links it to you."),
         CommandInfo("players", "show the seats", "/players"),
+        CommandInfo("sitout", "sit out the next hands", "/sitout   or   /sitout bob",
+                    "The player keeps their seat and totals but is not in the hands that "
+                    "follow (n in the maal exchange counts only those playing)."),
+        CommandInfo("back", "play again after sitting out", "/back   or   /back bob"),
         CommandInfo("board", "the last hands and the totals", "/board",
                     "Money is shown when a rate or currency is set (/rules rate:0.25)."),
         CommandInfo("undo", "undo the last hand (or drop a waiting one)",
@@ -53,6 +57,8 @@ def render(topic: str, game: Game) -> str:
         lines.append("Presets (/rules preset:NAME):")
         lines += [f"{p.name}: {p.description}" for p in game.rulebook.presets]
         lines.append("Money: rate applies to the whole session's points.")
+        if game.rules_note:
+            lines.append(game.rules_note)
         return "\n".join(lines)
     if topic in ("words", game.key):
         return game.glossary

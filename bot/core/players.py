@@ -24,6 +24,7 @@ class Player:
     name: str
     user_id: str | None = None  # platform-qualified actor id once the seat is linked to a person
     joined_after: int = 0  # number of hands already recorded when this player sat down
+    sitting_out: bool = False  # seated, but not in the hands being dealt now
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

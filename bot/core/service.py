@@ -199,6 +199,41 @@ class Service:
         return Outcome(Reply(f"{player.name} joins at seat {player.seat}, {when}. "
                              f"Players: {session.roster.listing()}."), changed=True)
 
+    async def _sitout(self, tx: ChatTransaction, session: SessionState | None,
+                      command: Command) -> Outcome:
+        return await self._set_sitting_out(tx, session, command, True)
+
+    async def _back(self, tx: ChatTransaction, session: SessionState | None,
+                    command: Command) -> Outcome:
+        return await self._set_sitting_out(tx, session, command, False)
+
+    async def _set_sitting_out(self, tx: ChatTransaction, session: SessionState | None,
+                               command: Command, out: bool) -> Outcome:
+        session, _ = _require_session(session)
+        roster = session.roster
+        names = split_list(command.options.get("", ""))
+        if names:
+            players = roster.resolve_many(names, command.mentions)
+        else:
+            me = roster.for_actor(command.actor)
+            if me is None:
+                raise UserError(f"Say who: /{command.name} NAME. Players: {roster.listing()}.")
+            players = [me]
+        already = [p.name for p in players if p.sitting_out == out]
+        if already:
+            state = "sitting out" if out else "playing"
+            raise UserError(f"{', '.join(already)} {'is' if len(already) == 1 else 'are'} "
+                            f"already {state}.")
+        for player in players:
+            player.sitting_out = out
+        await tx.save_session(session)
+        who = ", ".join(p.name for p in players)
+        playing = ", ".join(p.name for p in session.players if not p.sitting_out)
+        verb = "sits out" if out else "is back"
+        note = " A hand already waiting keeps its players." if session.pending else ""
+        return Outcome(Reply(f"{who} {verb} from the next hand. Playing: {playing}.{note}"),
+                       changed=True)
+
     async def _players(self, tx: ChatTransaction, session: SessionState | None,
                        command: Command) -> Outcome:
         session, game = _require_session(session)
@@ -209,6 +244,8 @@ class Service:
                 notes.append(f"joined after hand {p.joined_after}")
             if p.user_id is None:
                 notes.append("guest")
+            if p.sitting_out:
+                notes.append("sitting out")
             suffix = f" ({', '.join(notes)})" if notes else ""
             lines.append(f"{p.seat}. {p.name}{suffix}")
         return Outcome(Reply("\n".join(lines)))
@@ -220,19 +257,23 @@ class Service:
         session, game = _require_session(session)
         rules = game.rulebook.complete(session.rules)
         pending = session.pending
-        if command.name == game.result_command and len(session.players) < game.min_players:
-            raise UserError(f"{game.title} needs at least {game.min_players} players; "
-                            f"seated: {session.roster.listing()}. Others sit down with /join.")
+        playing = [p for p in session.players if not p.sitting_out]
+        if command.name == game.result_command and len(playing) < game.min_players \
+                and pending is None:
+            raise UserError(f"{game.title} needs at least {game.min_players} players in a hand; "
+                            f"playing: {Roster(playing).listing()}. Others sit down with /join "
+                            "or come back with /back.")
         ctx = PlayContext(
             command=command.name,
             options=command.options,
             roster=session.roster,
-            hand_players=list(session.players),
+            hand_players=[p for p in session.players if not p.sitting_out],
             rules=rules,
             pending=pending["entry"] if pending else None,
             actor=command.actor,
             actor_player=session.roster.for_actor(command.actor),
             mentions=command.mentions,
+            state=session.game_state,
         )
         outcome = game.play(ctx)
         changed = False
@@ -250,6 +291,8 @@ class Service:
                     "entry": outcome.pending,
                 }
         if outcome.result is None:
+            if outcome.state is not KEEP:
+                session.game_state, changed = outcome.state, True
             if changed:
                 await tx.save_session(session)
             reply = Reply(outcome.text)
@@ -267,9 +310,12 @@ class Service:
             recorded_by=pending["by"] if pending else command.actor.id,
             recorded_by_name=pending["by_name"] if pending else command.actor.name,
             origin_id=pending["origin"] if pending else command.origin_id,
+            state_before=session.game_state,
         )
         assert session.id is not None
         await tx.add_hand(session.id, hand)
+        if outcome.state is not KEEP:
+            session.game_state = outcome.state
         _add_deltas(session.totals, hand.deltas, +1)
         session.hand_count = hand.no
         await tx.save_session(session)
@@ -296,6 +342,7 @@ class Service:
         await tx.void_hand(session.id, hand.no, command.actor.id, reason)
         _add_deltas(session.totals, hand.deltas, -1)
         session.hand_count -= 1
+        session.game_state = hand.state_before
         await tx.save_session(session)
         text = f"Undid hand {hand.no} ({hand.summary})."
         return Outcome(await self._board_reply(tx, session, game, text), changed=True)
@@ -323,7 +370,7 @@ class Service:
             command=game.result_command, options=options, roster=session.roster,
             hand_players=in_hand, rules=game.rulebook.complete(old.rules), pending=None,
             actor=command.actor, actor_player=actor_player, mentions=command.mentions,
-            editing=old.inputs,
+            editing=old.inputs, state=old.state_before,
         )
         outcome = game.play(ctx)
         if outcome.result is None:
@@ -332,8 +379,9 @@ class Service:
             no=no, players=outcome.result.players, inputs=outcome.result.inputs, rules=old.rules,
             deltas=outcome.result.deltas, summary=outcome.result.summary,
             recorded_by=command.actor.id, recorded_by_name=command.actor.name,
-            origin_id=command.origin_id,
+            origin_id=command.origin_id, state_before=old.state_before,
         )
+        # What the hand carried forward is left as it was: an edit re-scores this hand only.
         await tx.void_hand(session.id, no, command.actor.id, f"edited: {reason}" if reason
                            else "edited")
         await tx.add_hand(session.id, new)
@@ -539,6 +587,8 @@ CORE_COMMANDS: dict[str, tuple[Handler, frozenset[str]]] = {
     "newgame": (Service._newgame, frozenset({"", "game", "players", "preset"})),
     "join": (Service._join, frozenset({"", "name"})),
     "players": (Service._players, frozenset()),
+    "sitout": (Service._sitout, frozenset({""})),
+    "back": (Service._back, frozenset({""})),
     "board": (Service._board, frozenset()),
     "undo": (Service._undo, frozenset({"reason"})),
     "endgame": (Service._endgame, frozenset()),

@@ -26,6 +26,7 @@ class SessionState:
     totals: dict[int, int] = field(default_factory=dict)  # column -> sum of live hands' deltas
     hand_count: int = 0  # live hands, numbered 1..hand_count
     version: int = 0
+    game_state: dict[str, Any] | None = None  # what the game carries between hands
 
     @property
     def roster(self) -> Roster:
@@ -45,6 +46,7 @@ class HandRecord:
     origin_id: str | None = None
     created_at: datetime | None = None
     id: int | None = None
+    state_before: dict[str, Any] | None = None  # the game state this hand started from
 
 
 class ChatTransaction(Protocol):

@@ -88,6 +88,10 @@ COMMANDS: tuple[SlashCommand, ...] = (
     )),
     SlashCommand("join", _help("join"), (Option("name", TEXT, "the name to play under"),)),
     SlashCommand("players", _help("players")),
+    SlashCommand("sitout", _help("sitout"), (
+        Option("player", TEXT, "who sits out (you if empty)", autocomplete=True, key=""),)),
+    SlashCommand("back", _help("back"), (
+        Option("player", TEXT, "who is back (you if empty)", autocomplete=True, key=""),)),
     SlashCommand("board", _help("board")),
     SlashCommand("hand", _help("hand"), HAND_OPTIONS),
     SlashCommand("maal", _help("maal"), (

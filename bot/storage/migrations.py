@@ -82,8 +82,16 @@ async def _0001_initial(conn: AsyncConnection) -> None:
     await conn.run_sync(meta.create_all)
 
 
+async def _0002_game_state(conn: AsyncConnection) -> None:
+    # State a game carries from hand to hand (a foul charged in the next hand, riichi
+    # sticks, the dealer), and each hand's copy of it from before, so undo can restore it.
+    await conn.execute(text("ALTER TABLE sessions ADD COLUMN game_state TEXT"))
+    await conn.execute(text("ALTER TABLE hands ADD COLUMN state_before TEXT"))
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
+    (2, "game state carried between hands", _0002_game_state),
 ]
 
 

@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, text, update
+from sqlalchemy import insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -83,6 +83,7 @@ def _session(row: Any) -> SessionState:
         hand_count=row.hand_count,
         version=row.version,
         created_by=row.created_by,
+        game_state=row.game_state,
     )
 
 
@@ -99,6 +100,7 @@ def _hand(row: Any) -> HandRecord:
         recorded_by_name=row.recorded_by_name,
         origin_id=row.origin_id,
         created_at=row.created_at,
+        state_before=row.state_before,
     )
 
 
@@ -124,6 +126,7 @@ class SqlChatTransaction:
             "hand_count": state.hand_count,
             "version": state.version + 1,
             "ended_at": None if state.status == OPEN else _now(),
+            "game_state": state.game_state,
         }
         if state.id is None:
             result = await self.conn.execute(
@@ -158,6 +161,7 @@ class SqlChatTransaction:
                 recorded_by_name=hand.recorded_by_name,
                 origin_id=hand.origin_id,
                 created_at=created,
+                state_before=hand.state_before,
             ).returning(hands.c.id)
         )
         hand.id, hand.created_at = result.scalar_one(), created
@@ -205,6 +209,3 @@ class SqlChatTransaction:
                 origin_id=origin_id, chat=self.chat, reply=dict(reply), created_at=_now()
             )
         )
-
-    async def count_sessions(self) -> int:
-        return (await self.conn.execute(select(func.count()).select_from(sessions))).scalar_one()

@@ -1,6 +1,22 @@
 """The tables as queries see them. Their DDL lives in the numbered migrations only."""
 
-from sqlalchemy import JSON, DateTime, Integer, Text, column, table
+import json
+
+from sqlalchemy import JSON, DateTime, Integer, Text, TypeDecorator, column, table
+
+
+class JSONText(TypeDecorator[object]):
+    """JSON kept in a TEXT column (columns added by ALTER TABLE, the same on both backends)."""
+
+    impl = Text
+    cache_ok = True
+
+    def process_bind_param(self, value: object, dialect: object) -> str | None:
+        return None if value is None else json.dumps(value)
+
+    def process_result_value(self, value: str | None, dialect: object) -> object:
+        return None if value is None else json.loads(value)
+
 
 sessions = table(
     "sessions",
@@ -17,6 +33,7 @@ sessions = table(
     column("created_by", Text),
     column("created_at", DateTime(timezone=True)),
     column("ended_at", DateTime(timezone=True)),
+    column("game_state", JSONText),
 )
 
 hands = table(
@@ -37,6 +54,7 @@ hands = table(
     column("voided_by", Text),
     column("void_reason", Text),
     column("replaced_by", Integer),
+    column("state_before", JSONText),
 )
 
 origins = table(

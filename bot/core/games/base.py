@@ -54,6 +54,7 @@ class PlayContext:
     actor_player: Player | None
     mentions: Mapping[str, Actor] = field(default_factory=dict)
     editing: dict[str, Any] | None = None  # inputs of the hand being re-entered by /edit
+    state: dict[str, Any] | None = None  # what the game carried over from earlier hands
 
 
 @dataclass
@@ -62,6 +63,7 @@ class PlayOutcome:
     pending: Any = KEEP  # new pending-hand state, None to clear, KEEP to leave as is
     result: HandResult | None = None
     rules: dict[str, Any] | None = None  # replaced rules (e.g. /setmaal)
+    state: Any = KEEP  # the game state to carry to the next hand, or KEEP
 
 
 class Game(ABC):
@@ -73,6 +75,7 @@ class Game(ABC):
     commands: Mapping[str, CommandInfo]  # the game's own commands
     result_command: str  # the command /edit re-enters
     glossary: str  # the game's words, explained once in /help
+    rules_note: str = ""  # anything /help rules should add about this game's rules
 
     @abstractmethod
     def play(self, ctx: PlayContext) -> PlayOutcome:

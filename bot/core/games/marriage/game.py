@@ -1,93 +1,68 @@
-"""Nepali Marriage as a game plugin: /hand, /maal and /setmaal."""
+"""Nepali Marriage as a game plugin: /hand, /maal, /setmaal and /check."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.cards import parse_card, parse_cards
 from bot.core.errors import UserError
 from bot.core.games.base import CommandInfo, Game, HandResult, PlayContext, PlayOutcome
 from bot.core.games.marriage import maal_table
+from bot.core.games.marriage.checker import check_finish
+from bot.core.games.marriage.entry import HAND_USAGE, Entry, EntryReader, count_card_maal
+from bot.core.games.marriage.maal import MaalRoles, count_maal
+from bot.core.games.marriage.rules import NEXT, PLAY_RULES_NOTE, RULEBOOK
 from bot.core.games.marriage.scoring import (
-    COUNTED,
     KIDNAP,
     MURDER,
     MarriageHand,
     MarriageScoring,
     settle,
 )
-from bot.core.grammar import parse_bool, parse_int, parse_pairs, split_list
-from bot.core.money import money_rules
-from bot.core.players import Player, Roster
-from bot.core.rules import Preset, RuleBook, choice_rule, int_rule
+from bot.core.players import Roster
 
-MAX_MAAL = 999
-
-RULEBOOK = RuleBook(
-    [
-        int_rule("seen", 3, 0, 1000, "game points a seen loser pays the winner"),
-        int_rule("unseen", 10, 0, 1000, "game points an unseen loser pays the winner"),
-        int_rule("dublee", 5, 0, 1000,
-                 "extra points each loser pays when the winner finishes with dublees"),
-        int_rule("dublee_min_players", 2, 2, 10,
-                 "fewest players in a hand for a dublee finish to be allowed"),
-        choice_rule("unseen_maal", MURDER, {
-            MURDER: "an unseen player's maal is voided",
-            KIDNAP: "an unseen player's maal is voided and added to the winner's",
-            COUNTED: "an unseen player's maal counts like anyone's",
-        }, "what happens to an unseen player's maal"),
-        int_rule("foul", 15, 0, 1000, "penalty a foul player pays"),
-        choice_rule("foul_pays", "each", {
-            "each": "the penalty to every other player in the hand",
-            "winner": "the penalty to the winner only",
-        }, "who receives a foul penalty"),
-        *money_rules(),
-    ],
-    [
-        Preset("standard", "the usual Nepali table: seen 3, unseen 10, dublee +5, murder",
-               {"seen": 3, "unseen": 10, "dublee": 5, "unseen_maal": MURDER,
-                "dublee_min_players": 2}),
-        Preset("kidnap", "as standard, but an unseen player's maal goes to the winner",
-               {"seen": 3, "unseen": 10, "dublee": 5, "unseen_maal": KIDNAP}),
-        Preset("maalcounter", "Maal Counter's formula read literally: unseen maal counts",
-               {"seen": 3, "unseen": 10, "dublee": 5, "unseen_maal": COUNTED}),
-        Preset("dublee4", "as standard, with dublee finishes only when 4 or more play",
-               {"seen": 3, "unseen": 10, "dublee": 5, "unseen_maal": MURDER,
-                "dublee_min_players": 4}),
-    ],
-)
-
-HAND_USAGE = (
-    "/hand winner:alice seen:bob maal:alice=10 bob=5 [dublee:yes] [foul:dave]"
-)
 COMMANDS = {
     "hand": CommandInfo(
         "hand", "record a hand: winner, seen players, maal",
         HAND_USAGE,
         "Exactly one winner; the winner is seen. Players not in seen: are unseen. "
-        "maal: takes name=number pairs (a bare number is your own). If a seen player's maal "
-        "is missing the hand waits on the board until it comes with /maal. "
-        "dublee:yes means the winner finished with dublees. foul: names players who fouled: "
-        "they pay the foul penalty and take no part in the maal exchange "
-        "(/hand foul:dave alone records a misdeal). /hand maal:7 alone reports your own maal "
-        "for the waiting hand.",
-        frozenset({"winner", "seen", "maal", "dublee", "foul"}),
+        "maal: takes name=number pairs (a bare number is your own); or give the cards: "
+        "tiplu:8H cards:bob=8H 9H 7H carol=... and the maal is counted. If a maal the hand "
+        "needs is missing, the hand waits on the board until it comes with /maal. "
+        "dublee:yes: the winner finished with dublees; dublee_route: seen losers who went "
+        "the dublee route; tunnella:bob=7S: tunnellas shown at the deal; foul: players who "
+        "fouled (they pay the foul penalty and take no part in the maal exchange; "
+        "/hand foul:dave alone records a misdeal). /hand maal:7 alone reports your own "
+        "maal for the waiting hand.",
+        frozenset({"winner", "seen", "maal", "dublee", "foul", "dublee_route", "tiplu",
+                   "cards", "tunnella"}),
     ),
     "maal": CommandInfo(
-        "maal", "give maal for the hand that is waiting",
-        "/maal 7   or   /maal bob=5 carol=8",
-        "A bare number is your own maal; name=number gives someone else's. The hand is "
-        "scored as soon as every maal it needs is in.",
-        frozenset({""}),
+        "maal", "give maal for the waiting hand, or count maal from cards",
+        "/maal 7   /maal bob=5 carol=8   /maal tiplu:8H cards:8H 8H 9H 7H 8D",
+        "A bare number is your own maal; name=number gives someone else's; cards: gives "
+        "the cards (yours, or cards:bob=...) and the maal is counted with the maal table "
+        "(/setmaal). With no hand waiting, /maal tiplu:... cards:... just counts. The hand "
+        "is scored as soon as every maal it needs is in.",
+        frozenset({"", "tiplu", "cards", "tunnella"}),
     ),
     "setmaal": CommandInfo(
         "setmaal", "show or change the maal value table",
         "/setmaal   /setmaal preset:house   /setmaal tiplu:3 8 alter:5 15 30",
         "Values are the points for holding 1, 2, 3 ... of each item (none clears one). "
-        "The table is used when maal is computed from cards. Tables: "
-        + "; ".join(f"{k}: {v[0]}" for k, v in maal_table.PRESETS.items()) + ".",
+        "Tables: " + "; ".join(f"{k}: {v[0]}" for k, v in maal_table.PRESETS.items()) + ".",
         frozenset({"preset"}) | {item.key for item in maal_table.ITEMS},
+    ),
+    "check": CommandInfo(
+        "check", "check a finish: 7 sets or 8 dublees",
+        "/check tiplu:8H cards:<21 or 22 cards>",
+        "Says whether the cards make 7 sets (at least 3 of them pure: pure sequences or "
+        "tunnellas; the rest may be triplets of different suits, or dirty sets with jokers) "
+        "or 8 dublees, and shows one way; with 22 cards, which card to throw. Jokers: every "
+        "card of the tiplu's rank, poplu, jhiplu, and printed jokers. Ace is high or low, "
+        "never in the middle (K A 2 is not a sequence); no joker in a tunnella.",
+        frozenset({"tiplu", "cards"}),
     ),
 }
 
@@ -102,51 +77,6 @@ GLOSSARY = (
 )
 
 
-@dataclass
-class Entry:
-    """A Marriage hand as entered so far. Seats throughout."""
-
-    players: list[int]
-    winner: int | None = None
-    seen: set[int] = field(default_factory=set)
-    maal: dict[int, int] = field(default_factory=dict)
-    dublee: bool = False
-    fouls: set[int] = field(default_factory=set)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "winner": self.winner,
-            "seen": sorted(self.seen),
-            "maal": {str(k): v for k, v in sorted(self.maal.items())},
-            "dublee": self.dublee,
-            "fouls": sorted(self.fouls),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Entry:
-        return cls(
-            players=list(data["players"]),
-            winner=data.get("winner"),
-            seen=set(data.get("seen", ())),
-            maal={int(k): v for k, v in data.get("maal", {}).items()},
-            dublee=bool(data.get("dublee")),
-            fouls=set(data.get("fouls", ())),
-        )
-
-    def needs_maal(self, unseen_maal: str) -> list[int]:
-        """Players whose maal the settlement uses: seen ones, and unseen ones unless murdered."""
-        if self.winner is None:
-            return []
-        return [
-            p for p in self.players
-            if p not in self.fouls and (p in self.seen or unseen_maal != MURDER)
-        ]
-
-    def missing_maal(self, unseen_maal: str) -> list[int]:
-        return [p for p in self.needs_maal(unseen_maal) if p not in self.maal]
-
-
 class MarriageGame(Game):
     key = "marriage"
     title = "Nepali Marriage"
@@ -156,17 +86,16 @@ class MarriageGame(Game):
     commands = COMMANDS
     result_command = "hand"
     glossary = GLOSSARY
+    rules_note = PLAY_RULES_NOTE
 
     def play(self, ctx: PlayContext) -> PlayOutcome:
         if ctx.editing is not None:
             return self._edit(ctx)
-        if ctx.command == "hand":
-            return self._hand(ctx)
-        if ctx.command == "maal":
-            return self._maal(ctx)
-        if ctx.command == "setmaal":
-            return self._setmaal(ctx)
-        raise UserError(f"Marriage has no /{ctx.command}.")
+        handler = {"hand": self._hand, "maal": self._maal, "setmaal": self._setmaal,
+                   "check": self._check_finish}.get(ctx.command)
+        if handler is None:
+            raise UserError(f"Marriage has no /{ctx.command}.")
+        return handler(ctx)
 
     # --- commands -------------------------------------------------------------------------
 
@@ -174,10 +103,10 @@ class MarriageGame(Game):
         options = dict(ctx.options)
         if "" in options:
             raise UserError(f"Give the hand as key:value options: {HAND_USAGE}")
-        only_maal = options.keys() <= {"maal"}
+        only_maal = options.keys() <= {"maal", "cards", "tiplu", "tunnella"}
         if ctx.pending is not None:
             if only_maal and options:
-                return self._add_maal(ctx, options["maal"])
+                return self._add_to_waiting(ctx, options)
             waiting = self._names(Entry.from_json(ctx.pending).missing_maal(
                 ctx.rules["unseen_maal"]), ctx.roster)
             raise UserError(
@@ -188,22 +117,58 @@ class MarriageGame(Game):
             if not options:
                 raise UserError(f"Say who won and who saw: {HAND_USAGE}")
             raise UserError(f"No hand is waiting for maal. Record one with {HAND_USAGE}")
-        entry = self._parse(options, ctx, Entry(players=[p.seat for p in ctx.hand_players]))
-        return self._finish(entry, ctx)
+        entry = Entry(players=[p.seat for p in ctx.hand_players])
+        return self._finish(EntryReader(ctx, entry).read(options), ctx)
 
     def _maal(self, ctx: PlayContext) -> PlayOutcome:
-        text = ctx.options.get("", "")
+        options = dict(ctx.options)
+        if not options:
+            raise UserError("Give a number: /maal 7 for your own, /maal bob=5 for someone "
+                            "else, or /maal tiplu:8H cards:... to count from cards.")
         if ctx.pending is None:
+            if "cards" in options:
+                return self._calculate(ctx, options)
             raise UserError(f"No hand is waiting for maal. Record one with {HAND_USAGE}")
-        if not text:
-            raise UserError("Give a number: /maal 7 for your own, /maal bob=5 for someone else.")
-        return self._add_maal(ctx, text)
+        if "" in options:
+            options["maal"] = options.pop("")
+        return self._add_to_waiting(ctx, options)
 
-    def _add_maal(self, ctx: PlayContext, text: str) -> PlayOutcome:
+    def _add_to_waiting(self, ctx: PlayContext, options: Mapping[str, str]) -> PlayOutcome:
         assert ctx.pending is not None
         entry = Entry.from_json(ctx.pending)
-        self._read_maal(text, entry, ctx)
-        return self._finish(entry, ctx)
+        if "tiplu" in options and entry.tiplu and parse_card(options["tiplu"]) != parse_card(
+                entry.tiplu):
+            raise UserError(f"This hand's tiplu is {entry.tiplu}.")
+        return self._finish(EntryReader(ctx, entry).read(options), ctx)
+
+    def _calculate(self, ctx: PlayContext, options: Mapping[str, str]) -> PlayOutcome:
+        """/maal tiplu:8H cards:...: count, record nothing."""
+        if "tiplu" not in options:
+            raise UserError("Say the tiplu: /maal tiplu:8H cards:...")
+        if "" in options:
+            raise UserError("Give the cards with cards:, e.g. /maal tiplu:8H cards:8H 9H 7H")
+        rules = ctx.rules
+        roles = MaalRoles(parse_card(options["tiplu"]), rules["alter"])
+        if roles.tiplu.is_printed_joker:
+            raise UserError("The tiplu is a card of the packs, not a printed joker.")
+        cards = parse_cards(options["cards"], rules["packs"], rules["printed_jokers"],
+                            [roles.tiplu])
+        shown = parse_cards(options.get("tunnella", ""), rules["packs"],
+                            rules["printed_jokers"])
+        table = rules.get("maal_table") or maal_table.default_table()
+        result = count_maal(cards, roles, table, shown)
+        return PlayOutcome(f"Maal with tiplu {roles.tiplu}: {result.breakdown()}")
+
+    def _check_finish(self, ctx: PlayContext) -> PlayOutcome:
+        options = ctx.options
+        if "tiplu" not in options or "cards" not in options:
+            raise UserError(f"Usage: {COMMANDS['check'].usage}")
+        rules = ctx.rules
+        tiplu = parse_card(options["tiplu"])
+        if tiplu.is_printed_joker:
+            raise UserError("The tiplu is a card of the packs, not a printed joker.")
+        cards = parse_cards(options["cards"], rules["packs"], rules["printed_jokers"], [tiplu])
+        return PlayOutcome(check_finish(cards, MaalRoles(tiplu, rules["alter"])).describe())
 
     def _setmaal(self, ctx: PlayContext) -> PlayOutcome:
         options = dict(ctx.options)
@@ -226,58 +191,10 @@ class MarriageGame(Game):
         options = {k: v for k, v in ctx.options.items() if k in COMMANDS["hand"].keys}
         if not options:
             raise UserError("Say what to change, e.g. /edit hand:3 maal:bob=6 or seen:bob carol")
-        entry = self._parse(options, ctx, Entry.from_json(ctx.editing))
+        entry = EntryReader(ctx, Entry.from_json(ctx.editing)).read(options)
         return self._finish(entry, ctx)
 
-    # --- parsing and scoring -------------------------------------------------------------
-
-    def _parse(self, options: Mapping[str, str], ctx: PlayContext, entry: Entry) -> Entry:
-        """Apply the given options onto `entry` (a fresh one, or the hand being edited)."""
-        table = Roster(p for p in ctx.roster if p.seat in entry.players)
-        if "winner" in options:
-            names = split_list(options["winner"])
-            if not names:
-                raise UserError("Name the winner: winner:NAME")
-            if len(names) > 1:
-                raise UserError(f"A hand has exactly one winner; got {', '.join(names)}.")
-            entry.winner = table.resolve(names[0], ctx.mentions).seat
-        if "seen" in options:
-            entry.seen = self._players(options["seen"], table, ctx, "seen")
-        if "foul" in options:
-            entry.fouls = self._players(options["foul"], table, ctx, "foul")
-        if "dublee" in options:
-            entry.dublee = parse_bool(options["dublee"], "dublee")
-        if "maal" in options:
-            self._read_maal(options["maal"], entry, ctx)
-        self._check(entry, ctx)
-        return entry
-
-    def _players(self, text: str, table: Roster, ctx: PlayContext, what: str) -> set[int]:
-        words = [w for w in split_list(text) if w.lower() not in ("none", "-")]
-        return {p.seat for p in table.resolve_many(words, ctx.mentions, f"{what}:")}
-
-    def _read_maal(self, text: str, entry: Entry, ctx: PlayContext) -> None:
-        table = Roster(p for p in ctx.roster if p.seat in entry.players)
-        pairs = parse_pairs(text)
-        if not pairs:
-            raise UserError("Give maal as name=number, e.g. maal:alice=10 bob=5")
-        updates: dict[int, int] = {}
-        for name, value in pairs:
-            player = table.resolve(name, ctx.mentions) if name else self._own_seat(ctx, table)
-            if not value:
-                raise UserError(f"Give {player.name}'s maal as a number: {player.name}=7")
-            if player.seat in updates:
-                raise UserError(f"{player.name}'s maal is given twice.")
-            updates[player.seat] = parse_int(value, f"{player.name}'s maal", 0, MAX_MAAL)
-        entry.maal.update(updates)
-
-    def _own_seat(self, ctx: PlayContext, table: Roster) -> Player:
-        if ctx.actor_player is None or ctx.actor_player.seat not in {p.seat for p in table}:
-            raise UserError(
-                f"You are not playing in this hand, so a bare number can't be yours. "
-                f"Write name=number; players: {table.listing()}."
-            )
-        return ctx.actor_player
+    # --- checking and scoring ------------------------------------------------------------
 
     def _check(self, entry: Entry, ctx: PlayContext) -> None:
         names = ctx.roster
@@ -294,6 +211,10 @@ class MarriageGame(Game):
         if foul_maal:
             raise UserError(f"{self._names(foul_maal, names)} fouled and takes no part in the "
                             "maal exchange; leave their maal out.")
+        route = entry.dublee_route - entry.seen
+        if route or entry.winner in entry.dublee_route:
+            who = self._names(route or {entry.winner}, names)  # type: ignore[arg-type]
+            raise UserError(f"dublee_route: is for seen losers; {who} is not one.")
         if entry.dublee:
             if entry.winner is None:
                 raise UserError("A dublee finish needs a winner.")
@@ -305,39 +226,56 @@ class MarriageGame(Game):
     def _finish(self, entry: Entry, ctx: PlayContext) -> PlayOutcome:
         """Score the entry if every maal it needs is in; otherwise keep it waiting."""
         self._check(entry, ctx)
+        count_card_maal(entry, ctx.rules, ctx.roster)
         missing = entry.missing_maal(ctx.rules["unseen_maal"])
+        counted = "".join(f"\n{ctx.roster.by_seat(s).name}: {d}"
+                          for s, d in sorted(entry.maal_detail.items()))
         if missing:
             who = self._names(missing, ctx.roster)
             if ctx.editing is not None:
                 raise UserError(f"The hand would need maal for {who}: add maal:name=number.")
             return PlayOutcome(
                 f"Hand waiting for maal from {who}: each sends /maal 7, "
-                "or anyone sends /maal name=7.",
+                f"or anyone sends /maal name=7.{counted}",
                 pending=entry.to_json(),
             )
-        scoring = MarriageScoring.from_rules(ctx.rules)
+        rules = ctx.rules
+        carried = dict((ctx.state or {}).get("fouls", {}))
+        charge_now = rules["foul_when"] != NEXT
+        charged = [int(s) for s, n in sorted(carried.items()) for _ in range(n)]
+        if charge_now:
+            charged += sorted(entry.fouls)
         settlement = settle(
             MarriageHand(
                 players=tuple(entry.players), winner=entry.winner, seen=frozenset(entry.seen),
                 maal=entry.maal, dublee=entry.dublee, fouls=frozenset(entry.fouls),
+                dublee_route=frozenset(entry.dublee_route), charged_fouls=tuple(charged),
             ),
-            scoring,
+            MarriageScoring.from_rules(rules),
         )
-        result = HandResult(
-            players=entry.players,
-            inputs=entry.to_json(),
-            deltas=settlement.deltas,
-            summary=self.summary(entry, ctx.roster, ctx.rules),
-        )
-        return PlayOutcome("", pending=None, result=result)
+        next_fouls = {} if charge_now else {str(s): 1 for s in sorted(entry.fouls)}
+        summary = self.summary(entry, ctx.roster, rules)
+        if carried:
+            summary += "; foul from the last hand charged: " + self._names(
+                {int(s) for s in carried}, ctx.roster)
+        if next_fouls:
+            summary += "; foul charged with the next hand"
+        result = HandResult(players=entry.players, inputs=entry.to_json(),
+                            deltas=settlement.deltas, summary=summary + counted)
+        # The only thing Marriage carries between hands: fouls charged in the next hand.
+        state = {"fouls": next_fouls} if next_fouls else None
+        return PlayOutcome("", pending=None, result=result, state=state)
 
     def summary(self, entry: Entry, roster: Roster, rules: Mapping[str, Any]) -> str:
-        name = lambda seat: roster.by_seat(seat).name  # noqa: E731
+        def name(seat: int) -> str:
+            return roster.by_seat(seat).name
+
         parts = []
         if entry.winner is not None:
             parts.append(f"{name(entry.winner)} won" + (" with dublees" if entry.dublee else ""))
             others = [p for p in entry.players if p != entry.winner and p not in entry.fouls]
-            seen = [name(p) for p in others if p in entry.seen]
+            seen = [name(p) + (" (dublee route)" if p in entry.dublee_route else "")
+                    for p in others if p in entry.seen]
             unseen = [name(p) for p in others if p not in entry.seen]
             if seen:
                 parts.append("seen " + ", ".join(seen))
@@ -348,6 +286,8 @@ class MarriageGame(Game):
             if entry.maal:
                 parts.append("maal " + ", ".join(
                     f"{name(p)} {entry.maal[p]}" for p in entry.players if p in entry.maal))
+            if entry.tiplu:
+                parts.append(f"tiplu {entry.tiplu}")
         if entry.fouls:
             parts.append("foul " + ", ".join(name(p) for p in sorted(entry.fouls)))
         return "; ".join(parts)

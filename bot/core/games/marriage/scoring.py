@@ -23,6 +23,8 @@ class MarriageScoring:
     unseen_maal: str = MURDER  # murder: voided; kidnap: goes to the winner; counted: counts
     foul: int = 15  # penalty a foul player pays
     foul_pays: str = "each"  # each: to every other player; winner: to the winner only
+    dublee_mode: str = "extra"  # extra: on top; replace: a seen loser pays it instead of seen
+    dublee_route_pays: bool = True  # a seen loser who went the dublee route pays game points
 
     @classmethod
     def from_rules(cls, rules: Mapping[str, object]) -> MarriageScoring:
@@ -36,7 +38,11 @@ class MarriageHand:
     seen: frozenset[int]  # seen players; always includes the winner
     maal: Mapping[int, int] = field(default_factory=dict)  # missing means 0
     dublee: bool = False  # the winner finished with dublees
-    fouls: frozenset[int] = frozenset()
+    fouls: frozenset[int] = frozenset()  # fouled in this hand: out of the maal exchange
+    dublee_route: frozenset[int] = frozenset()  # seen losers who went the dublee route
+    # Whose foul penalties are charged in this hand (a seat once per penalty). None: this
+    # hand's fouls. With fouls charged in the next hand, the game passes last hand's here.
+    charged_fouls: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,19 @@ class Settlement:
     maal_exchange: dict[int, int]  # seat -> n*s - P
     game_points: dict[int, int]  # seat -> game points received (+) or paid (-)
     fouls: dict[int, int]  # seat -> foul penalties received (+) or paid (-)
+
+
+def game_points(seen: bool, dublee_route: bool, dublee_finish: bool,
+                rules: MarriageScoring) -> int:
+    """What one loser pays the winner."""
+    if seen and dublee_route and not rules.dublee_route_pays:
+        return 0
+    owed = rules.seen if seen else rules.unseen
+    if dublee_finish:
+        if rules.dublee_mode == "replace" and seen:
+            return rules.dublee
+        owed += rules.dublee
+    return owed
 
 
 def settle(hand: MarriageHand, rules: MarriageScoring) -> Settlement:
@@ -67,23 +86,22 @@ def settle(hand: MarriageHand, rules: MarriageScoring) -> Settlement:
         for loser in in_exchange:
             if loser == hand.winner:
                 continue
-            owed = rules.seen if loser in hand.seen else rules.unseen
-            owed += rules.dublee if hand.dublee else 0
+            owed = game_points(loser in hand.seen, loser in hand.dublee_route, hand.dublee,
+                               rules)
             game[loser] -= owed
             game[hand.winner] += owed
 
+    charged = sorted(hand.fouls) if hand.charged_fouls is None else list(hand.charged_fouls)
     fouls = dict.fromkeys(hand.players, 0)
-    for fouler in sorted(hand.fouls):
-        receivers = (
-            [hand.winner]
-            if rules.foul_pays == "winner" and hand.winner is not None
-            else [p for p in hand.players if p not in hand.fouls]
-        )
+    for fouler in charged:
+        fouls.setdefault(fouler, 0)  # charged even if sitting out this hand
+        if rules.foul_pays == "winner" and hand.winner is not None and hand.winner != fouler:
+            receivers = [hand.winner]
+        else:
+            receivers = [p for p in hand.players if p != fouler and p not in hand.fouls]
         for receiver in receivers:
             fouls[fouler] -= rules.foul
             fouls[receiver] += rules.foul
 
-    deltas = {
-        p: exchange.get(p, 0) + game.get(p, 0) + fouls[p] for p in hand.players
-    }
+    deltas = {p: exchange.get(p, 0) + game.get(p, 0) + fouls[p] for p in fouls}
     return Settlement(deltas, counted, exchange, game, {p: v for p, v in fouls.items() if v})

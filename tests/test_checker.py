@@ -1,0 +1,173 @@
+"""The finish checker: worked hands, and a property: every finish it reports is real."""
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.core.cards import PRINTED_JOKER, SUITS, Card, parse_card, parse_cards
+from bot.core.errors import UserError
+from bot.core.games.marriage.checker import check_finish
+from bot.core.games.marriage.maal import MaalRoles
+
+RUNS = [{r, r + 1, r + 2} for r in range(1, 12)] + [{12, 13, 1}]
+
+
+def valid_set(trio, roles: MaalRoles) -> tuple[bool, bool]:
+    """The rules page, written out on its own: (valid, pure) for three cards."""
+    naturals_only = not any(c.is_printed_joker for c in trio)
+    if naturals_only:
+        if trio[0] == trio[1] == trio[2]:
+            return True, True  # tunnella
+        suits, ranks = {c.suit for c in trio}, {c.rank for c in trio}
+        if len(suits) == 1 and ranks in RUNS:
+            return True, True  # pure sequence
+        if len(ranks) == 1 and len(suits) == 3:
+            return True, False  # triplet of different suits
+    for standing in range(1, 8):
+        wild = [trio[i] for i in range(3) if standing >> i & 1]
+        rest = [trio[i] for i in range(3) if not standing >> i & 1]
+        if not all(roles.is_wild(c) for c in wild):
+            continue
+        if len(rest) < 2:
+            return True, False
+        a, b = rest
+        if a.is_printed_joker or b.is_printed_joker or a == b:
+            continue
+        if a.suit == b.suit and any({a.rank, b.rank} <= run for run in RUNS):
+            return True, False
+        if a.rank == b.rank:
+            return True, False
+    return False, False
+
+
+def assert_real_finish(cards, roles, verdict):
+    assert verdict.finished
+    if verdict.by_dublees:
+        pairs = Counter(c for c in verdict.dublees[:8] for _ in range(2))
+        assert not pairs - Counter(cards)
+        return
+    used = Counter(c for s in verdict.sets for c in s)
+    expected = Counter(cards)
+    if verdict.discard is not None:
+        expected[verdict.discard] -= 1
+    assert used == +expected
+    assert len(verdict.sets) == 7
+    checks = [valid_set(s, roles) for s in verdict.sets]
+    assert all(ok for ok, _ in checks), verdict.sets
+    assert sum(pure for _, pure in checks) >= 3
+
+
+def check(tiplu: str, cards: str):
+    roles = MaalRoles(parse_card(tiplu))
+    hand = parse_cards(cards, printed_jokers=True)
+    return hand, roles, check_finish(hand, roles)
+
+
+def test_seven_natural_sets_with_an_ace_at_both_ends():
+    hand, roles, verdict = check(
+        "8H", "AS 2S 3S QS KS AS 4D 5D 6D 9C 9C 9C 2H 2D 2C 5H 6H 7H JD QD KD")
+    assert_real_finish(hand, roles, verdict)
+    assert "A finish: 7 sets" in verdict.describe()
+
+
+def test_ace_in_the_middle_is_not_a_sequence():
+    *_, verdict = check("8H", "KS AS 2S 4D 5D 6D 9C 9C 9C 2H 2D 2C 5H 6H 7H JD QD KD 3C 3C 3C")
+    assert not verdict.finished
+
+
+def test_jokers_make_dirty_sets_and_the_marriage_is_pure():
+    # tiplu 8H: 7H 8H 9H is a marriage (pure); 8C, 8S are jokers
+    hand, roles, verdict = check(
+        "8H", "7H 8H 9H 2S 3S 4S 5D 6D 7D 8C 10C JC 8S KS KD QC QD QS 3H 3D 3C")
+    assert_real_finish(hand, roles, verdict)
+
+
+def test_no_joker_in_a_tunnella_and_three_pure_sets_are_needed():
+    # 5S 5S + joker is no set; triplets alone do not make it
+    *_, verdict = check("8H", "5S 5S 8C 2S 2H 2D 7S 7H 7D 10S 10H 10D QS QH QD KS KH KD "
+                              "4C 4H 4D")
+    assert not verdict.finished
+    text = verdict.describe()
+    assert "Pure sets possible: 0 of the 3 needed" in text
+    assert "Not in a set" in text
+
+
+def test_eight_dublees_and_the_card_to_throw():
+    hand, roles, verdict = check(
+        "8H", "2S 2S 3D 3D 4C 4C 5H 5H 6S 6S 7D 7D 9C 9C KH KH AS QD JC 10H 4S 3H")
+    assert_real_finish(hand, roles, verdict)
+    assert verdict.by_dublees and verdict.discard is not None
+    assert "8 dublees" in verdict.describe()
+
+
+def test_twenty_two_cards_say_which_to_throw():
+    hand, roles, verdict = check(
+        "8H", "AS 2S 3S QS KS AS 4D 5D 6D 9C 9C 9C 2H 2D 2C 5H 6H 7H JD QD KD 4C")
+    assert_real_finish(hand, roles, verdict)
+    assert verdict.discard == Card(4, "C")
+    assert verdict.describe().startswith("Throw 4C.")
+
+
+def test_wrong_number_of_cards():
+    with pytest.raises(UserError, match="21 cards"):
+        check("8H", "AS 2S 3S")
+
+
+DECK = [Card(r, s) for s in SUITS for r in range(1, 14)]
+
+
+@st.composite
+def finishing_hands(draw):
+    """Seven sets built by the rules (3 pure), shuffled: the checker must find a finish."""
+    tiplu = draw(st.sampled_from(DECK))
+    roles = MaalRoles(tiplu)
+    sets = []
+    for i in range(7):
+        kind = draw(st.sampled_from(["run", "tunnella"] if i < 3 else
+                                    ["run", "tunnella", "triplet", "dirty", "jokers"]))
+        suit = draw(st.sampled_from(SUITS))
+        if kind == "run":
+            run = draw(st.sampled_from([(r, r + 1, r + 2) for r in range(1, 12)] + [(12, 13, 1)]))
+            sets.append([Card(r, suit) for r in run])
+        elif kind == "tunnella":
+            sets.append([Card(draw(st.integers(1, 13)), suit)] * 3)
+        elif kind == "triplet":
+            rank = draw(st.integers(1, 13))
+            sets.append([Card(rank, s) for s in draw(st.permutations(SUITS))[:3]])
+        elif kind == "dirty":
+            run = draw(st.sampled_from([(r, r + 1, r + 2) for r in range(1, 12)]))
+            sets.append([Card(run[0], suit), Card(run[2], suit), PRINTED_JOKER])
+        else:
+            wilds = [c for c in DECK if roles.is_wild(c)] + [PRINTED_JOKER]
+            sets.append([draw(st.sampled_from(wilds)), draw(st.sampled_from(wilds)),
+                         draw(st.sampled_from(DECK))])
+    hand = [c for s in sets for c in s]
+    counts = Counter(hand)
+    counts[tiplu] += 1  # the tiplu turned up is one of the copies
+    if any(n > 3 for n in counts.values()):
+        return None
+    return tiplu, draw(st.permutations(hand))
+
+
+@settings(max_examples=150, deadline=None)
+@given(finishing_hands())
+def test_a_hand_built_of_seven_sets_is_found_and_every_finish_is_real(case):
+    if case is None:
+        return
+    tiplu, hand = case
+    roles = MaalRoles(tiplu)
+    assert_real_finish(hand, roles, check_finish(hand, roles))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(DECK), st.lists(st.sampled_from([*DECK, PRINTED_JOKER]),
+                                       min_size=21, max_size=22))
+def test_whatever_the_cards_a_reported_finish_is_real(tiplu, hand):
+    roles = MaalRoles(tiplu)
+    verdict = check_finish(hand, roles)
+    if verdict.finished:
+        assert_real_finish(hand, roles, verdict)
+    else:
+        assert "Not a finish" in verdict.describe()
