@@ -72,7 +72,8 @@ def parse_cards(text: str, packs: int = 3, printed_jokers: bool = False,
                 held_elsewhere: Iterable[Card] = ()) -> list[Card]:
     """Cards separated by spaces or commas; more copies than the packs hold is an error."""
     cards = [parse_card(token) for token in split_list(text)]
-    counts = Counter(cards) + Counter(held_elsewhere)
+    elsewhere = Counter(held_elsewhere)
+    counts = Counter(cards) + elsewhere
     for card, count in counts.items():
         if card.is_printed_joker:
             if not printed_jokers:
@@ -82,8 +83,10 @@ def parse_cards(text: str, packs: int = 3, printed_jokers: bool = False,
                 raise UserError(f"There are only {packs} printed jokers in {packs} packs; "
                                 f"you gave {count}.")
         elif count > packs:
-            raise UserError(f"{card} appears {count} times, but {packs} packs hold only "
-                            f"{packs} of it.")
+            where = (f" ({count - elsewhere[card]} here, {elsewhere[card]} already held "
+                     "elsewhere or turned up as tiplu)" if elsewhere[card] else "")
+            raise UserError(f"{card} appears {count} times{where}, but {packs} packs hold "
+                            f"only {packs} of it.")
     return cards
 
 
