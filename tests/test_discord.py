@@ -73,7 +73,8 @@ async def test_every_command_is_synced_with_typed_options(dc: DiscordHarness):
         == (4, 0, 1000)
     assert [c["value"] for c in rules["unseen_maal"]["choices"]] == ["murder", "kidnap",
                                                                    "counted"]
-    assert [c["value"] for c in synced["newgame"]["options"][0]["choices"]] == ["marriage"]
+    assert [c["value"] for c in synced["newgame"]["options"][0]["choices"]] == [
+        "marriage", "marriage_rummy"]
     for command in synced.values():
         assert 1 <= len(command["description"]) <= 100
         for option in command.get("options", []):

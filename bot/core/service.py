@@ -121,9 +121,12 @@ class Service:
             return Service._edit, frozenset({"hand", "reason"} | keys)
         if name in CORE_COMMANDS:
             return CORE_COMMANDS[name]
-        game = game if session else None
-        if game is not None and name in game.commands:
+        if session is not None and name in game.commands:
             return Service._game_command, game.commands[name].keys
+        elsewhere = [g.title for g in GAMES.values() if name in g.commands]
+        if session is not None and elsewhere:
+            raise UserError(f"/{name} is for {', '.join(elsewhere)}; this chat is playing "
+                            f"{game.title}. See /help.")
         known = sorted(known_commands() - {"start"})
         if session is None and any(name in g.commands for g in GAMES.values()):
             raise UserError("No game is open here. Start one with "

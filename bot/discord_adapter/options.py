@@ -71,6 +71,17 @@ HAND_OPTIONS = (
     Option("maal", TEXT, "maal: name=number pairs, e.g. alice=10 bob=5 (a number alone: yours)"),
     Option("dublee", BOOL, "the winner finished with dublees"),
     Option("foul", TEXT, "players who fouled"),
+    Option("dublee_route", TEXT, "seen losers who went the dublee route"),
+    Option("tiplu", TEXT, "the tiplu card, e.g. 8H, to count maal from cards"),
+    Option("cards", TEXT, "cards per player: bob=8H 9H 7H carol=..."),
+    Option("tunnella", TEXT, "tunnellas shown at the deal: bob=7S"),
+    # marriage rummy
+    Option("honours", TEXT, "marriage rummy: honour cards per player, asha=3 bikash=1"),
+    Option("marriages", TEXT, "marriage rummy: marriage combinations per player"),
+    Option("points", TEXT, "marriage rummy: points in hand, bikash=25 chetan=40"),
+    Option("surrender", TEXT, "marriage rummy: surrendered on the first move"),
+    Option("surrender_late", TEXT, "marriage rummy: surrendered later"),
+    Option("no_turn", TEXT, "marriage rummy: did not get to play (half points)"),
 )
 
 
@@ -95,8 +106,14 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("board", _help("board")),
     SlashCommand("hand", _help("hand"), HAND_OPTIONS),
     SlashCommand("maal", _help("maal"), (
-        Option("value", TEXT, "your maal (7) or name=number pairs (bob=5 carol=8)",
-               required=True, key=""),
+        Option("value", TEXT, "your maal (7) or name=number pairs (bob=5 carol=8)", key=""),
+        Option("tiplu", TEXT, "the tiplu, to count maal from cards"),
+        Option("cards", TEXT, "the cards: yours, or bob=8H 9H ..."),
+        Option("tunnella", TEXT, "tunnellas shown at the deal"),
+    )),
+    SlashCommand("check", _help("check"), (
+        Option("tiplu", TEXT, "the tiplu card, e.g. 8H", required=True),
+        Option("cards", TEXT, "21 or 22 cards", required=True),
     )),
     SlashCommand("undo", _help("undo"), (Option("reason", TEXT, "why, for the record"),)),
     SlashCommand("edit", _help("edit"), (

@@ -5,10 +5,12 @@ from __future__ import annotations
 from bot.core.errors import UserError
 from bot.core.games.base import Game
 from bot.core.games.marriage.game import MarriageGame
+from bot.core.games.marriage_rummy import MarriageRummyGame
 from bot.core.grammar import clip
 
-GAMES: dict[str, Game] = {game.key: game for game in (MarriageGame(),)}
-ALIASES = {"nepali": "marriage", "marriage_nepali": "marriage"}
+GAMES: dict[str, Game] = {game.key: game for game in (MarriageGame(), MarriageRummyGame())}
+ALIASES = {"nepali": "marriage", "marriage_nepali": "marriage", "rummy": "marriage_rummy",
+           "indian": "marriage_rummy", "marriage-rummy": "marriage_rummy"}
 
 
 def get_game(name: str) -> Game:

@@ -1,0 +1,218 @@
+"""The Indian cousin, "marriage rummy" (seed 001), as its own game.
+
+Each player's score is PART_A + PART_B:
+- PART_A = honour points x players - everyone's honour points (honours are counted by the
+  players: honour cards at the honour value, each marriage combination at its value);
+- PART_B = -hand_factor x points in hand for everyone but the player who showed, who
+  receives what the others give up. Surrender on the first move counts as 2 points in hand,
+  later as 5; a player who did not get to play counts half (rounded up).
+Every hand is zero-sum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.core.errors import UserError
+from bot.core.games.base import CommandInfo, Game, HandResult, PlayContext, PlayOutcome
+from bot.core.grammar import parse_int, parse_pairs, split_list
+from bot.core.money import money_rules
+from bot.core.players import Roster
+from bot.core.rules import Preset, RuleBook, int_rule
+
+MAX_COUNT, MAX_HAND_POINTS = 100, 1000
+
+RULEBOOK = RuleBook(
+    [
+        int_rule("honour", 4, 0, 1000, "points for each honour card"),
+        int_rule("marriage_combo", 20, 0, 1000, "points for each marriage combination"),
+        int_rule("hand_factor", 2, 1, 10, "each point in hand costs this many (PART_B)"),
+        int_rule("hand_cap", 0, 0, 1000, "most points in hand a player pays for (0: no cap)"),
+        int_rule("surrender_first", 2, 0, 1000, "points in hand for surrender on the first move"),
+        int_rule("surrender_later", 5, 0, 1000, "points in hand for surrender later"),
+        int_rule("packs", 3, 3, 5, "packs of cards in play"),
+        *money_rules(),
+    ],
+    [
+        Preset("seed", "the app's defaults: honour 4, marriage 20, hand points x2",
+               {"honour": 4, "marriage_combo": 20, "hand_factor": 2, "hand_cap": 0}),
+        Preset("scorecard", "the published scorecard: hand points paid once",
+               {"hand_factor": 1}),
+    ],
+)
+
+USAGE = ("/hand winner:asha honours:asha=3 bikash=1 marriages:asha=1 points:bikash=25 "
+         "chetan=40 [surrender:dev] [surrender_late:esha] [no_turn:farah]")
+COMMANDS = {
+    "hand": CommandInfo(
+        "hand", "record a hand: who showed, honours, points in hand", USAGE,
+        "winner: the player who showed. honours: and marriages: count each player's honour "
+        "cards and marriage combinations (missing means none). points: the card points left "
+        "in each other player's hand (J Q K A 10 count 10, number cards their value, jokers "
+        "0). surrender: surrendered on the first move (counts as 2), surrender_late: later "
+        "(5); no_turn: did not get to play (counts half).",
+        frozenset({"winner", "honours", "marriages", "points", "surrender", "surrender_late",
+                   "no_turn"}),
+    ),
+}
+GLOSSARY = (
+    "Marriage rummy words: honour (power) = a joker-related card worth honour points; "
+    "marriage = the special honour combination; points in hand = the card points a player "
+    "could not arrange when someone showed; surrender = giving up the hand."
+)
+
+
+@dataclass(frozen=True)
+class RummyHand:
+    players: tuple[int, ...]
+    winner: int
+    honour_points: Mapping[int, int]
+    hand_points: Mapping[int, int]  # after surrender and half points, before the cap
+
+
+@dataclass(frozen=True)
+class RummyScoring:
+    hand_factor: int = 2
+    hand_cap: int = 0
+
+
+def settle_rummy(hand: RummyHand, rules: RummyScoring) -> dict[int, int]:
+    n = len(hand.players)
+    total_honour = sum(hand.honour_points.get(p, 0) for p in hand.players)
+    deltas = {p: hand.honour_points.get(p, 0) * n - total_honour for p in hand.players}
+    for p in hand.players:
+        if p == hand.winner:
+            continue
+        points = hand.hand_points.get(p, 0)
+        if rules.hand_cap:
+            points = min(points, rules.hand_cap)
+        deltas[p] -= rules.hand_factor * points
+        deltas[hand.winner] += rules.hand_factor * points
+    return deltas
+
+
+@dataclass
+class RummyEntry:
+    players: list[int]
+    winner: int | None = None
+    honours: dict[int, int] = field(default_factory=dict)
+    marriages: dict[int, int] = field(default_factory=dict)
+    points: dict[int, int] = field(default_factory=dict)  # points in hand
+    surrender: set[int] = field(default_factory=set)
+    surrender_late: set[int] = field(default_factory=set)
+    no_turn: set[int] = field(default_factory=set)
+
+    def to_json(self) -> dict[str, Any]:
+        def seats(d: Mapping[int, int]) -> dict[str, int]:
+            return {str(k): v for k, v in sorted(d.items())}
+
+        return {"players": self.players, "winner": self.winner, "honours": seats(self.honours),
+                "marriages": seats(self.marriages), "points": seats(self.points),
+                "surrender": sorted(self.surrender),
+                "surrender_late": sorted(self.surrender_late), "no_turn": sorted(self.no_turn)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RummyEntry:
+        def seats(d: Mapping[str, int]) -> dict[int, int]:
+            return {int(k): v for k, v in d.items()}
+
+        return cls(list(data["players"]), data.get("winner"), seats(data.get("honours", {})),
+                   seats(data.get("marriages", {})), seats(data.get("points", {})),
+                   set(data.get("surrender", ())), set(data.get("surrender_late", ())),
+                   set(data.get("no_turn", ())))
+
+
+class MarriageRummyGame(Game):
+    key = "marriage_rummy"
+    title = "Marriage rummy"
+    min_players = 2
+    max_players = 10
+    rulebook = RULEBOOK
+    commands = COMMANDS
+    result_command = "hand"
+    glossary = GLOSSARY
+
+    def play(self, ctx: PlayContext) -> PlayOutcome:
+        options = {k: v for k, v in ctx.options.items() if k in COMMANDS["hand"].keys}
+        if ctx.command != "hand" or "" in ctx.options:
+            raise UserError(f"Record a hand as key:value options: {USAGE}")
+        if ctx.editing is not None:
+            if not options:
+                raise UserError("Say what to change, e.g. /edit hand:2 points:bikash=30")
+            entry = RummyEntry.from_json(ctx.editing)
+        else:
+            if not options:
+                raise UserError(f"Say who showed: {USAGE}")
+            entry = RummyEntry(players=[p.seat for p in ctx.hand_players])
+        self._read(entry, options, ctx)
+        return PlayOutcome("", result=self._score(entry, ctx))
+
+    def _read(self, entry: RummyEntry, options: Mapping[str, str], ctx: PlayContext) -> None:
+        table = Roster(p for p in ctx.roster if p.seat in entry.players)
+        if "winner" in options:
+            names = split_list(options["winner"])
+            if len(names) != 1:
+                raise UserError("Name exactly one winner: winner:NAME")
+            entry.winner = table.resolve(names[0], ctx.mentions).seat
+        for key, limit in (("honours", MAX_COUNT), ("marriages", MAX_COUNT),
+                           ("points", MAX_HAND_POINTS)):
+            if key in options:
+                values: dict[int, int] = getattr(entry, key)
+                for name, text in parse_pairs(options[key]):
+                    if not name:
+                        raise UserError(f"Give {key} as name=number, e.g. {key}:asha=3")
+                    player = table.resolve(name, ctx.mentions)
+                    values[player.seat] = parse_int(text, f"{player.name}'s {key}", 0, limit)
+        for key in ("surrender", "surrender_late", "no_turn"):
+            if key in options:
+                words = [w for w in split_list(options[key]) if w.lower() not in ("none", "-")]
+                setattr(entry, key, {p.seat for p in table.resolve_many(words, ctx.mentions,
+                                                                        f"{key}:")})
+
+    def _score(self, entry: RummyEntry, ctx: PlayContext) -> HandResult:
+        roster, rules = ctx.roster, ctx.rules
+        if entry.winner is None:
+            raise UserError(f"Say who showed: winner:NAME. {USAGE}")
+        special = entry.surrender | entry.surrender_late | entry.no_turn
+        if entry.winner in special:
+            raise UserError("The player who showed can't also surrender or miss their turn.")
+        if len(entry.surrender & entry.surrender_late):
+            raise UserError("A player surrenders once: on the first move or later, not both.")
+        losers = [p for p in entry.players if p != entry.winner]
+        missing = [p for p in losers if p not in entry.points
+                   and p not in entry.surrender | entry.surrender_late]
+        if missing:
+            who = ", ".join(roster.by_seat(p).name for p in missing)
+            raise UserError(f"Give the points in hand for {who}: points:name=number")
+        points: dict[int, int] = {}
+        for p in losers:
+            if p in entry.surrender:
+                value = rules["surrender_first"]
+            elif p in entry.surrender_late:
+                value = rules["surrender_later"]
+            else:
+                value = entry.points[p]
+            points[p] = (value + 1) // 2 if p in entry.no_turn else value
+        honour = {p: entry.honours.get(p, 0) * rules["honour"]
+                  + entry.marriages.get(p, 0) * rules["marriage_combo"] for p in entry.players}
+        deltas = settle_rummy(
+            RummyHand(tuple(entry.players), entry.winner, honour, points),
+            RummyScoring(rules["hand_factor"], rules["hand_cap"]),
+        )
+        name = roster.by_seat
+        parts = [f"{name(entry.winner).name} showed"]
+        if any(honour.values()):
+            parts.append("honour points " + ", ".join(
+                f"{name(p).name} {v}" for p, v in honour.items() if v))
+        parts.append("in hand " + ", ".join(f"{name(p).name} {v}" for p, v in points.items()))
+        return HandResult(players=entry.players, inputs=entry.to_json(), deltas=deltas,
+                          summary="; ".join(parts))
+
+    def waiting_for(self, pending: Mapping[str, Any], rules: Mapping[str, Any]) -> list[int]:
+        return []  # a marriage rummy hand is entered whole
+
+    def pending_note(self, pending: Mapping[str, Any], roster: Roster,
+                     rules: Mapping[str, Any]) -> str:
+        return ""
