@@ -7,9 +7,12 @@ import logging
 import signal
 from typing import Protocol
 
+from aiohttp import web
+
 from bot.core.service import Service
 from bot.settings import Settings
-from bot.storage import open_store
+from bot.storage import SqlStore, open_store
+from bot.storage.health import engine_health
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +46,22 @@ def build_adapters(settings: Settings, service: Service) -> list[Adapter]:
     return adapters
 
 
+async def serve_health(store: SqlStore, port: int) -> web.AppRunner:
+    """GET /health: 200 and JSON while the database answers and is up to date, else 503."""
+
+    async def health(_: web.Request) -> web.Response:
+        report = await engine_health(store.engine)
+        return web.json_response(report, status=200 if report["ok"] else 503)
+
+    app = web.Application()
+    app.router.add_get("/health", health)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "0.0.0.0", port).start()
+    log.info("health on port %d", port)
+    return runner
+
+
 async def run(settings: Settings) -> int:
     store = await open_store(settings.database_url)
     service = Service(store)
@@ -52,7 +71,10 @@ async def run(settings: Settings) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     started: list[Adapter] = []
+    health = None
     try:
+        if settings.health_port:
+            health = await serve_health(store, settings.health_port)
         for adapter in adapters:
             await adapter.start()
             started.append(adapter)
@@ -65,5 +87,7 @@ async def run(settings: Settings) -> int:
                 await adapter.stop()
             except Exception:
                 log.exception("an adapter failed to stop cleanly")
+        if health is not None:
+            await health.cleanup()
         await store.close()
     return 0

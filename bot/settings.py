@@ -13,6 +13,8 @@ class Settings(BaseSettings):
     discord_token: str | None = None
     telegram_token: str | None = None
     log_level: str = "INFO"
+    log_format: str = "plain"  # or "json": one object a line, with chat and command ids
+    health_port: int | None = None  # serve GET /health on this port while running
 
     # Telegram: polling by default; a webhook when TELEGRAM_WEBHOOK_URL is set (several
     # processes behind a load balancer). TELEGRAM_API_URL points at another Bot API server.
@@ -34,7 +36,7 @@ class Settings(BaseSettings):
     @field_validator("discord_token", "telegram_token", "telegram_webhook_url",
                      "telegram_webhook_secret", "discord_api_url", "discord_gateway_url",
                      "discord_shard_ids", "discord_test_guild", "discord_shard_count",
-                     mode="before")
+                     "health_port", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -46,6 +48,13 @@ class Settings(BaseSettings):
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ValueError("LOG_LEVEL is one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
         return level
+
+    @field_validator("log_format")
+    @classmethod
+    def _known_format(cls, value: str) -> str:
+        if value.lower() not in ("plain", "json"):
+            raise ValueError("LOG_FORMAT is plain or json")
+        return value.lower()
 
     @field_validator("discord_shard_ids")
     @classmethod

@@ -80,6 +80,7 @@ class Preset:
 class RuleBook:
     specs: list[RuleSpec]
     presets: list[Preset] = field(default_factory=list)
+    headline: tuple[str, ...] = ()  # the keys a short summary always shows
 
     def __post_init__(self) -> None:
         self._by_key = {spec.key: spec for spec in self.specs}
@@ -119,3 +120,9 @@ class RuleBook:
     def describe(self, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
         values = self.complete(rules)
         return [(spec.key, spec.show(values[spec.key])) for spec in self.specs]
+
+    def brief(self, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """The headline keys and whatever differs from the defaults."""
+        values = self.complete(rules)
+        return [(spec.key, spec.show(values[spec.key])) for spec in self.specs
+                if spec.key in self.headline or values[spec.key] != spec.default]

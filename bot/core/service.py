@@ -8,6 +8,7 @@ transaction: bad input raises UserError and the transaction rolls back, so it ch
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -67,6 +68,15 @@ class Service:
         self.board_rows = board_rows
 
     async def handle(self, command: Command) -> Reply:
+        started = time.perf_counter()
+        reply = await self._handle_safely(command)
+        log.info("command", extra={
+            "chat": command.chat, "command": command.name, "origin": command.origin_id,
+            "actor": command.actor.id, "ok": reply.ok, "duplicate": reply.duplicate,
+            "ms": round((time.perf_counter() - started) * 1000, 2)})
+        return reply
+
+    async def _handle_safely(self, command: Command) -> Reply:
         try:
             return await self._handle(command)
         except UserError as error:
@@ -569,7 +579,7 @@ def _deltas_line(roster: Roster, deltas: Mapping[int, int]) -> str:
 
 
 def _rules_line(game: Game, rules: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k} {v}" for k, v in game.rulebook.describe(rules) if v != "")
+    return ", ".join(f"{k} {v}" for k, v in game.rulebook.brief(rules) if v != "")
 
 
 def _waiting_names(game: Game, session: SessionState, rules: Mapping[str, Any]) -> list[str]:

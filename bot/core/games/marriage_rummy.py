@@ -41,6 +41,7 @@ RULEBOOK = RuleBook(
         Preset("scorecard", "the published scorecard: hand points paid once",
                {"hand_factor": 1}),
     ],
+    headline=("honour", "marriage_combo", "hand_factor"),
 )
 
 USAGE = ("/hand winner:asha honours:asha=3 bikash=1 marriages:asha=1 points:bikash=25 "

@@ -71,6 +71,7 @@ RULEBOOK = RuleBook(
                    "unseen_maal": KIDNAP, "printed_jokers": True, "alter": ALTER_SAME,
                    "foul_when": NEXT, "maal_table": preset_table("house")}),
     ],
+    headline=("seen", "unseen", "dublee", "unseen_maal"),
 )
 
 PLAY_RULES_NOTE = (
