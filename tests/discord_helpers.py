@@ -35,7 +35,7 @@ def _base(kind: int, who: dict[str, Any], data: dict[str, Any], permissions: str
     }
 
 
-def slash(name: str, who: dict[str, Any], *, permissions: str = "0",
+def slash(command: str, who: dict[str, Any], /, *, permissions: str = "0",
           channel_id: int = CHANNEL_ID, **options: Any) -> dict[str, Any]:
     """A slash command; a dict value is a user option (the person), else by Python type."""
     opts, users, members = [], {}, {}
@@ -50,7 +50,7 @@ def slash(name: str, who: dict[str, Any], *, permissions: str = "0",
             opts.append({"name": key, "type": INTEGER, "value": value})
         else:
             opts.append({"name": key, "type": STRING, "value": value})
-    data: dict[str, Any] = {"id": snowflake(), "name": name, "type": 1, "options": opts}
+    data: dict[str, Any] = {"id": snowflake(), "name": command, "type": 1, "options": opts}
     if users:
         data["resolved"] = {"users": users, "members": members}
     return _base(2, who, data, permissions, channel_id)

@@ -59,6 +59,7 @@ class _MaalSetup:
         self.tree = app_commands.CommandTree(self)  # type: ignore[arg-type]
 
     async def setup_hook(self) -> None:
+        self.tree.on_error = self.adapter.on_command_error  # type: ignore[method-assign]
         self.add_dynamic_items(*ui.DYNAMIC_ITEMS)  # type: ignore[attr-defined]
         for spec in COMMANDS:
             self.tree.add_command(self.adapter.build_command(spec))
@@ -88,6 +89,7 @@ class DiscordAdapter:
             ShardedMaalClient(self, shard_count=shard_count, shard_ids=shard_ids)
             if shard_count else MaalClient(self))
         self._task: asyncio.Task[None] | None = None
+        self.errors = 0  # failures that were ours, not the person's (for tests and health)
 
     # --- running -------------------------------------------------------------------------
 
@@ -195,6 +197,24 @@ class DiscordAdapter:
             except discord.HTTPException:
                 return Actor(id=f"discord:{user_id}", name=f"player{str(user_id)[-4:]}")
         return Actor(id=f"discord:{user_id}", name=person.display_name, handles=(person.name,))
+
+    async def on_command_error(self, interaction: discord.Interaction,
+                               error: app_commands.AppCommandError) -> None:
+        """A value Discord let through that the option can't take, or a bug: always answer."""
+        if isinstance(error, app_commands.TransformerError):
+            text = f"That doesn't fit this command: {error}"[:1900]
+        elif isinstance(error, app_commands.CommandSignatureMismatch |
+                        app_commands.CommandNotFound):
+            # Discord's copy of the commands is older than ours (they sync at start).
+            text = ("This command has just changed. Reload Discord (Ctrl+R) and try again; "
+                    "nothing was recorded.")
+        else:
+            self.errors += 1
+            log.error("discord: command failed", exc_info=error,
+                      extra={"chat": chat_key(interaction.channel_id),
+                             "origin": f"discord:{interaction.id}"})
+            text = "Something went wrong on my side and nothing was recorded."
+        await self.send(interaction, Reply.error(text))
 
     # --- answering -----------------------------------------------------------------------
 

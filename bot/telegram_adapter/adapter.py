@@ -97,6 +97,7 @@ class TelegramAdapter:
             .build()
         )
         self._admins: dict[int, tuple[float, set[int]]] = {}
+        self.errors = 0  # updates that failed in our code (for tests and health)
         self.app.add_handler(MessageHandler(
             filters.UpdateType.MESSAGE & (filters.TEXT | filters.CAPTION), self._on_message))
         self.app.add_handler(MessageHandler(
@@ -406,6 +407,7 @@ class TelegramAdapter:
         raise AssertionError("unreachable")
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        self.errors += 1
         log.error("telegram: update failed: %s", context.error, exc_info=context.error)
 
 
