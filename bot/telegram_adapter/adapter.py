@@ -411,6 +411,15 @@ class TelegramAdapter:
         log.error("telegram: update failed: %s", context.error, exc_info=context.error)
 
 
+def _boundary(encoded: bytes, offset: int) -> bool:
+    """Is `offset` (in UTF-16 bytes) between characters, not inside a surrogate pair?"""
+    try:
+        encoded[:offset].decode("utf-16-le")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _rewrite_mentions(message: Message, text: str) -> tuple[str, dict[str, Actor]]:
     """Replace mentions of people without a @username ("text_mention", which may contain
     spaces) by `<@ID>` tokens the grammar can carry, and say who each token is."""
@@ -426,6 +435,9 @@ def _rewrite_mentions(message: Message, text: str) -> tuple[str, dict[str, Actor
         user = entity.user
         assert user is not None
         start, end = entity.offset * 2, (entity.offset + entity.length) * 2
+        if start < position or end > len(encoded) or not (
+                _boundary(encoded, start) and _boundary(encoded, end)):
+            continue  # an entity that does not fit the text: leave the text as it is
         token = f"<@{user.id}>"
         mentions[token] = Actor(id=f"telegram:{user.id}", name=user.full_name,
                                 handles=(user.username,) if user.username else ())
