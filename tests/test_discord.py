@@ -66,19 +66,28 @@ async def test_every_command_is_synced_with_typed_options(dc: DiscordHarness):
     assert options["dublee"]["type"] == 5
     assert options["maal"]["type"] == 3
     edit = {o["name"]: o for o in synced["edit"]["options"]}
-    assert edit["hand"]["type"] == 4 and edit["hand"]["required"] is True
+    assert edit["hand"]["type"] == 4 and edit["round"]["type"] == 4
     assert edit["hand"]["min_value"] == 1
-    rules = {o["name"]: o for o in synced["rules"]["options"]}
+    groups = {o["name"]: o for o in synced["rules"]["options"]}
+    assert set(groups) == {"show", "marriage", "marriage_rummy", "tranca"}
+    rules = {o["name"]: o for o in groups["marriage"]["options"]}
     assert (rules["seen"]["type"], rules["seen"]["min_value"], rules["seen"]["max_value"]) \
         == (4, 0, 1000)
     assert [c["value"] for c in rules["unseen_maal"]["choices"]] == ["murder", "kidnap",
                                                                    "counted"]
+    assert rules["tunnel_pachaunu"]["type"] == 5
     assert [c["value"] for c in synced["newgame"]["options"][0]["choices"]] == [
-        "marriage", "marriage_rummy"]
-    for command in synced.values():
+        "marriage", "marriage_rummy", "tranca"]
+    def check(command: dict) -> None:  # Discord's limits, for commands and subcommands
         assert 1 <= len(command["description"]) <= 100
+        assert len(command.get("options", [])) <= 25
         for option in command.get("options", []):
             assert 1 <= len(option["description"]) <= 100
+            if option["type"] == 1:
+                check(option)
+
+    for command in synced.values():
+        check(command)
 
 
 async def test_a_full_hand_by_one_slash_command(dc: DiscordHarness):
@@ -208,3 +217,21 @@ async def test_slow_work_is_deferred_then_followed_up(dc: DiscordHarness, monkey
     assert callback["type"] == 5  # "thinking..."
     await dc.fake.wait(lambda: any("embeds" in (f or {}) for f in dc.fake.followups()))
     assert dc.fake.followups()[-1]["embeds"][0]["title"] == "Board"
+
+
+async def test_rules_by_subcommand_for_the_game_being_played(dc: DiscordHarness):
+    await new_game(dc)
+    payload = slash("rules", ALICE)
+    payload["data"]["options"] = [{"name": "marriage", "type": 1, "options": [
+        {"name": "unseen_maal", "type": 3, "value": "kidnap"},
+        {"name": "seen", "type": 4, "value": 4}]}]
+    callback = await dc.reply_to(payload)
+    assert "unseen_maal kidnap" in callback["data"]["content"]
+    wrong = slash("rules", ALICE)
+    wrong["data"]["options"] = [{"name": "tranca", "type": 1, "options": [
+        {"name": "target", "type": 4, "value": 2000}]}]
+    callback = await dc.reply_to(wrong)
+    assert "playing Nepali Marriage: use /rules marriage" in callback["data"]["content"]
+    show = slash("rules", ALICE)
+    show["data"]["options"] = [{"name": "show", "type": 1, "options": []}]
+    assert "seen: 4" in (await dc.reply_to(show))["data"]["content"]

@@ -289,3 +289,12 @@ async def test_sitting_out_and_back(table: Table):
     reply = await table.ok("/hand winner:dave seen:alice maal:alice=0 dave=0")
     assert set(reply.board["hands"][-1]["points"]) == {"alice", "bob", "carol", "dave"}
     assert "Say who" in await table.error("/sitout", by="stranger")
+
+
+def test_every_command_in_help_is_known_to_the_adapters():
+    from bot.core.games import GAMES
+    from bot.core.help import CORE_HELP
+    from bot.core.service import known_commands
+
+    every = set(CORE_HELP) | {c for g in GAMES.values() for c in g.commands}
+    assert every <= known_commands()

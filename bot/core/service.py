@@ -58,7 +58,7 @@ class Snapshot:
 
 def known_commands() -> set[str]:
     """Every command name the bot answers, in any game."""
-    return {"help", "start", *CORE_COMMANDS, "rules", "edit",
+    return {"help", "start", *CORE_COMMANDS, "newgame", "rules", "edit",
             *(c for g in GAMES.values() for c in g.commands)}
 
 
@@ -128,7 +128,10 @@ class Service:
             return Service._rules, frozenset({"", "preset"} | {s.key for s in game.rulebook.specs})
         if name == "edit":
             keys = game.commands[game.result_command].keys
-            return Service._edit, frozenset({"hand", "reason"} | keys)
+            return Service._edit, frozenset({game.edit_key, "reason"} | keys)
+        if name == "newgame":
+            extra = frozenset(k for g in GAMES.values() for k in g.newgame_keys)
+            return Service._newgame, NEWGAME_KEYS | extra
         if name in CORE_COMMANDS:
             return CORE_COMMANDS[name]
         if session is not None and name in game.commands:
@@ -152,7 +155,8 @@ class Service:
         if session is not None:
             game = get_game(session.game)
             raise UserError(
-                f"A {game.title} game is already open here ({session.hand_count} hands, players "
+                f"A {game.title} game is already open here "
+                f"({_plural(session.hand_count, game.hand_word)}, players "
                 f"{session.roster.listing()}). End it with /endgame before starting another."
             )
         words = split_list(options.get("", ""))
@@ -162,12 +166,15 @@ class Service:
             raise UserError("Name the players with players:, e.g. "
                             "/newgame marriage players:alice bob carol")
         game = get_game(options.get("game") or (words[0] if words else DEFAULT_GAME))
-        players = _seat_players(options.get("players", ""), command, game)
+        named = any(k in options for k in ("players", *game.newgame_keys))
+        players = [] if not named and game.newgame_keys else \
+            _seat_players(options.get("players", ""), command, game)
+        players, game_state = game.setup(options, players, named)
         rules = game.rulebook.defaults()
         if "preset" in options:
             rules = game.rulebook.with_preset(rules, options["preset"])
         state = SessionState(chat=command.chat, game=game.key, players=players, rules=rules,
-                             created_by=command.actor.id)
+                             created_by=command.actor.id, game_state=game_state)
         await tx.save_session(state)
         seated = state.roster.listing()
         more = "" if len(players) >= game.min_players else (
@@ -175,7 +182,7 @@ class Service:
         return Outcome(Reply(
             f"New {game.title} game. Players: {seated}.{more}\n"
             f"Rules: {_rules_line(game, rules)}. Change them with /rules.\n"
-            f"Record a hand with {game.commands[game.result_command].usage}"
+            f"Record a {game.hand_word} with {game.commands[game.result_command].usage}"
         ), changed=True)
 
     async def _join(self, tx: ChatTransaction, session: SessionState | None,
@@ -250,7 +257,7 @@ class Service:
     async def _players(self, tx: ChatTransaction, session: SessionState | None,
                        command: Command) -> Outcome:
         session, game = _require_session(session)
-        lines = [f"{game.title}, {len(session.players)} players:"]
+        lines = [f"{game.title}, {_plural(len(session.players), 'player')}:"]
         for p in session.players:
             notes = []
             if p.joined_after:
@@ -261,6 +268,10 @@ class Service:
                 notes.append("sitting out")
             suffix = f" ({', '.join(notes)})" if notes else ""
             lines.append(f"{p.seat}. {p.name}{suffix}")
+        status = game.status(session.totals, game.rulebook.complete(session.rules),
+                             session.game_state, session.roster)
+        if status:
+            lines.append(status)
         return Outcome(Reply("\n".join(lines)))
 
     # --- hands ---------------------------------------------------------------------------
@@ -332,7 +343,8 @@ class Service:
         _add_deltas(session.totals, hand.deltas, +1)
         session.hand_count = hand.no
         await tx.save_session(session)
-        head = f"Hand {hand.no}: {hand.summary}\n{_deltas_line(session.roster, hand.deltas)}"
+        head = (f"{game.hand_word.capitalize()} {hand.no}: {hand.summary}\n"
+                f"{_deltas_line(game, session, hand.deltas)}")
         return Outcome(await self._board_reply(tx, session, game, head), changed=True)
 
     async def _undo(self, tx: ChatTransaction, session: SessionState | None,
@@ -357,18 +369,19 @@ class Service:
         session.hand_count -= 1
         session.game_state = hand.state_before
         await tx.save_session(session)
-        text = f"Undid hand {hand.no} ({hand.summary})."
+        text = f"Undid {game.hand_word} {hand.no} ({hand.summary})."
         return Outcome(await self._board_reply(tx, session, game, text), changed=True)
 
     async def _edit(self, tx: ChatTransaction, session: SessionState | None,
                     command: Command) -> Outcome:
         session, game = _require_session(session)
         options = dict(command.options)
-        if "hand" not in options:
-            raise UserError("Say which hand: /edit hand:3 maal:bob=6")
+        word = game.edit_key
+        if word not in options:
+            raise UserError(f"Say which {word}: /edit {word}:3 ...")
         if session.hand_count == 0:
-            raise UserError("There are no hands to edit yet.")
-        no = parse_int(options.pop("hand"), "hand", 1, session.hand_count)
+            raise UserError(f"There are no {word}s to edit yet.")
+        no = parse_int(options.pop(word), word, 1, session.hand_count)
         reason = options.pop("reason", None) or None
         assert session.id is not None
         old = await tx.hand(session.id, no)
@@ -401,9 +414,9 @@ class Service:
         _add_deltas(session.totals, old.deltas, -1)
         _add_deltas(session.totals, new.deltas, +1)
         await tx.save_session(session)
-        text = (f"Hand {no} changed: {new.summary}\n"
-                f"{_deltas_line(session.roster, new.deltas)} (was "
-                f"{_deltas_line(session.roster, old.deltas)})")
+        text = (f"{game.hand_word.capitalize()} {no} changed: {new.summary}\n"
+                f"{_deltas_line(game, session, new.deltas)} (was "
+                f"{_deltas_line(game, session, old.deltas)})")
         return Outcome(await self._board_reply(tx, session, game, text), changed=True)
 
     async def _board(self, tx: ChatTransaction, session: SessionState | None,
@@ -416,13 +429,17 @@ class Service:
         assert session.id is not None
         hands = await tx.last_hands(session.id, self.board_rows)
         rules = game.rulebook.complete(session.rules)
-        columns = game.columns(session.roster)
+        columns = game.columns(session.roster, session.game_state)
         table = render_table(columns, hands, session.totals, rules, session.hand_count)
-        lines = [head] if head else [f"{game.title}: {session.hand_count} hands"]
+        lines = [head] if head else [f"{game.title}: "
+                                     f"{_plural(session.hand_count, game.hand_word)}"]
+        status = game.status(session.totals, rules, session.game_state, session.roster)
+        if status:
+            lines.append(status)
         waiting = None
         if session.pending is not None:
             note = game.pending_note(session.pending["entry"], session.roster, rules)
-            lines.append(f"Hand {session.hand_count + 1} {note}.")
+            lines.append(f"{game.hand_word.capitalize()} {session.hand_count + 1} {note}.")
             waiting = _waiting_names(game, session, rules)
         board = board_json(game.key, columns, hands, session.totals, rules,
                            session.hand_count, waiting)
@@ -473,7 +490,7 @@ class Service:
         board = await self._board_reply(tx, session, game, "")
         session.status = ENDED
         await tx.save_session(session)
-        names = {key: label for key, label in game.columns(session.roster)}
+        names = {key: label for key, label in game.columns(session.roster, session.game_state)}
         standings = sorted(names, key=lambda k: (-session.totals.get(k, 0), k))
         rate = str(rules["rate"])
         show_money = money_shown(rules)
@@ -485,17 +502,23 @@ class Service:
                 text += f" = {format_money(to_money(points, rate), currency)}"
             return text
 
-        lines = [f"Game over after {session.hand_count} hands. Final standings:"]
+        lines = [f"Game over after {_plural(session.hand_count, game.hand_word)}. "
+                 "Final standings:"]
         lines += [f"{i}. {names[k]} {amount(session.totals.get(k, 0))}"
                   for i, k in enumerate(standings, 1)]
-        transfers = settle_up({k: session.totals.get(k, 0) for k in names})
+        status = game.status(session.totals, rules, session.game_state, session.roster)
+        if status:
+            lines.append(status)
+        # Only a zero-sum game settles up between players; Tranca scores are a race.
+        transfers = settle_up({k: session.totals.get(k, 0) for k in names}) \
+            if game.zero_sum else []
         if transfers:
             lines.append("To settle up:")
             for t in transfers:
                 what = (format_money(to_money(t.points, rate), currency) if show_money
                         else f"{t.points} points")
                 lines.append(f"{names[t.payer]} pays {names[t.payee]} {what}")
-        else:
+        elif game.zero_sum:
             lines.append("Nobody owes anybody anything.")
         lines.append("The game is archived. /newgame starts another.")
         board.text = "\n".join(lines)
@@ -564,6 +587,10 @@ def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
     return players
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
 def _next_seat(players: list[Player]) -> int:
     return max((p.seat for p in players), default=0) + 1
 
@@ -573,8 +600,9 @@ def _add_deltas(totals: dict[int, int], deltas: Mapping[int, int], sign: int) ->
         totals[key] = totals.get(key, 0) + sign * value
 
 
-def _deltas_line(roster: Roster, deltas: Mapping[int, int]) -> str:
-    return "  ".join(f"{roster.by_seat(k).name} {v:+d}" if v else f"{roster.by_seat(k).name} 0"
+def _deltas_line(game: Game, session: SessionState, deltas: Mapping[int, int]) -> str:
+    labels = dict(game.columns(session.roster, session.game_state))
+    return "  ".join(f"{labels.get(k, k)} {v:+d}" if v else f"{labels.get(k, k)} 0"
                      for k, v in deltas.items())
 
 
@@ -596,8 +624,8 @@ def _check_may_change(command: Command, recorded_by: str, what: str,
     raise UserError(f"Only the person who recorded {what}{who} or a chat admin can undo it.")
 
 
+NEWGAME_KEYS = frozenset({"", "game", "players", "preset"})
 CORE_COMMANDS: dict[str, tuple[Handler, frozenset[str]]] = {
-    "newgame": (Service._newgame, frozenset({"", "game", "players", "preset"})),
     "join": (Service._join, frozenset({"", "name"})),
     "players": (Service._players, frozenset()),
     "sitout": (Service._sitout, frozenset({""})),

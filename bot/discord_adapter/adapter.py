@@ -62,7 +62,7 @@ class _MaalSetup:
         self.tree.on_error = self.adapter.on_command_error  # type: ignore[method-assign]
         self.add_dynamic_items(*ui.DYNAMIC_ITEMS)  # type: ignore[attr-defined]
         for spec in COMMANDS:
-            self.tree.add_command(self.adapter.build_command(spec))
+            self.tree.add_command(self.adapter.build(spec))
         await self.adapter.sync()
 
 
@@ -122,11 +122,22 @@ class DiscordAdapter:
 
     # --- slash commands ------------------------------------------------------------------
 
-    def build_command(self, spec: SlashCommand) -> app_commands.Command[Any, Any, Any]:
+    def build(self, spec: SlashCommand) -> app_commands.Command[Any, Any, Any] | app_commands.Group:
+        if not spec.subcommands:
+            return self.build_command(spec, spec.name)
+        group = app_commands.Group(name=spec.name, description=spec.description)
+        for sub in spec.subcommands:
+            group.add_command(self.build_command(sub, spec.name))
+        return group
+
+    def build_command(self, spec: SlashCommand,
+                      core_name: str) -> app_commands.Command[Any, Any, Any]:
+        """A slash command whose typed options are `spec`'s; it runs core command
+        `core_name` (a subcommand runs its group's command)."""
         adapter = self
 
         async def callback(interaction: discord.Interaction, **values: Any) -> None:
-            await adapter.on_slash(interaction, spec, values)
+            await adapter.on_slash(interaction, spec, values, core_name)
 
         params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                     annotation=discord.Interaction)]
@@ -146,14 +157,21 @@ class DiscordAdapter:
         return command
 
     async def on_slash(self, interaction: discord.Interaction, spec: SlashCommand,
-                       values: dict[str, Any]) -> None:
+                       values: dict[str, Any], core_name: str | None = None) -> None:
         options, mentions = await self._core_options(interaction, spec, values)
         command = Command(chat=chat_key(interaction.channel_id), actor=actor_of(interaction),
-                          name=spec.name, options=options,
+                          name=core_name or spec.name, options=options,
                           origin_id=f"discord:{interaction.id}", mentions=mentions)
-        if spec.name == "hand" and set(options) <= {"winner"}:
+        if spec.game is not None:
+            snapshot = await self.service.snapshot(command.chat)
+            if snapshot is not None and snapshot.game.key != spec.game:
+                await self.send(interaction, Reply.error(
+                    f"This channel is playing {snapshot.game.title}: use "
+                    f"/rules {snapshot.game.key}."))
+                return
+        if command.name == "hand" and set(options) <= {"winner"}:
             await self._hand_flow(interaction, command)
-        elif spec.name in ("undo", "endgame"):
+        elif command.name in ("undo", "endgame"):
             await self.ask_confirmation(interaction, spec.name, interaction.user.id)
         else:
             await self._answer(interaction, command)

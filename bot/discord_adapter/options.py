@@ -38,6 +38,10 @@ class SlashCommand:
     name: str
     description: str
     options: tuple[Option, ...] = field(default_factory=tuple)
+    # A command with subcommands (/rules show, /rules marriage ...): Discord allows 25
+    # options a command, fewer than all games' rule keys together.
+    subcommands: tuple[SlashCommand, ...] = ()
+    game: str | None = None  # a subcommand for one game's rules
 
 
 def _rule_option(spec: RuleSpec) -> Option:
@@ -55,12 +59,17 @@ def _all_presets() -> tuple[str, ...]:
     return tuple(dict.fromkeys(p.name for g in GAMES.values() for p in g.rulebook.presets))
 
 
-def _rule_options() -> tuple[Option, ...]:
-    specs: dict[str, RuleSpec] = {}
-    for game in GAMES.values():
-        for spec in game.rulebook.specs:
-            specs.setdefault(spec.key, spec)
-    return tuple(_rule_option(s) for s in specs.values())
+def _rules_subcommands() -> tuple[SlashCommand, ...]:
+    """/rules show, and /rules GAME with that game's keys as typed options."""
+    per_game = tuple(
+        SlashCommand(game.key, f"change the rules of {game.title}"[:100], (
+            Option("preset", CHOICE, "a named set of rules",
+                   choices=tuple(p.name for p in game.rulebook.presets)),
+            *(_rule_option(spec) for spec in game.rulebook.specs),
+        ), game=game.key)
+        for game in GAMES.values()
+    )
+    return (SlashCommand("show", "show the rules in force"), *per_game)
 
 
 HAND_OPTIONS = (
@@ -95,6 +104,7 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("newgame", _help("newgame"), (
         Option("game", CHOICE, "which game", choices=tuple(GAMES)),
         Option("players", TEXT, "@mentions or names, e.g. @ram sita hari"),
+        Option("teams", TEXT, "Tranca teams: alice+carol bob+dave"),
         Option("preset", CHOICE, "a rule preset", choices=_all_presets()),
     )),
     SlashCommand("join", _help("join"), (Option("name", TEXT, "the name to play under"),)),
@@ -115,16 +125,30 @@ COMMANDS: tuple[SlashCommand, ...] = (
         Option("tiplu", TEXT, "the tiplu card, e.g. 8H", required=True),
         Option("cards", TEXT, "21 or 22 cards", required=True),
     )),
+    SlashCommand("round", _help("round"), (
+        Option("side", TEXT, "A, B or C, or a player of the side", required=True),
+        Option("table", INT, "card points laid down (red 3s included)", low=0, high=100000),
+        Option("hand", TEXT, "card points left in hand, or the cards"),
+        Option("melds", TEXT, "the melds, each in [brackets], instead of table:"),
+        Option("clean", INT, "clean canastras", low=0, high=50),
+        Option("dirty", INT, "dirty canastras", low=0, high=50),
+        Option("twos", INT, "canastras of 2s", low=0, high=50),
+        Option("red3", INT, "red 3s laid down", low=0, high=12),
+        Option("black3", INT, "black 3s left in hand", low=0, high=12),
+        Option("morto", BOOL, "the morto was taken and used (default yes)"),
+        Option("out", BOOL, "this side made the final move"),
+    )),
     SlashCommand("undo", _help("undo"), (Option("reason", TEXT, "why, for the record"),)),
     SlashCommand("edit", _help("edit"), (
-        Option("hand", INT, "which hand", required=True, low=1, high=1_000_000),
-        *HAND_OPTIONS,
+        Option("hand", INT, "which hand (Marriage)", low=1, high=1_000_000),
+        Option("round", INT, "which round (Tranca)", low=1, high=1_000_000),
+        *(o for o in HAND_OPTIONS if o.name not in ("tiplu",)),
+        Option("side", TEXT, "Tranca: the side to re-enter"),
+        Option("table", INT, "Tranca: card points laid down", low=0, high=100000),
+        Option("red3", INT, "Tranca: red 3s laid down", low=0, high=12),
         Option("reason", TEXT, "why, for the record"),
     )),
-    SlashCommand("rules", _help("rules"), (
-        Option("preset", CHOICE, "a named set of rules", choices=_all_presets()),
-        *_rule_options(),
-    )),
+    SlashCommand("rules", _help("rules"), subcommands=_rules_subcommands()),
     SlashCommand("setmaal", _help("setmaal"), (
         Option("preset", CHOICE, "a maal table", choices=tuple(PRESETS)),
         *(Option(item.key, TEXT, f"{item.label[:80]}: values for 1, 2, 3 held")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.command import Actor
+from bot.core.errors import UserError
 from bot.core.players import Player, Roster
 from bot.core.rules import RuleBook
 
@@ -76,6 +77,24 @@ class Game(ABC):
     result_command: str  # the command /edit re-enters
     glossary: str  # the game's words, explained once in /help
     rules_note: str = ""  # anything /help rules should add about this game's rules
+    zero_sum: bool = True  # every hand sums to zero, so the end settles up with transfers
+    edit_key: str = "hand"  # /edit hand:3 (Tranca: /edit round:3)
+    hand_word: str = "hand"  # what one scored entry is called on the board
+    newgame_keys: frozenset[str] = frozenset()  # extra /newgame options (Tranca: teams)
+
+    def setup(self, options: Mapping[str, str], players: list[Player],
+              named: bool) -> tuple[list[Player], dict[str, Any] | None]:
+        """Seat the players for a new game from its extra options, and the initial game
+        state. `named`: whether players: was given. By default nothing changes."""
+        extra = [k for k in self.newgame_keys if k in options]
+        if extra:
+            raise UserError(f"{self.title} has no /newgame option {extra[0]}:")
+        return players, None
+
+    def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],
+               state: Mapping[str, Any] | None, roster: Roster) -> str:
+        """A line for the board about the game as a whole (Tranca: who passed the target)."""
+        return ""
 
     @abstractmethod
     def play(self, ctx: PlayContext) -> PlayOutcome:
@@ -90,6 +109,7 @@ class Game(ABC):
     def waiting_for(self, pending: Mapping[str, Any], rules: Mapping[str, Any]) -> list[int]:
         """Seats whose input a waiting hand still needs."""
 
-    def columns(self, roster: Roster) -> list[tuple[int, str]]:
+    def columns(self, roster: Roster,
+                state: Mapping[str, Any] | None = None) -> list[tuple[int, str]]:
         """Board columns: (key, label). Players by default."""
         return [(p.seat, p.name) for p in roster]

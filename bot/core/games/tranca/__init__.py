@@ -1,0 +1,5 @@
+"""Tranca (Brazilian two-pack rummy)."""
+
+from bot.core.games.tranca.game import TrancaGame
+
+__all__ = ["TrancaGame"]

@@ -1,0 +1,280 @@
+"""Tranca as a game plugin: sides, /round by counts or by cards, the race to the target."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from bot.core.cards import Card, parse_cards
+from bot.core.errors import UserError
+from bot.core.games.base import CommandInfo, Game, HandResult, PlayContext, PlayOutcome
+from bot.core.games.tranca.scoring import SideRound, card_value, check_meld, round_score
+from bot.core.grammar import clip, parse_bool, parse_int, split_list
+from bot.core.money import money_rules
+from bot.core.players import Player, Roster, check_name
+from bot.core.rules import Preset, RuleBook, int_rule
+
+LETTERS = "ABC"
+MELD = re.compile(r"\[([^\[\]]*)\]")
+COUNT_KEYS = ("table", "clean", "dirty", "twos")
+
+RULEBOOK = RuleBook(
+    [
+        int_rule("value_ace", 15, 0, 100, "points of an ace"),
+        int_rule("value_jqk", 10, 0, 100, "points of a J, Q or K"),
+        int_rule("value_8_10", 10, 0, 100, "points of an 8, 9 or 10"),
+        int_rule("value_4_7", 5, 0, 100, "points of a 4 to 7"),
+        int_rule("value_two", 10, 0, 100, "points of a 2"),
+        int_rule("value_red3", 5, 0, 100, "points of a red 3 as a card"),
+        int_rule("canastra_size", 7, 5, 13, "cards in a canastra"),
+        int_rule("clean", 200, 0, 5000, "bonus for a clean canastra (no 2 as wild)"),
+        int_rule("dirty", 100, 0, 5000, "bonus for a dirty canastra (a 2 as wild)"),
+        int_rule("twos_canastra", 1000, 0, 10000,
+                 "bonus for a canastra of 2s only (0: not allowed)"),
+        int_rule("red3", 100, 0, 1000,
+                 "each red 3: plus this with a canastra, minus this without"),
+        int_rule("black3", 100, 0, 1000, "penalty for each black 3 left in hand"),
+        int_rule("morto", 100, 0, 1000, "penalty for a morto not taken and used"),
+        int_rule("final_move", 100, 0, 1000, "bonus for the final move (batida)"),
+        int_rule("target", 0, 0, 100000,
+                 "points to win (0: 3,500 up to 4 players, 5,000 with 6)"),
+        *money_rules(),
+    ],
+    [
+        Preset("seed", "the seed's table: A 15, 8 to K 10, 4 to 7 5, 2 10; to 3,500",
+               {"value_ace": 15, "value_jqk": 10, "value_8_10": 10, "value_4_7": 5,
+                "value_two": 10, "twos_canastra": 1000, "black3": 100, "target": 0}),
+        Preset("eight", "4 to 10 are 8, J to A 10",
+               {"value_ace": 10, "value_jqk": 10, "value_8_10": 8, "value_4_7": 8}),
+        Preset("single_wild", "one 2 to a meld, always: no canastra of 2s",
+               {"twos_canastra": 0}),
+    ],
+    headline=("target", "clean", "dirty", "red3", "black3"),
+)
+
+USAGE = ("/round side:A table:365 hand:40 clean:1 dirty:1 twos:0 red3:3 black3:1 morto:yes "
+         "out:yes   or   /round side:A melds:[4H 5H 6H 7H 8H 9H 2C] [KS KD KC] hand:AS 9H 3C "
+         "red3:2")
+COMMANDS = {
+    "round": CommandInfo(
+        "round", "enter a side's round: by counts or by cards", USAGE,
+        "side: A, B or C (or a player's name). By counts: table: card points laid down "
+        "(red 3s included), hand: card points left in hand, clean:/dirty:/twos: canastras. "
+        "By cards: melds: each meld in [brackets] (checked: 3+ cards, one 2 as wild at most "
+        "unless all 2s, no 3s, one suit in a row or one rank) and hand: the cards in hand "
+        "(black 3s found there). red3: red 3s laid down; black3: black 3s left in hand; "
+        "morto:no when the morto was not taken and used; out:yes for the final move. The "
+        "round is scored when every side is in.",
+        frozenset({"side", "table", "hand", "clean", "dirty", "twos", "red3", "black3",
+                   "morto", "out", "melds"}),
+    ),
+}
+GLOSSARY = (
+    "Tranca words: meld = 3+ cards of one suit in a row or of one rank; canastra = a meld of "
+    "7 or more (clean without a 2 as wild, dirty with one); morto = the spare 11-card pile a "
+    "side takes when it runs out; dollar = a red 3, laid apart; tranca = a black 3; batida = "
+    "the final move."
+)
+
+
+def _sides(state: Mapping[str, Any] | None) -> list[list[int]]:
+    return [list(s) for s in (state or {}).get("sides", [])]
+
+
+class TrancaGame(Game):
+    key = "tranca"
+    title = "Tranca"
+    min_players = 2
+    max_players = 6
+    rulebook = RULEBOOK
+    commands = COMMANDS
+    result_command = "round"
+    glossary = GLOSSARY
+    zero_sum = False
+    edit_key = "round"
+    hand_word = "round"
+    newgame_keys = frozenset({"teams"})
+
+    # --- sides ---------------------------------------------------------------------------
+
+    def setup(self, options: Mapping[str, str], players: list[Player],
+              named: bool) -> tuple[list[Player], dict[str, Any] | None]:
+        if "teams" in options and "players" in options:
+            raise UserError("Give teams: or players:, not both.")
+        if "teams" in options:
+            teams = [[check_name(n) for n in t.split("+") if n]
+                     for t in split_list(options["teams"])]
+            sizes = {len(t) for t in teams}
+            if len(teams) != 2 or sizes not in ({2}, {3}):
+                raise UserError("Tranca is 2 pairs or 2 trios: teams:alice+carol bob+dave "
+                                "(or players:alice bob for individuals).")
+            names = [n.lower() for t in teams for n in t]
+            if len(set(names)) != len(names):
+                raise UserError("Every player needs a different name.")
+            # seats alternate: a player of A, then of B, then of A ...
+            order = [team[i] for i in range(len(teams[0])) for team in teams]
+            seated = [Player(seat=i, name=n) for i, n in enumerate(order, 1)]
+            sides = [[p.seat for p in seated if p.name in team] for team in teams]
+            return seated, {"sides": sides}
+        if not named or len(players) not in (2, 3):
+            raise UserError("Tranca is played by 2 or 3 individuals (players:alice bob) or "
+                            "in 2 pairs or 2 trios (teams:alice+carol bob+dave).")
+        return players, {"sides": [[p.seat] for p in players]}
+
+    def columns(self, roster: Roster,
+                state: Mapping[str, Any] | None = None) -> list[tuple[int, str]]:
+        return [(i, LETTERS[i - 1]) for i in range(1, len(_sides(state)) + 1)]
+
+    def _side_names(self, roster: Roster, state: Mapping[str, Any] | None) -> str:
+        return " · ".join(f"{LETTERS[i]}: " + "+".join(roster.by_seat(s).name for s in side)
+                          for i, side in enumerate(_sides(state)))
+
+    def _target(self, rules: Mapping[str, Any], state: Mapping[str, Any] | None) -> int:
+        players = sum(len(s) for s in _sides(state))
+        return rules["target"] or (5000 if players >= 6 else 3500)
+
+    def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],
+               state: Mapping[str, Any] | None, roster: Roster) -> str:
+        target = self._target(rules, state)
+        passed = sorted(((v, k) for k, v in totals.items() if v >= target), reverse=True)
+        line = f"{self._side_names(roster, state)}. Target {target:,}."
+        if passed:
+            best = [k for v, k in passed if v == passed[0][0]]
+            if len(best) > 1:
+                line += " " + " and ".join(LETTERS[k - 1] for k in best) + \
+                    f" are tied past the target at {passed[0][0]:,}: play another round."
+            else:
+                line += f" {LETTERS[best[0] - 1]} wins with {passed[0][0]:,}! /endgame to " \
+                        "archive the game."
+        return line
+
+    # --- rounds --------------------------------------------------------------------------
+
+    def play(self, ctx: PlayContext) -> PlayOutcome:
+        options = dict(ctx.options)
+        if "" in options:
+            raise UserError(f"Give the round as key:value options: {USAGE}")
+        sides = _sides(ctx.state)
+        if ctx.editing is not None:
+            entered = dict(ctx.editing["sides"])
+        else:
+            entered = dict((ctx.pending or {}).get("sides", {}))
+        if "side" not in options:
+            raise UserError("Say which side: side:A. Sides: "
+                            + self._side_names(ctx.roster, ctx.state))
+        side = self._side(options.pop("side"), sides, ctx)
+        earlier = entered.get(str(side), {}).get("options", {}) if ctx.editing else {}
+        merged = _merge(earlier, options)
+        score, parts, detail = self._score_side(merged, ctx, len(sides))
+        entered[str(side)] = {"options": merged, "score": score, "parts": parts,
+                              "detail": detail}
+        missing = [i for i in range(1, len(sides) + 1) if str(i) not in entered]
+        note = f"Side {LETTERS[side - 1]}: {score:+,} ({_parts(parts)}){detail}"
+        if missing and ctx.editing is None:
+            who = ", ".join(LETTERS[i - 1] for i in missing)
+            return PlayOutcome(f"{note}\nWaiting for side {who}.", pending={"sides": entered})
+        outs = [k for k, v in entered.items() if v["options"].get("out") in ("yes", True)]
+        if len(outs) > 1:
+            raise UserError("Only one side makes the final move in a round.")
+        deltas = {int(k): v["score"] for k, v in sorted(entered.items())}
+        summary = "; ".join(f"{LETTERS[int(k) - 1]} {v['score']:+,} ({_parts(v['parts'])})"
+                            for k, v in sorted(entered.items()))
+        players = [s for group in sides for s in group]
+        return PlayOutcome(note, pending=None, result=HandResult(
+            players=players, inputs={"sides": entered}, deltas=deltas, summary=summary))
+
+    def _side(self, text: str, sides: list[list[int]], ctx: PlayContext) -> int:
+        word = text.strip()
+        if len(word) == 1 and word.upper() in LETTERS[: len(sides)]:
+            return LETTERS.index(word.upper()) + 1
+        player = ctx.roster.resolve(word, ctx.mentions)
+        for i, side in enumerate(sides, 1):
+            if player.seat in side:
+                return i
+        raise UserError(f"{player.name} is on no side. Sides: "
+                        f"{self._side_names(ctx.roster, ctx.state)}")
+
+    def _score_side(self, options: Mapping[str, str], ctx: PlayContext,
+                    side_count: int) -> tuple[int, list[tuple[str, int]], str]:
+        rules = ctx.rules
+        packs = 3 if sum(len(s) for s in _sides(ctx.state)) >= 6 else 2
+        number = {k: parse_int(options[k], k, 0, 100000) for k in
+                  ("red3", "black3") if k in options}
+        red3 = number.get("red3", 0)
+        detail = ""
+        if "melds" in options:
+            clash = [k for k in COUNT_KEYS if k in options]
+            if clash:
+                raise UserError(f"Give melds: or {', '.join(clash)}:, not both.")
+            groups = MELD.findall(options["melds"])
+            leftover = MELD.sub(" ", options["melds"]).strip()
+            if not groups or leftover:
+                raise UserError("Give each meld in brackets: melds:[4H 5H 6H] [KS KD KC]"
+                                + (f"; `{clip(leftover)}` is outside the brackets."
+                                   if leftover else ""))
+            cards_seen: list[Card] = []
+            melds = []
+            for group in groups:
+                cards = parse_cards(group, packs, held_elsewhere=cards_seen)
+                melds.append(check_meld(cards, rules))
+                cards_seen += cards
+            table = sum(card_value(c, rules) for m in melds for c in m.cards)
+            table += red3 * rules["value_red3"]
+            kinds = [m.kind for m in melds]
+            clean, dirty, twos = (kinds.count(k) for k in ("clean", "dirty", "twos"))
+            detail = f"; melds {len(melds)}, canastras {clean + dirty + twos}"
+        else:
+            missing = [k for k in ("table",) if k not in options]
+            if missing:
+                raise UserError(f"Give table: (card points laid down) or melds:. {USAGE}")
+            table = parse_int(options["table"], "table", 0, 100000)
+            clean, dirty, twos = (parse_int(options.get(k, "0"), k, 0, 50)
+                                  for k in ("clean", "dirty", "twos"))
+        hand_text = options.get("hand", "0").strip()
+        black3 = number.get("black3", 0)
+        if hand_text.lstrip("+-").isdigit():
+            hand = parse_int(hand_text, "hand", 0, 100000)
+        else:
+            cards = parse_cards(hand_text, packs)
+            if "black3" in options:
+                raise UserError("With the hand given as cards, the black 3s are counted from "
+                                "it; leave black3: out.")
+            black3 = sum(1 for c in cards if c.rank == 3 and not c.red)
+            hand = sum(card_value(c, rules) for c in cards)
+        morto = parse_bool(options.get("morto", "yes"), "morto")
+        out = parse_bool(options.get("out", "no"), "out")
+        if out and not (clean + dirty + twos):
+            raise UserError("A side can't go out without a canastra.")
+        if out and not morto:
+            raise UserError("The final move comes after taking the morto: out:yes needs "
+                            "morto:yes.")
+        if twos and not rules["twos_canastra"]:
+            raise UserError("Canastras of 2s are off here (rule twos_canastra is 0).")
+        score, parts = round_score(SideRound(table, hand, clean, dirty, twos, red3, black3,
+                                             morto, out), rules)
+        return score, parts, detail
+
+    def waiting_for(self, pending: Mapping[str, Any], rules: Mapping[str, Any]) -> list[int]:
+        return []  # sides, not players, are waited for; the note says which
+
+    def pending_note(self, pending: Mapping[str, Any], roster: Roster,
+                     rules: Mapping[str, Any]) -> str:
+        done = ", ".join(LETTERS[int(k) - 1] for k in sorted(pending.get("sides", {})))
+        return f"has side {done} in; waiting for the others"
+
+
+def _merge(earlier: Mapping[str, str], options: Mapping[str, str]) -> dict[str, str]:
+    """A side re-entered by /edit: the new options over the old; cards or counts, not both."""
+    merged = dict(earlier)
+    if "melds" in options:
+        for key in COUNT_KEYS:
+            merged.pop(key, None)
+    if any(k in options for k in COUNT_KEYS):
+        merged.pop("melds", None)
+    merged.update(options)
+    return merged
+
+
+def _parts(parts: list[tuple[str, int]]) -> str:
+    return ", ".join(f"{label} {points:+,}" for label, points in parts) or "nothing"

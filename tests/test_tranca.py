@@ -1,0 +1,130 @@
+"""Tranca: worked examples for every bonus and penalty, meld checks, the seed's example,
+and a four-player game to 3,500 by counts and by cards."""
+
+import pytest
+
+from bot.core.cards import parse_cards
+from bot.core.errors import UserError
+from bot.core.games.tranca.game import RULEBOOK
+from bot.core.games.tranca.scoring import SideRound, check_meld, round_score
+from tests.conftest import Table
+
+RULES = RULEBOOK.defaults()
+
+
+def score(**kw) -> int:
+    return round_score(SideRound(**{"table": 0, "hand": 0, **kw}), RULES)[0]
+
+
+def test_every_bonus_and_penalty():
+    assert score(table=120, hand=30) == 90
+    assert score(clean=1) == 200
+    assert score(dirty=2) == 200
+    assert score(twos=1) == 1000
+    assert score(red3=2, clean=1) == 200 + 200  # red 3s with a canastra
+    assert score(red3=2) == -200  # and without
+    assert score(black3=3) == -300
+    assert score(morto=False) == -100
+    assert score(out=True, clean=1) == 300
+    eight = RULEBOOK.with_preset(RULES, "eight")
+    assert round_score(SideRound(0, 0, black3=1), {**eight, "black3": 5})[0] == -5
+
+
+@pytest.mark.parametrize(("cards", "kind"), [
+    ("4H 5H 6H", "meld"), ("KS KD KC", "meld"), ("JH QH KH AH", "meld"),
+    ("4H 5H 6H 7H 8H 9H 10H", "clean"), ("5C 6C 7C 2D 9C 10C JC", "dirty"),
+    ("KS KS KD KD KC KH 2S", "dirty"), ("2H 2C 2S 2D 2H 2C 2S", "twos"),
+])
+def test_valid_melds(cards, kind):
+    assert check_meld(parse_cards(cards), RULES).kind == kind
+
+
+@pytest.mark.parametrize(("cards", "message"), [
+    ("4H 5H", "3 or more"), ("3H 3H 3D", "3s never go in melds"),
+    ("4H 2C 2D 7H", "at most one 2"), ("7D 8D 9D 2H JD KD", "2 gaps and one 2 fills only one"),
+    ("4H 6H 8H", "2 gaps"), ("4H 5S 6H", "one suit in a row"), ("QH KH AH 2C 3H", "3s"),
+    ("KH AH 4H", "gap"), ("2H 2C 2S", "2s are wild"),
+])
+def test_invalid_melds_are_named(cards, message):
+    with pytest.raises(UserError, match=message):
+        check_meld(parse_cards(cards), RULES)
+
+
+NEW = "/newgame tranca teams:alice+carol bob+dave"
+
+
+async def test_the_seeds_example_is_refused_with_reasons(table: Table):
+    """The seed prints 725, but its melds are not all valid and its counts contradict
+    each other. What the bot says instead:"""
+    await table.ok(NEW)
+    seed_melds = ("melds:[4H 5H 6H 7H 8H 9H 2C] [7D 8D 9D 2H JD KD] [4S 5S 6S 7S 8S 9S] "
+                  "[2H 2C 2S 2D 2H 2H 2H] [5C 6C 7C 8C 9C 2D] [AH AH AH AH AH AH] [3H 3H 3H]")
+    error = await table.error(f"/round side:A {seed_melds} hand:AS 2D 9H 3C 7D morto:no "
+                              "out:yes")
+    # the second meld has a wild and two gaps (10 and Q): the seed's code carried the wild
+    # count over from the first meld and never looked at gaps
+    assert "[7D 8D 9D JD KD 2H] is not a meld: the sequence has 2 gaps" in error
+    # its figures by counts (table 365, 2 dirty canastras, 3 red 3s...) say the side went
+    # out without taking the morto, which can't happen
+    error = await table.error("/round side:A table:365 hand:40 dirty:2 red3:3 black3:1 "
+                              "morto:no out:yes")
+    assert "needs morto:yes" in error
+    # the same counts with the morto taken: 365 - 40 + 200 + 300 - 100 + 100 = 825
+    reply = await table.ok("/round side:A table:365 hand:40 dirty:2 red3:3 black3:1 "
+                           "morto:yes out:yes")
+    assert "Side A: +825" in reply.text
+
+
+async def test_a_four_player_two_team_game_to_3500(table: Table):
+    reply = await table.ok(NEW)
+    assert "Record a round with /round" in reply.text
+    assert "A: alice+carol · B: bob+dave" in (await table.ok("/players")).text
+    by_counts = ("/round side:A table:900 hand:20 clean:2 dirty:1 red3:2 morto:yes out:yes",
+                 "/round side:B table:400 hand:60 dirty:1 black3:1 morto:yes")
+    by_cards = ("/round side:carol melds:[4H 5H 6H 7H 8H 9H 10H] [KS KD KC] [AH AC AD] "
+                "red3:1 hand:5S out:yes",
+                "/round side:dave melds:[JC QC KC] hand:3S AD 9C morto:no")
+    totals = {"A": 0, "B": 0}
+    rounds = 0
+    while max(totals.values()) < 3500:
+        counts = rounds % 2 == 0
+        for line in by_counts if counts else by_cards:
+            reply = await table.ok(line)
+        rounds += 1
+        totals = reply.board["totals"]
+        assert reply.board["game"] == "tranca" and set(totals) == {"A", "B"}
+    # round by counts: A 900-20+400+100+200+100 = 1680; B 400-60+100-100 = 340
+    # by cards: A 50+30+45+5 - 5 + 200 + 100 + 100 = 525; B 30 - 25 - 100 - 100 = -195
+    assert reply.board["hands"][0]["points"] == {"A": 1680, "B": 340}
+    assert reply.board["hands"][1]["points"] == {"A": 525, "B": -195}
+    assert "A wins" in reply.text
+    end = await table.ok("/endgame")
+    assert "Game over after" in end.text and "A wins" in end.text
+    assert "pays" not in end.text  # a race, not a zero-sum game: no transfers
+
+
+async def test_rounds_wait_for_every_side_and_edit_and_undo_work(table: Table):
+    await table.ok("/newgame tranca players:ana ben cleo")
+    reply = await table.ok("/round side:A table:100 hand:10")
+    assert "Waiting for side B, C" in reply.text
+    await table.ok("/round side:ben table:50 hand:0")
+    reply = await table.ok("/round side:C table:0 hand:30 red3:1")
+    assert reply.board["hands"][0]["points"] == {"A": 90, "B": 50, "C": -130}
+    reply = await table.ok("/edit round:1 side:C red3:0")
+    assert reply.board["totals"]["C"] == -30
+    await table.ok("/undo")
+    assert (await table.board())["hand_count"] == 0
+    assert "can't go out without a canastra" in await table.error(
+        "/round side:A table:10 out:yes")
+    assert "Give melds: or table:" in await table.error(
+        "/round side:A melds:[4H 5H 6H] table:3")
+    assert "outside the brackets" in await table.error("/round side:A melds:4H 5H 6H")
+    await table.ok("/endgame")
+    assert "2 or 3 individuals" in await table.error("/newgame tranca players:a b c d")
+
+
+async def test_newgame_checks_the_teams(table: Table):
+    assert "2 pairs or 2 trios" in await table.error("/newgame tranca teams:a+b c")
+    assert "different name" in await table.error("/newgame tranca teams:a+b a+c")
+    await table.ok("/newgame tranca teams:a+b+c d+e+f")
+    assert "Target 5,000" in (await table.ok("/board")).text
