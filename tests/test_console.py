@@ -144,3 +144,16 @@ def test_a_bad_setting_is_reported(tmp_path: Path):
                             text=True, cwd=tmp_path, env=_env(tmp_path, LOG_LEVEL="LOUD"),
                             timeout=60)
     assert result.returncode == 2 and "LOG_LEVEL" in result.stderr
+
+
+def test_tranca_in_the_console_json(tmp_path: Path):
+    replies = console(tmp_path, [
+        "/newgame tranca teams:alice+carol bob+dave",
+        "/round side:A table:300 hand:20 clean:1 morto:yes out:yes",
+        "bob: /round side:B melds:[KS KD KC] hand:3S AD",
+        "/board",
+    ])
+    assert all(r["ok"] for r in replies), replies
+    board = replies[-1]["board"]
+    assert board["game"] == "tranca"
+    assert board["totals"] == {"A": 300 - 20 + 200 + 100, "B": 30 - 15 - 100}
