@@ -69,7 +69,7 @@ async def test_every_command_is_synced_with_typed_options(dc: DiscordHarness):
     assert edit["hand"]["type"] == 4 and edit["round"]["type"] == 4
     assert edit["hand"]["min_value"] == 1
     groups = {o["name"]: o for o in synced["rules"]["options"]}
-    assert set(groups) == {"show", "marriage", "marriage_rummy", "tranca"}
+    assert set(groups) == {"show", "marriage", "marriage_rummy", "tranca", "riichi"}
     rules = {o["name"]: o for o in groups["marriage"]["options"]}
     assert (rules["seen"]["type"], rules["seen"]["min_value"], rules["seen"]["max_value"]) \
         == (4, 0, 1000)
@@ -77,7 +77,7 @@ async def test_every_command_is_synced_with_typed_options(dc: DiscordHarness):
                                                                    "counted"]
     assert rules["tunnel_pachaunu"]["type"] == 5
     assert [c["value"] for c in synced["newgame"]["options"][0]["choices"]] == [
-        "marriage", "marriage_rummy", "tranca"]
+        "marriage", "marriage_rummy", "tranca", "riichi"]
     def check(command: dict) -> None:  # Discord's limits, for commands and subcommands
         assert 1 <= len(command["description"]) <= 100
         assert len(command.get("options", [])) <= 25

@@ -298,6 +298,7 @@ class Service:
             actor_player=session.roster.for_actor(command.actor),
             mentions=command.mentions,
             state=session.game_state,
+            totals=session.totals,
         )
         outcome = game.play(ctx)
         changed = False
@@ -502,13 +503,17 @@ class Service:
                 text += f" = {format_money(to_money(points, rate), currency)}"
             return text
 
-        lines = [f"Game over after {_plural(session.hand_count, game.hand_word)}. "
-                 "Final standings:"]
-        lines += [f"{i}. {names[k]} {amount(session.totals.get(k, 0))}"
-                  for i, k in enumerate(standings, 1)]
-        status = game.status(session.totals, rules, session.game_state, session.roster)
-        if status:
-            lines.append(status)
+        lines = [f"Game over after {_plural(session.hand_count, game.hand_word)}."]
+        final = game.final_lines(session.totals, rules, session.game_state, session.roster)
+        if final:
+            lines += final  # the game's own final scores (Riichi: uma and oka)
+        else:
+            lines.append("Final standings:")
+            lines += [f"{i}. {names[k]} {amount(session.totals.get(k, 0))}"
+                      for i, k in enumerate(standings, 1)]
+            status = game.status(session.totals, rules, session.game_state, session.roster)
+            if status:
+                lines.append(status)
         # Only a zero-sum game settles up between players; Tranca scores are a race.
         transfers = settle_up({k: session.totals.get(k, 0) for k in names}) \
             if game.zero_sum else []

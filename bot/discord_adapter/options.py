@@ -138,10 +138,37 @@ COMMANDS: tuple[SlashCommand, ...] = (
         Option("morto", BOOL, "the morto was taken and used (default yes)"),
         Option("out", BOOL, "this side made the final move"),
     )),
+    *(SlashCommand(name, _help(name), (
+        Option("winner", MEMBER, "who won"),
+        Option("winner_name", TEXT, "the winner(s) by name; two for a double ron",
+               autocomplete=True, key="winner"),
+        *((Option("from_player", TEXT, "who dealt in", autocomplete=True, key="from"),)
+          if name == "ron" else ()),
+        Option("han", TEXT, "han (with two winners: alice=3 carol=2)"),
+        Option("fu", TEXT, "fu (with two winners: alice=30 carol=40)"),
+        Option("yakuman", INT, "a limit hand: 1, or 2 for a double", low=1, high=6),
+        Option("hand", TEXT, "or the tiles: 234m067p23456788s"),
+        Option("win", TEXT, "the winning tile, e.g. 2s"),
+        Option("dora", TEXT, "dora indicators"),
+        Option("ura", TEXT, "ura dora indicators"),
+        Option("melds", TEXT, "called melds: pon555z chi456p kan1111m ankan2222p"),
+        Option("riichi", BOOL, "the winner declared riichi"),
+    )) for name in ("ron", "tsumo")),
+    SlashCommand("riichi", _help("riichi"), (
+        Option("player", TEXT, "who declares riichi (you if empty)", autocomplete=True,
+               key=""),)),
+    SlashCommand("draw", _help("draw"), (
+        Option("tenpai", TEXT, "the players who are tenpai (none if nobody)"),)),
+    SlashCommand("chombo", _help("chombo"), (
+        Option("player", TEXT, "who pays the penalty", required=True, autocomplete=True,
+               key=""),)),
     SlashCommand("undo", _help("undo"), (Option("reason", TEXT, "why, for the record"),)),
     SlashCommand("edit", _help("edit"), (
         Option("hand", INT, "which hand (Marriage)", low=1, high=1_000_000),
         Option("round", INT, "which round (Tranca)", low=1, high=1_000_000),
+        Option("result", INT, "which result (Riichi)", low=1, high=1_000_000),
+        Option("han", TEXT, "Riichi: han"),
+        Option("fu", TEXT, "Riichi: fu"),
         *(o for o in HAND_OPTIONS if o.name not in ("tiplu",)),
         Option("side", TEXT, "Tranca: the side to re-enter"),
         Option("table", INT, "Tranca: card points laid down", low=0, high=100000),

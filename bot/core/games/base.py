@@ -56,6 +56,7 @@ class PlayContext:
     mentions: Mapping[str, Actor] = field(default_factory=dict)
     editing: dict[str, Any] | None = None  # inputs of the hand being re-entered by /edit
     state: dict[str, Any] | None = None  # what the game carried over from earlier hands
+    totals: Mapping[int, int] = field(default_factory=dict)  # the board's totals so far
 
 
 @dataclass
@@ -108,6 +109,11 @@ class Game(ABC):
     @abstractmethod
     def waiting_for(self, pending: Mapping[str, Any], rules: Mapping[str, Any]) -> list[int]:
         """Seats whose input a waiting hand still needs."""
+
+    def final_lines(self, totals: Mapping[int, int], rules: Mapping[str, Any],
+                    state: Mapping[str, Any] | None, roster: Roster) -> list[str]:
+        """Extra lines for /endgame (Riichi: the final scores with uma and oka)."""
+        return []
 
     def columns(self, roster: Roster,
                 state: Mapping[str, Any] | None = None) -> list[tuple[int, str]]:

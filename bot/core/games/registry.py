@@ -6,14 +6,17 @@ from bot.core.errors import UserError
 from bot.core.games.base import Game
 from bot.core.games.marriage.game import MarriageGame
 from bot.core.games.marriage_rummy import MarriageRummyGame
+from bot.core.games.riichi import RiichiGame
 from bot.core.games.tranca import TrancaGame
 from bot.core.grammar import clip
 
 GAMES: dict[str, Game] = {
-    game.key: game for game in (MarriageGame(), MarriageRummyGame(), TrancaGame())
+    game.key: game for game in (MarriageGame(), MarriageRummyGame(), TrancaGame(),
+                                RiichiGame())
 }
 ALIASES = {"nepali": "marriage", "marriage_nepali": "marriage", "rummy": "marriage_rummy",
-           "indian": "marriage_rummy", "marriage-rummy": "marriage_rummy"}
+           "indian": "marriage_rummy", "marriage-rummy": "marriage_rummy",
+           "mahjong": "riichi", "sanma": "riichi"}
 
 
 def get_game(name: str) -> Game:

@@ -1,0 +1,115 @@
+"""Riichi payments: pure functions. Facts: shared/rules/riichi.md."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.core.errors import UserError
+
+VALID_FU = (20, 25, *range(30, 120, 10))
+
+
+def round_up(points: float) -> int:
+    """Every payment is rounded up to the next 100."""
+    return int(-(-points // 100) * 100)
+
+
+def basic_points(han: int, fu: int, yakuman: int = 0, kiriage: bool = False) -> int:
+    if yakuman:
+        return 8000 * yakuman
+    if han < 1:
+        raise UserError("A winning hand has at least 1 han.")
+    if fu not in VALID_FU:
+        raise UserError(f"fu is 20, 25 or 30 to 110 in tens, not {fu}.")
+    if han >= 13:
+        return 8000  # counted yakuman
+    if han >= 11:
+        return 6000
+    if han >= 8:
+        return 4000
+    if han >= 6:
+        return 3000
+    if han >= 5:
+        return 2000
+    if kiriage and (han, fu) in ((4, 30), (3, 60)):
+        return 2000
+    return min(2000, fu * 2 ** (2 + han))
+
+
+@dataclass(frozen=True)
+class Win:
+    winner: int
+    basic: int
+    dealer: bool
+
+
+def ron(win: Win, loser: int, honba: int, honba_value: int = 300) -> dict[int, int]:
+    pay = round_up(win.basic * (6 if win.dealer else 4)) + honba * honba_value
+    return {win.winner: pay, loser: -pay}
+
+
+def tsumo(win: Win, seats: Sequence[int], dealer_seat: int, honba: int,
+          honba_value: int = 300) -> dict[int, int]:
+    """Each other player pays; the dealer pays double when a non-dealer wins."""
+    extra = honba * honba_value // (len(seats) - 1) if len(seats) > 1 else 0
+    deltas = dict.fromkeys(seats, 0)
+    for seat in seats:
+        if seat == win.winner:
+            continue
+        double = win.dealer or seat == dealer_seat
+        pay = round_up(win.basic * (2 if double else 1)) + extra
+        deltas[seat] -= pay
+        deltas[win.winner] += pay
+    return deltas
+
+
+def noten_payments(seats: Sequence[int], tenpai: Sequence[int], total: int = 3000
+                   ) -> dict[int, int]:
+    """An exhaustive draw: the noten players pay `total` between them to the tenpai ones."""
+    deltas = dict.fromkeys(seats, 0)
+    noten = [s for s in seats if s not in tenpai]
+    if not tenpai or not noten:
+        return deltas
+    for seat in noten:
+        deltas[seat] -= total // len(noten)
+    for seat in tenpai:
+        deltas[seat] += total // len(tenpai)
+    return deltas
+
+
+def chombo(offender: int, seats: Sequence[int], dealer_seat: int) -> dict[int, int]:
+    """Reverse mangan: the offender pays as if everyone else had won a mangan by tsumo."""
+    deltas = dict.fromkeys(seats, 0)
+    for seat in seats:
+        if seat == offender:
+            continue
+        pay = 4000 if offender == dealer_seat or seat == dealer_seat else 2000
+        deltas[seat] += pay
+        deltas[offender] -= pay
+    return deltas
+
+
+def final_scores(scores: dict[int, int], seat_order: Sequence[int], start: int, back: int,
+                 uma: Sequence[int], tie: str) -> dict[int, float]:
+    """(score - return) / 1000 + uma; first place also gets the oka. Ties: by seat order from
+    the first dealer, or the tied places' uma shared."""
+    oka = (back - start) * len(scores) / 1000
+    ranked = sorted(scores, key=lambda s: (-scores[s], seat_order.index(s)))
+    final = {s: (scores[s] - back) / 1000 for s in scores}
+    place = 0
+    while place < len(ranked):
+        tied = [s for s in ranked if scores[s] == scores[ranked[place]]]
+        share = uma[place: place + len(tied)]
+        for i, seat in enumerate(tied):
+            final[seat] += sum(share) / len(tied) if tie == "split" else share[i]
+        if place == 0:
+            for seat in tied:
+                final[seat] += oka / len(tied) if tie == "split" else (oka if seat == tied[0]
+                                                                       else 0)
+        place += len(tied)
+    rounded = {s: round(v, 1) for s, v in final.items()}
+    # a three-way split leaves thirds: the tenth lost in rounding goes to the top seat
+    rounded[ranked[0]] = round(rounded[ranked[0]] + sum(final.values())
+                               - sum(rounded.values()), 1)
+    return rounded

@@ -1,0 +1,115 @@
+"""Scoring a hand from tiles with the `mahjong` package; impossible hands are clear errors."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mahjong.hand_calculating.hand import HandCalculator
+from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
+from mahjong.meld import Meld
+from mahjong.tile import TilesConverter
+
+from bot.core.errors import UserError
+from bot.core.grammar import clip
+
+_GROUP = re.compile(r"^(?:\d+[mpsz])+$")
+_MELD = re.compile(r"^(pon|chi|kan|ankan)((?:\d+[mpsz])+)$")
+_ERRORS = {
+    "hand_not_winning": "that is not a winning hand",
+    "no_yaku": "that hand has no yaku",
+    "winning_tile_not_in_hand": "the winning tile must be in the hand",
+    "open_hand_riichi_not_allowed": "riichi is only for a closed hand",
+}
+def _check_copies(text: str) -> None:
+    """At most four of a tile, counted from what was typed (the package's converter would
+    quietly turn a fifth 1m into a 2m)."""
+    counts: dict[tuple[str, str], int] = {}
+    for digits, suit in re.findall(r"(\d+)([mpsz])", text.lower()):
+        for digit in digits:
+            key = (suit, "5" if digit == "0" else digit)
+            counts[key] = counts.get(key, 0) + 1
+            if counts[key] > 4:
+                raise UserError(f"No tile comes more than four times ({key[1]}{suit}).")
+
+
+KAZOE = {"yakuman": 0, "sanbaiman": 1, "none": 2}
+WINDS = [27, 28, 29, 30]  # East South West North in the 34-tile numbering
+
+
+@dataclass(frozen=True)
+class TileResult:
+    han: int
+    fu: int
+    yakuman: int
+    yaku: str
+
+
+def _tiles(text: str, aka: bool) -> list[int]:
+    text = text.strip().lower().replace(" ", "")
+    if not _GROUP.match(text):
+        raise UserError(f"`{clip(text)}` is not tiles: write 123m456p789s11z (z: 1-4 winds "
+                        "E S W N, 5-7 dragons white green red; 0 is a red five).")
+    for digits, suit in re.findall(r"(\d+)([mpsz])", text):
+        if suit == "z" and set(digits) & set("089"):
+            raise UserError("Honours are 1z to 7z (winds 1-4, dragons 5-7).")
+    _check_copies(text)
+    try:
+        return TilesConverter.one_line_string_to_136_array(text, has_aka_dora=aka)
+    except Exception:
+        raise UserError(f"`{clip(text)}` has more copies of a tile than a set holds.") from None
+
+
+def score_tiles(options: Mapping[str, str], *, tsumo: bool, riichi: bool, seat_wind: int,
+                round_wind: int, rules: Mapping[str, Any], honba: int) -> TileResult:
+    aka = bool(rules["aka_dora"])
+    hand = _tiles(options["hand"], aka)
+    _check_copies(options["hand"] + " ".join((options.get("melds") or "").split()))
+    melds: list[Meld] = []
+    for word in (options.get("melds") or "").split():
+        match = _MELD.match(word.lower())
+        if not match:
+            raise UserError(f"`{clip(word)}` is not a called meld: pon555z, chi456p, "
+                            "kan1111m or ankan2222p.")
+        kind, tiles = match.groups()
+        meld_tiles = _tiles(tiles, aka)
+        size = 4 if kind in ("kan", "ankan") else 3
+        if len(meld_tiles) != size:
+            raise UserError(f"{word}: a {kind} has {size} tiles.")
+        melds.append(Meld(Meld.KAN if size == 4 else (Meld.CHI if kind == "chi" else Meld.PON),
+                          meld_tiles, opened=kind != "ankan"))
+        hand += meld_tiles
+    kans = sum(1 for m in melds if m.type == Meld.KAN)
+    if len(hand) != 14 + kans:
+        raise UserError(f"A winning hand has 14 tiles (one more a kan); this has {len(hand)}.")
+    win = _tiles(options["win"], aka)
+    if len(win) != 1:
+        raise UserError("win: is one tile, e.g. win:2s")
+    win_tile = next((t for t in hand if t // 4 == win[0] // 4 and not any(
+        t in m.tiles for m in melds)), None)
+    if win_tile is None:
+        raise UserError("The winning tile must be in the closed part of the hand.")
+    dora = _tiles(options["dora"], aka) if options.get("dora") else []
+    ura = _tiles(options["ura"], aka) if options.get("ura") else []
+    config = HandConfig(
+        is_tsumo=tsumo, is_riichi=riichi, player_wind=WINDS[seat_wind],
+        round_wind=WINDS[round_wind], tsumi_number=honba,
+        options=OptionalRules(has_open_tanyao=bool(rules["open_tanyao"]), has_aka_dora=aka,
+                              has_double_yakuman=bool(rules["double_yakuman"]),
+                              kazoe_limit=KAZOE[rules["kazoe"]],
+                              kiriage=bool(rules["kiriage"])),
+    )
+    try:
+        result = HandCalculator().estimate_hand_value(hand, win_tile, melds=melds,
+                                                      dora_indicators=dora, config=config,
+                                                      ura_dora_indicators=ura)
+    except Exception as error:  # the library's own failure on a hand it can't read
+        raise UserError(f"The tiles could not be scored ({type(error).__name__}).") from None
+    if result.error:
+        raise UserError(f"Not scored: {_ERRORS.get(result.error, result.error)}.")
+    level = str((result.cost or {}).get("yaku_level", ""))
+    yakuman = max(1, (result.han or 0) // 13) if "yakuman" in level else 0
+    yaku = ", ".join(str(y) for y in result.yaku or [])
+    return TileResult(result.han or 0, result.fu or 0, yakuman, yaku)
