@@ -10,6 +10,7 @@ import asyncio
 import json
 import logging
 import sys
+from pathlib import Path
 
 from bot.logs import setup_logging
 from bot.settings import Settings
@@ -25,6 +26,7 @@ def _parser() -> argparse.ArgumentParser:
     console.add_argument("--user", default="host", help="your name at the table (default host)")
     console.add_argument("--json", action="store_true", help="print one JSON object per reply")
     console.add_argument("--chat", default="console", help="which chat's session to use")
+    console.add_argument("--files", default=".", help="folder for charts and exports")
     sub.add_parser("run", help="run the chat platforms whose tokens are set")
     sub.add_parser("migrate", help="bring the database up to date")
     sub.add_parser("health", help="check the database; print JSON; exit 0 when healthy")
@@ -47,7 +49,8 @@ async def _console(settings: Settings, args: argparse.Namespace) -> int:
     url = f"sqlite:///{args.db}" if args.db else settings.database_url
     store = await open_store(url)
     try:
-        return await run_console(Service(store), args.user, args.json, chat=args.chat)
+        return await run_console(Service(store), args.user, args.json, chat=args.chat,
+                                 files=Path(args.files))
     finally:
         await store.close()
 

@@ -9,6 +9,7 @@ import asyncio
 import json
 import re
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from bot.core.command import Actor, Command, Reply
@@ -39,8 +40,19 @@ def render_plain(reply: Reply) -> str:
     return "\n".join(parts)
 
 
+def save_file(reply: Reply, folder: Path) -> Path | None:
+    """A chart or export is written to a file; the console prints where."""
+    if reply.file is None:
+        return None
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / reply.file.name
+    path.write_bytes(reply.file.data)
+    return path.resolve()
+
+
 async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO = sys.stdin,
-                      stdout: TextIO = sys.stdout, chat: str = CONSOLE_CHAT) -> int:
+                      stdout: TextIO = sys.stdout, chat: str = CONSOLE_CHAT,
+                      files: Path = Path(".")) -> int:
     interactive = stdin.isatty()
     if interactive:
         stdout.write("Maalbot console. Try /help, or /newgame marriage players:alice bob "
@@ -62,8 +74,13 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
             reply = await service.handle(line_to_command(line, user, chat))
         except UserError as error:
             reply = Reply.error(error.message)
+        path = save_file(reply, files)
         if as_json:
-            stdout.write(json.dumps(reply.to_json(), ensure_ascii=False) + "\n")
+            data = reply.to_json()
+            if path is not None:
+                data["file"] = str(path)
+            stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
         else:
-            stdout.write(render_plain(reply) + "\n\n")
+            saved = f"\nFile: {path}" if path is not None else ""
+            stdout.write(render_plain(reply) + saved + "\n\n")
         stdout.flush()

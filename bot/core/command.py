@@ -35,6 +35,15 @@ class Command:
     mentions: Mapping[str, Actor] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A file to send with a reply: a chart (image) or an export (document)."""
+
+    name: str
+    data: bytes
+    kind: str = "document"  # or "image"
+
+
 @dataclass
 class Reply:
     """What to show. `table` is a preformatted monospace block; `board` is structured data."""
@@ -44,6 +53,7 @@ class Reply:
     table: str | None = None
     board: dict[str, Any] | None = None
     duplicate: bool = False  # the command was already handled; this is the earlier answer
+    file: Attachment | None = None
 
     def to_json(self) -> dict[str, Any]:
         if not self.ok:

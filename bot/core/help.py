@@ -36,6 +36,15 @@ CORE_HELP: dict[str, CommandInfo] = {
                     "rules. See /help rules for every key."),
         CommandInfo("endgame", "end the game: standings and who pays whom", "/endgame",
                     "Settles up in the fewest transfers. The game is archived, not deleted."),
+        CommandInfo("chart", "a chart of the running totals", "/chart",
+                    "A picture of every player's total hand by hand (money too when a rate "
+                    "is set)."),
+        CommandInfo("history", "the hands as entered, undone and edited ones too",
+                    "/history   or   /history hand:3",
+                    "Who recorded each hand and when, and what was undone or edited, with the "
+                    "reason when one was given (/undo reason:...)."),
+        CommandInfo("settings", "this chat's settings", "/settings timezone:Asia/Kathmandu",
+                    "timezone: used for the times in /history."),
         CommandInfo("help", "this help", "/help [command]   /help rules"),
     )
 }

@@ -7,15 +7,18 @@ transaction: bad input raises UserError and the transaction rolls back, so it ch
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core import help as help_text
 from bot.core.board import board_json, render_table
-from bot.core.command import Command, Reply
+from bot.core.chart import render_chart
+from bot.core.command import Attachment, Command, Reply
 from bot.core.errors import UserError
 from bot.core.games import GAMES, get_game
 from bot.core.games.base import KEEP, Game, PlayContext
@@ -33,6 +36,7 @@ from bot.core.session import (
 
 log = logging.getLogger(__name__)
 BOARD_ROWS = 10
+HISTORY_ROWS = 20
 DEFAULT_GAME = "marriage"
 
 Handler = Callable[["Service", ChatTransaction, "SessionState | None", Command],
@@ -446,6 +450,75 @@ class Service:
                            session.hand_count, waiting)
         return Reply("\n".join(lines), table=table, board=board)
 
+    # --- looking back --------------------------------------------------------------------
+
+    async def _chart(self, tx: ChatTransaction, session: SessionState | None,
+                     command: Command) -> Outcome:
+        session, game = _require_session(session)
+        assert session.id is not None
+        hands = await tx.all_hands(session.id)
+        if not hands:
+            raise UserError(f"No {game.hand_word}s yet: nothing to chart.")
+        rules = game.rulebook.complete(session.rules)
+        columns = game.columns(session.roster, session.game_state)
+        title = f"{game.title}: {_plural(len(hands), game.hand_word)}"
+        # matplotlib takes a moment: off the event loop
+        png = await asyncio.to_thread(render_chart, columns, hands, rules, title,
+                                      game.hand_word)
+        return Outcome(Reply(f"Running totals after {_plural(len(hands), game.hand_word)}.",
+                             file=Attachment(f"chart-{session.id}-{len(hands)}.png", png,
+                                             "image")))
+
+    async def _history(self, tx: ChatTransaction, session: SessionState | None,
+                       command: Command) -> Outcome:
+        session, game = _require_session(session)
+        assert session.id is not None
+        zone = _zone((await tx.settings()).get("timezone"))
+        log = await tx.history(session.id)
+        word = game.hand_word
+        if "hand" in command.options or word in command.options:
+            no = parse_int(command.options.get("hand") or command.options[word], word, 1,
+                           max([h.no for h in log] or [1]))
+            log = [h for h in log if h.no == no]
+        elif len(log) > HISTORY_ROWS:
+            log = log[-HISTORY_ROWS:]
+        if not log:
+            return Outcome(Reply(f"No {word}s yet."))
+        lines = []
+        for hand in log:
+            when = hand.created_at.astimezone(zone).strftime("%d %b %H:%M") \
+                if hand.created_at else ""
+            lines.append(f"{word.capitalize()} {hand.no} · {when} · recorded by "
+                         f"{hand.recorded_by_name}: {hand.summary.splitlines()[0]}")
+            if hand.voided_at is not None:
+                reason = hand.void_reason or "undone"
+                at = hand.voided_at.astimezone(zone).strftime("%d %b %H:%M")
+                what = "replaced by an edit" if reason.startswith("edited") else "undone"
+                extra = reason.partition(": ")[2] if reason.startswith("edited") else (
+                    "" if reason == "undone" else reason)
+                lines.append(f"   {what} {at}" + (f" (reason: {extra})" if extra else ""))
+        return Outcome(Reply("\n".join(lines)))
+
+    async def _settings(self, tx: ChatTransaction, session: SessionState | None,
+                        command: Command) -> Outcome:
+        options = dict(command.options)
+        current = await tx.settings()
+        if "" in options:
+            raise UserError("Use /settings timezone:Asia/Kathmandu (see /help settings).")
+        if not options:
+            return Outcome(Reply(f"timezone: {current.get('timezone', 'UTC')}"))
+        if "timezone" in options:
+            name = options["timezone"].strip()
+            try:
+                ZoneInfo(name)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise UserError(f"`{clip(name)}` is not a timezone; use a name like "
+                                "Asia/Kathmandu, Europe/London or UTC.") from None
+            current["timezone"] = name
+        await tx.save_settings(current)
+        return Outcome(Reply(f"Settings saved. timezone: {current.get('timezone', 'UTC')}"),
+                       changed=True)
+
     # --- rules ---------------------------------------------------------------------------
 
     async def _rules(self, tx: ChatTransaction, session: SessionState | None,
@@ -592,6 +665,13 @@ def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
     return players
 
 
+def _zone(name: str | None) -> ZoneInfo:
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
@@ -634,6 +714,9 @@ CORE_COMMANDS: dict[str, tuple[Handler, frozenset[str]]] = {
     "join": (Service._join, frozenset({"", "name"})),
     "players": (Service._players, frozenset()),
     "sitout": (Service._sitout, frozenset({""})),
+    "chart": (Service._chart, frozenset()),
+    "history": (Service._history, frozenset({"hand", "round", "result"})),
+    "settings": (Service._settings, frozenset({"", "timezone"})),
     "back": (Service._back, frozenset({""})),
     "board": (Service._board, frozenset()),
     "undo": (Service._undo, frozenset({"reason"})),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import io
 import logging
 import re
 from typing import Any, Literal
@@ -270,6 +271,13 @@ class DiscordAdapter:
                                             allowed_mentions=NO_PINGS)
             return
         extra: dict[str, Any] = {"view": view} if view is not None else {}
+        if reply.file is not None:
+            # a chart shows inside an embed; an export comes as a plain attachment
+            extra["file"] = discord.File(io.BytesIO(reply.file.data), filename=reply.file.name)
+            if reply.file.kind == "image":
+                embeds = [discord.Embed(description=content or None).set_image(
+                    url=f"attachment://{reply.file.name}")]
+                content = None
         if edit:
             if response.is_done():
                 await interaction.edit_original_response(content=content, embeds=embeds,

@@ -182,6 +182,11 @@ COMMANDS: tuple[SlashCommand, ...] = (
           for item in ITEMS),
     )),
     SlashCommand("endgame", _help("endgame")),
+    SlashCommand("chart", _help("chart")),
+    SlashCommand("history", _help("history"), (
+        Option("hand", INT, "one hand (or round, or result) in full", low=1, high=1_000_000),)),
+    SlashCommand("settings", _help("settings"), (
+        Option("timezone", TEXT, "e.g. Asia/Kathmandu"),)),
     SlashCommand("help", _help("help"), (
         Option("topic", TEXT, "a command, or rules", key=""),
     )),

@@ -89,9 +89,16 @@ async def _0002_game_state(conn: AsyncConnection) -> None:
     await conn.execute(text("ALTER TABLE hands ADD COLUMN state_before TEXT"))
 
 
+async def _0003_chat_settings(conn: AsyncConnection) -> None:
+    # Per-chat settings (timezone, language) that outlive sessions.
+    await conn.execute(text(
+        "CREATE TABLE chat_settings (chat TEXT PRIMARY KEY, data TEXT NOT NULL)"))
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
+    (3, "chat settings", _0003_chat_settings),
 ]
 
 

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.players import Player
 from bot.core.session import OPEN, DuplicateOrigin, HandRecord, SessionState
-from bot.storage.tables import hands, origins, sessions
+from bot.storage.tables import chat_settings, hands, origins, sessions
 
 
 def _now() -> datetime:
@@ -104,6 +104,9 @@ def _hand(row: Any) -> HandRecord:
         origin_id=row.origin_id,
         created_at=row.created_at,
         state_before=row.state_before,
+        voided_at=row.voided_at,
+        voided_by=row.voided_by,
+        void_reason=row.void_reason,
     )
 
 
@@ -205,6 +208,26 @@ class SqlChatTransaction:
 
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None:
         return await _origin_reply(self.conn, origin_id)
+
+    async def history(self, session_id: int) -> list[HandRecord]:
+        """Every entry of the hand log, undone and replaced ones too, oldest first."""
+        rows = (await self.conn.execute(
+            select(hands).where(hands.c.session_id == session_id).order_by(hands.c.id)
+        )).all()
+        return [_hand(r) for r in rows]
+
+    async def settings(self) -> dict[str, Any]:
+        row = (await self.conn.execute(
+            select(chat_settings.c.data).where(chat_settings.c.chat == self.chat))).first()
+        return dict(row[0]) if row else {}
+
+    async def save_settings(self, values: Mapping[str, Any]) -> None:
+        updated = await self.conn.execute(
+            update(chat_settings).where(chat_settings.c.chat == self.chat)
+            .values(data=dict(values)))
+        if updated.rowcount == 0:
+            await self.conn.execute(insert(chat_settings).values(chat=self.chat,
+                                                                 data=dict(values)))
 
     async def record_origin(self, origin_id: str, reply: Mapping[str, Any]) -> None:
         await self.conn.execute(

@@ -64,3 +64,9 @@ origins = table(
     column("reply", JSON),
     column("created_at", DateTime(timezone=True)),
 )
+
+chat_settings = table(
+    "chat_settings",
+    column("chat", Text),
+    column("data", JSONText),
+)

@@ -368,6 +368,9 @@ class TelegramAdapter:
 
     async def _send(self, message: Message, reply: Reply,
                     markup: InlineKeyboardMarkup | None = None) -> None:
+        if reply.file is not None:
+            await self._send_file(message, reply)
+            return
         chunks = reply_chunks(reply)
         for i, chunk in enumerate(chunks):
             last = i == len(chunks) - 1
@@ -376,6 +379,19 @@ class TelegramAdapter:
                 reply_parameters=ReplyParameters(message.message_id,
                                                  allow_sending_without_reply=True),
                 reply_markup=markup if last else None))
+
+    async def _send_file(self, message: Message, reply: Reply) -> None:
+        """A chart as a photo, an export as a document; the text as the caption."""
+        assert reply.file is not None
+        caption = escape(reply.text, quote=False)[:1000]
+        file = reply.file
+        if file.kind == "image":
+            await self._retry(lambda: message.chat.send_photo(
+                file.data, caption=caption, parse_mode=ParseMode.HTML,
+                filename=file.name))
+        else:
+            await self._retry(lambda: message.chat.send_document(
+                file.data, filename=file.name, caption=caption, parse_mode=ParseMode.HTML))
 
     async def _edit(self, message: Message, reply: Reply,
                     markup: InlineKeyboardMarkup | None = None) -> None:

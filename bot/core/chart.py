@@ -1,0 +1,50 @@
+"""/chart: every column's running total by hand, as a PNG readable on a phone."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # no screen: render to memory
+
+import matplotlib.pyplot as plt
+
+from bot.core.money import money_shown
+from bot.core.session import HandRecord
+
+WIDTH, HEIGHT, DPI = 8, 5, 150  # 1200 x 750 pixels
+
+
+def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord],
+                 rules: Mapping[str, Any], title: str, hand_word: str = "hand") -> bytes:
+    figure, axes = plt.subplots(figsize=(WIDTH, HEIGHT), dpi=DPI)
+    try:
+        numbers = [0, *(h.no for h in hands)]
+        for key, label in columns:
+            running, total = [0], 0
+            for hand in hands:
+                total += hand.deltas.get(key, 0)
+                running.append(total)
+            axes.plot(numbers, running, marker="o" if len(hands) <= 30 else None,
+                      markersize=3, linewidth=2, label=f"{label} ({total:+,})")
+        axes.axhline(0, color="#888888", linewidth=0.8)
+        axes.set_xlabel(hand_word)
+        axes.set_ylabel("points")
+        axes.set_title(title)
+        axes.grid(True, alpha=0.3)
+        axes.legend(loc="upper left", fontsize=9, ncols=2 if len(columns) > 5 else 1)
+        rate = float(Decimal(str(rules.get("rate", "1"))))
+        if money_shown(rules) and rate > 0:
+            money = axes.secondary_yaxis("right", functions=(lambda y: y * rate,
+                                                             lambda m: m / rate))
+            money.set_ylabel(f"money ({rules.get('currency') or 'at ' + str(rules['rate'])})")
+        figure.tight_layout()
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png")
+        return buffer.getvalue()
+    finally:
+        plt.close(figure)

@@ -1,0 +1,84 @@
+"""/chart, /history and /settings: through the core, the console and Telegram."""
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import matplotlib.image as mpimg
+
+from tests.conftest import Table
+from tests.fakes.telegram_api import FakeTelegram  # noqa: F401  (used by the tg fixture)
+from tests.telegram_helpers import ALICE, Harness
+from tests.test_telegram import tg  # noqa: F401  (the fixture)
+
+NEW = "/newgame players:alice bob carol"
+HANDS = ["/hand winner:alice seen:bob maal:alice=3 bob=1",
+         "/hand winner:bob seen:alice carol maal:alice=3 bob=1 carol=8",
+         "/hand winner:carol seen:alice maal:alice=9 carol=4"]
+
+
+def _image(data: bytes):
+    return mpimg.imread(io.BytesIO(data), format="png")
+
+
+async def test_the_chart_is_a_real_picture(table: Table):
+    await table.ok(NEW)
+    assert "nothing to chart" in await table.error("/chart")
+    for line in HANDS:
+        await table.ok(line)
+    await table.ok("/rules rate:0.25 currency:Rs")
+    reply = await table.ok("/chart")
+    assert reply.file is not None and reply.file.kind == "image"
+    picture = _image(reply.file.data)
+    assert picture.shape[:2] == (750, 1200)
+    assert picture[..., :3].std() > 0.05  # not a blank canvas: lines were drawn
+
+
+async def test_history_keeps_what_was_undone_and_edited_with_reasons(table: Table):
+    await table.ok(NEW)
+    await table.ok(HANDS[0], by="bob")
+    await table.ok(HANDS[1])
+    await table.ok("/undo reason:wrong winner")
+    await table.ok(HANDS[2])
+    await table.ok("/edit hand:2 maal:carol=5 reason:miscounted")
+    text = (await table.ok("/history")).text
+    assert "recorded by bob: alice won" in text
+    assert "undone" in text and "(reason: wrong winner)" in text
+    assert "replaced by an edit" in text and "(reason: miscounted)" in text
+    only = (await table.ok("/history hand:2")).text
+    assert "Hand 1" not in only and only.count("Hand 2") == 3
+
+
+async def test_the_timezone_setting(table: Table):
+    await table.ok(NEW)
+    await table.ok(HANDS[0])
+    utc = (await table.ok("/history")).text
+    await table.ok("/settings timezone:Asia/Kathmandu")
+    assert "Asia/Kathmandu" in (await table.ok("/settings")).text
+    assert (await table.ok("/history")).text != utc  # 5:45 ahead
+    assert "not a timezone" in await table.error("/settings timezone:Mars/Base")
+
+
+def test_the_console_writes_the_chart_and_says_where(tmp_path: Path):
+    lines = [NEW, *HANDS, "/chart"]
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--json", "--db", str(tmp_path / "c.db"),
+         "--files", str(tmp_path / "out")], input="\n".join(lines) + "\n",
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    reply = json.loads(result.stdout.splitlines()[-1])
+    path = Path(reply["file"])
+    assert path.parent == (tmp_path / "out").resolve() and path.suffix == ".png"
+    assert _image(path.read_bytes()).shape[:2] == (750, 1200)
+
+
+async def test_telegram_sends_the_chart_as_a_photo(tg: Harness):  # noqa: F811
+    await tg.say(ALICE, NEW)
+    for line in HANDS:
+        await tg.say(ALICE, line)
+    await tg.say(ALICE, "/chart")
+    photos = await tg.fake.wait_for("sendPhoto", 1)
+    assert photos[0]["caption"].startswith("Running totals after 3 hands")
+    assert _image(photos[0]["photo"]).shape[:2] == (750, 1200)
