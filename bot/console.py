@@ -29,7 +29,17 @@ def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT) -> Command:
         name, line = match.group(1), match.group(2)
     parsed = parse_command_text(line)
     actor = Actor(id=f"console:{name.lower()}", name=name, is_admin=name.lower() == user.lower())
-    return Command(chat=chat, actor=actor, name=parsed.name, options=parsed.options)
+    attachment = None
+    if parsed.name == "import" and parsed.options.get(""):
+        # the console's way of sending a file: /import path/to/export.json
+        path = Path(parsed.options[""]).expanduser()
+        try:
+            attachment = path.read_bytes()
+        except OSError as error:
+            raise UserError(f"Can't read {path}: {error.strerror}.") from None
+        parsed.options.pop("")
+    return Command(chat=chat, actor=actor, name=parsed.name, options=parsed.options,
+                   attachment=attachment)
 
 
 def render_plain(reply: Reply) -> str:

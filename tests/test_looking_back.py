@@ -82,3 +82,44 @@ async def test_telegram_sends_the_chart_as_a_photo(tg: Harness):  # noqa: F811
     photos = await tg.fake.wait_for("sendPhoto", 1)
     assert photos[0]["caption"].startswith("Running totals after 3 hands")
     assert _image(photos[0]["photo"]).shape[:2] == (750, 1200)
+
+
+async def test_stats_across_sessions_with_links_and_periods(table: Table):
+    await table.ok(NEW)
+    await table.ok(HANDS[0])  # alice +13 (3,1 maal: 9-4=... see the board)
+    first = (await table.board())["totals"]
+    await table.ok("/endgame")
+    await table.ok("/newgame players:alice bob dave")
+    await table.ok("/rules rate:0.5 currency:Rs")
+    await table.ok("/hand winner:dave seen:alice maal:alice=3 dave=10")
+    second = (await table.board())["totals"]
+    board = (await table.ok("/stats")).text
+    assert board.startswith("Leaderboard (all time):")
+    assert f"alice {first['alice'] + second['alice']:+,}" in board
+    alice = (await table.ok("/stats alice")).text
+    assert "2 sessions, 2 hands, 1 win (50%)" in alice and "average maal 3.0" in alice
+    assert f"{second['alice'] * 0.5:.2f} Rs where played for money" in alice
+    await table.ok("/link name:dave", by="Dev")
+    dev = (await table.ok("/stats dev period:month")).text
+    assert dev.startswith("Dev (this month): 1 session, 1 hand, 1 win")
+    assert "No stats for `zed`" in await table.error("/stats zed")
+    assert "period is month" in await table.error("/stats period:week")
+
+
+async def test_export_and_import_through_the_console(tmp_path: Path):
+    def run(lines: list[str], db: str) -> list[dict]:
+        result = subprocess.run(
+            [sys.executable, "-m", "bot", "console", "--json", "--db", str(tmp_path / db),
+             "--files", str(tmp_path)], input="\n".join(lines) + "\n", capture_output=True,
+            text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        return [json.loads(line) for line in result.stdout.splitlines()]
+
+    out = run([NEW, *HANDS, "/undo", "/export", "/export format:csv", "/board"], "a.db")
+    exported, csv_file, board = Path(out[-3]["file"]), Path(out[-2]["file"]), out[-1]["board"]
+    assert csv_file.read_text().splitlines()[0].startswith("session,game,hand,time,player")
+    assert len(csv_file.read_text().splitlines()) == 1 + 3 * 3  # the undone hand too
+    back = run([f"/import {exported}", "/board", f"/import {exported}"], "b.db")
+    assert back[0]["ok"] and back[1]["board"] == board
+    assert "already has 1 session" in back[2]["error"]
+    assert "Can't read" in run(["/import /nonexistent.json"], "c.db")[0]["error"]

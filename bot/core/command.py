@@ -33,6 +33,7 @@ class Command:
     # Platform mentions in the options ("<@123>", "@ram") mapped to the person they name,
     # so a player can be bound to a real account when a game starts.
     mentions: Mapping[str, Actor] = field(default_factory=dict)
+    attachment: bytes | None = None  # a file sent with the command (/import)
 
 
 @dataclass(frozen=True)

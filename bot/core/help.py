@@ -45,6 +45,19 @@ CORE_HELP: dict[str, CommandInfo] = {
                     "reason when one was given (/undo reason:...)."),
         CommandInfo("settings", "this chat's settings", "/settings timezone:Asia/Kathmandu",
                     "timezone: used for the times in /history."),
+        CommandInfo("stats", "players' records across every game here",
+                    "/stats   /stats alice   /stats alice period:month",
+                    "Sessions, hands, wins and win rate, average maal (Marriage), net points "
+                    "and money, best and worst night; without a name, the leaderboard. "
+                    "period: month, year or all (in the chat's timezone). Tranca keeps score "
+                    "by side and is left out."),
+        CommandInfo("link", "count a guest name as a person in /stats",
+                    "/link name:Bob @bob   or   /link name:Bob (yourself)"),
+        CommandInfo("export", "the game as a file", "/export   /export format:csv   "
+                    "/export all", "JSON (for /import) or CSV (a row per player per hand); "
+                    "all: every session of this chat."),
+        CommandInfo("import", "bring an /export into a chat with no games yet",
+                    "/import, with the JSON file"),
         CommandInfo("help", "this help", "/help [command]   /help rules"),
     )
 }

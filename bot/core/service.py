@@ -8,14 +8,19 @@ transaction: bad input raises UserError and the transaction rolls back, so it ch
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core import help as help_text
+from bot.core import stats
 from bot.core.board import board_json, render_table
 from bot.core.chart import render_chart
 from bot.core.command import Attachment, Command, Reply
@@ -519,6 +524,96 @@ class Service:
         return Outcome(Reply(f"Settings saved. timezone: {current.get('timezone', 'UTC')}"),
                        changed=True)
 
+    async def _stats(self, tx: ChatTransaction, session: SessionState | None,
+                     command: Command) -> Outcome:
+        options = command.options
+        settings = await tx.settings()
+        zone = _zone(settings.get("timezone"))
+        period = (options.get("period") or "all").strip().lower()
+        now = datetime.now(zone)
+        starts = {"month": now.replace(day=1, hour=0, minute=0, second=0, microsecond=0),
+                  "year": now.replace(month=1, day=1, hour=0, minute=0, second=0,
+                                      microsecond=0),
+                  "all": None}
+        if period not in starts:
+            raise UserError("period is month, year or all.")
+        played = []
+        for past in await tx.chat_sessions():
+            assert past.id is not None
+            played.append((past, await tx.all_hands(past.id)))
+        table = stats.compute(played, settings.get("links", {}), starts[period])
+        if not table:
+            return Outcome(Reply("No hands recorded here yet (Tranca keeps score by side "
+                                 "and is not in /stats)."))
+        currency = next((get_game(s.game).rulebook.complete(s.rules).get("currency")
+                         for s, _ in reversed(played) if get_game(s.game).player_columns),
+                        "") or ""
+        when = {"month": "this month", "year": "this year", "all": "all time"}[period]
+        who = options.get("", "").strip()
+        if not who:
+            lines = [f"Leaderboard ({when}):", *stats.leaderboard(table, currency)]
+            return Outcome(Reply("\n".join(lines)))
+        mentioned = command.mentions.get(who) or command.mentions.get(who.lower())
+        wanted = who.lstrip("@").lower()
+        rows = [r for r in table.values() if (mentioned and r.key == mentioned.id)
+                or r.name.lower() == wanted]
+        if not rows:
+            names = ", ".join(sorted(r.name for r in table.values()))
+            raise UserError(f"No stats for `{clip(who)}` ({when}). Players: {names}.")
+        return Outcome(Reply("\n".join(stats.describe(rows[0], currency, when))))
+
+    async def _link(self, tx: ChatTransaction, session: SessionState | None,
+                    command: Command) -> Outcome:
+        options = command.options
+        name = check_name(options.get("name", ""))
+        target = command.actor
+        words = split_list(options.get("", ""))
+        if words:
+            mentioned = command.mentions.get(words[0]) or command.mentions.get(words[0].lower())
+            if mentioned is None:
+                raise UserError("Mention the person to link, e.g. /link name:Bob @bob (or "
+                                "leave it out to link the name to yourself).")
+            target = mentioned
+        settings = await tx.settings()
+        links = dict(settings.get("links", {}))
+        links[name.lower()] = {"id": target.id, "name": target.name}
+        settings["links"] = links
+        await tx.save_settings(settings)
+        return Outcome(Reply(f"The guest {name} is {target.name} in /stats from now on."),
+                       changed=True)
+
+    async def _export(self, tx: ChatTransaction, session: SessionState | None,
+                      command: Command) -> Outcome:
+        options = command.options
+        fmt = (options.get("format") or "json").strip().lower()
+        if fmt not in ("json", "csv"):
+            raise UserError("format is json or csv.")
+        everything = options.get("", "").strip().lower() in ("all", "yes")
+        chosen = await tx.chat_sessions() if everything else (
+            [session] if session is not None else [])
+        if not chosen:
+            raise UserError("No game is open here; /export all exports the past ones.")
+        ids = [s.id for s in chosen if s.id is not None]
+        data = await tx.export(ids)
+        zone = _zone((await tx.settings()).get("timezone"))
+        body = json.dumps(data, ensure_ascii=False, indent=1, default=str).encode() \
+            if fmt == "json" else _csv(data, zone).encode()
+        what = _plural(len(ids), "session")
+        return Outcome(Reply(f"Export of {what} ({fmt}).",
+                             file=Attachment(f"maalbot-{len(ids)}-sessions.{fmt}", body)))
+
+    async def _import(self, tx: ChatTransaction, session: SessionState | None,
+                      command: Command) -> Outcome:
+        if command.attachment is None:
+            raise UserError("Send the JSON file of an /export with /import.")
+        try:
+            data = json.loads(command.attachment)
+            count = await tx.restore(data)
+        except (ValueError, KeyError, TypeError) as error:
+            raise UserError(f"Not imported: {error}") from None
+        return Outcome(Reply(f"Imported {_plural(count, 'session')}. /board shows the open "
+                             "one, /stats all of them."), changed=True)
+
     # --- rules ---------------------------------------------------------------------------
 
     async def _rules(self, tx: ChatTransaction, session: SessionState | None,
@@ -665,6 +760,27 @@ def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
     return players
 
 
+def _csv(data: Mapping[str, Any], zone: ZoneInfo) -> str:
+    """One row per player per hand: for a spreadsheet."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["session", "game", "hand", "time", "player", "points", "recorded_by",
+                     "status"])
+    for session in data["sessions"]:
+        names = {p["seat"]: p["name"] for p in session["players"]}
+        for hand in session["hands"]:
+            when = datetime.fromisoformat(hand["created_at"]).astimezone(zone) \
+                .strftime("%Y-%m-%d %H:%M") if hand.get("created_at") else ""
+            status = "live" if not hand.get("voided_at") else (hand.get("void_reason")
+                                                                or "undone")
+            for seat, points in sorted(hand["deltas"].items(), key=lambda kv: int(kv[0])):
+                label = names.get(int(seat), seat) if get_game(session["game"]) \
+                    .player_columns else f"side {seat}"
+                writer.writerow([session["id"], session["game"], hand["no"], when, label,
+                                 points, hand["recorded_by_name"], status])
+    return out.getvalue()
+
+
 def _zone(name: str | None) -> ZoneInfo:
     try:
         return ZoneInfo(name or "UTC")
@@ -717,6 +833,10 @@ CORE_COMMANDS: dict[str, tuple[Handler, frozenset[str]]] = {
     "chart": (Service._chart, frozenset()),
     "history": (Service._history, frozenset({"hand", "round", "result"})),
     "settings": (Service._settings, frozenset({"", "timezone"})),
+    "stats": (Service._stats, frozenset({"", "period"})),
+    "link": (Service._link, frozenset({"", "name"})),
+    "export": (Service._export, frozenset({"", "format"})),
+    "import": (Service._import, frozenset({""})),
     "back": (Service._back, frozenset({""})),
     "board": (Service._board, frozenset()),
     "undo": (Service._undo, frozenset({"reason"})),

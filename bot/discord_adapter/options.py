@@ -185,6 +185,20 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("chart", _help("chart")),
     SlashCommand("history", _help("history"), (
         Option("hand", INT, "one hand (or round, or result) in full", low=1, high=1_000_000),)),
+    SlashCommand("stats", _help("stats"), (
+        Option("player", TEXT, "one player's record (the leaderboard if empty)",
+               autocomplete=True, key=""),
+        Option("period", CHOICE, "this month, this year or all time",
+               choices=("month", "year", "all")),
+    )),
+    SlashCommand("link", _help("link"), (
+        Option("name", TEXT, "the guest's name", required=True),
+        Option("user", MEMBER, "the person (you if empty)", key=""),
+    )),
+    SlashCommand("export", _help("export"), (
+        Option("format", CHOICE, "json (for /import) or csv", choices=("json", "csv")),
+        Option("all", BOOL, "every session of this channel, not only the open one", key=""),
+    )),
     SlashCommand("settings", _help("settings"), (
         Option("timezone", TEXT, "e.g. Asia/Kathmandu"),)),
     SlashCommand("help", _help("help"), (

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, insert, select
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.storage.tables import hands, sessions
 
@@ -18,8 +19,9 @@ _DATES = ("created_at", "ended_at", "voided_at")
 def _plain(row: Any) -> dict[str, Any]:
     data = dict(row._mapping)
     for key in _DATES:
-        if isinstance(data.get(key), datetime):
-            data[key] = data[key].isoformat()
+        moment = data.get(key)
+        if isinstance(moment, datetime):
+            data[key] = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
     return data
 
 
@@ -28,47 +30,59 @@ def _dates(data: dict[str, Any]) -> dict[str, Any]:
             for k, v in data.items()}
 
 
-async def export_chat(engine: AsyncEngine, chat: str) -> dict[str, Any]:
-    async with engine.connect() as conn:
-        rows = (await conn.execute(
-            select(sessions).where(sessions.c.chat == chat).order_by(sessions.c.id))).all()
-        exported = []
-        for row in rows:
-            session = _plain(row)
-            hand_rows = (await conn.execute(
-                select(hands).where(hands.c.session_id == row.id).order_by(hands.c.id))).all()
-            session["hands"] = [_plain(h) for h in hand_rows]
-            exported.append(session)
+async def export_sessions(conn: AsyncConnection, chat: str,
+                          session_ids: list[int] | None = None) -> dict[str, Any]:
+    """The chat's sessions (all, or those listed) with every hand, as JSON-ready data."""
+    query = select(sessions).where(sessions.c.chat == chat).order_by(sessions.c.id)
+    if session_ids is not None:
+        query = query.where(sessions.c.id.in_(session_ids))
+    exported = []
+    for row in (await conn.execute(query)).all():
+        session = _plain(row)
+        hand_rows = (await conn.execute(
+            select(hands).where(hands.c.session_id == row.id).order_by(hands.c.id))).all()
+        session["hands"] = [_plain(h) for h in hand_rows]
+        exported.append(session)
     return {"format": FORMAT, "version": VERSION, "chat": chat, "sessions": exported}
 
 
+async def export_chat(engine: AsyncEngine, chat: str) -> dict[str, Any]:
+    async with engine.connect() as conn:
+        return await export_sessions(conn, chat)
+
+
 class RestoreError(ValueError):
-    pass
+    """A backup that can't be restored here (a ValueError, so the core can report it)."""
 
 
 async def import_chat(engine: AsyncEngine, data: dict[str, Any], chat: str | None = None) -> int:
     """Restore a backup into a chat with no sessions yet; returns the sessions restored."""
-    if data.get("format") != FORMAT or data.get("version") != VERSION:
-        raise RestoreError("this is not a Maalbot backup (format maalbot-backup, version 1)")
-    target = chat or data["chat"]
     async with engine.begin() as conn:
-        existing = (await conn.execute(
-            select(func.count()).select_from(sessions).where(sessions.c.chat == target)
-        )).scalar_one()
-        if existing:
-            raise RestoreError(f"chat {target} already has {existing} session(s); "
-                               "restore into an empty chat")
-        for session in data["sessions"]:
-            values = _dates({k: v for k, v in session.items() if k not in ("id", "hands")})
-            values["chat"] = target
-            new_id = (await conn.execute(
-                insert(sessions).values(**values).returning(sessions.c.id))).scalar_one()
-            old_to_new: dict[int, int] = {}
-            for hand in session["hands"]:
-                row = _dates({k: v for k, v in hand.items() if k not in ("id",)})
-                row["session_id"] = new_id
-                row["replaced_by"] = old_to_new.get(row.get("replaced_by") or -1)
-                hand_id = (await conn.execute(
-                    insert(hands).values(**row).returning(hands.c.id))).scalar_one()
-                old_to_new[hand["id"]] = hand_id
+        return await import_sessions(conn, data, chat or data.get("chat"))
+
+
+async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
+                          target: str | None) -> int:
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT \
+            or data.get("version") != VERSION or not target:
+        raise RestoreError("this is not a Maalbot export (format maalbot-backup, version 1)")
+    existing = (await conn.execute(
+        select(func.count()).select_from(sessions).where(sessions.c.chat == target)
+    )).scalar_one()
+    if existing:
+        raise RestoreError(f"chat {target} already has {existing} session(s); "
+                           "restore into an empty chat")
+    for session in data["sessions"]:
+        values = _dates({k: v for k, v in session.items() if k not in ("id", "hands")})
+        values["chat"] = target
+        new_id = (await conn.execute(
+            insert(sessions).values(**values).returning(sessions.c.id))).scalar_one()
+        old_to_new: dict[int, int] = {}
+        for hand in session["hands"]:
+            row = _dates({k: v for k, v in hand.items() if k not in ("id",)})
+            row["session_id"] = new_id
+            row["replaced_by"] = old_to_new.get(row.get("replaced_by") or -1)
+            hand_id = (await conn.execute(
+                insert(hands).values(**row).returning(hands.c.id))).scalar_one()
+            old_to_new[hand["id"]] = hand_id
     return len(data["sessions"])

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.players import Player
 from bot.core.session import OPEN, DuplicateOrigin, HandRecord, SessionState
+from bot.storage.backup import export_sessions, import_sessions
 from bot.storage.tables import chat_settings, hands, origins, sessions
 
 
@@ -73,8 +74,15 @@ async def _origin_reply(conn: AsyncConnection, origin_id: str) -> Mapping[str, A
     return row[0] if row else None
 
 
+def _aware(moment: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes; they were stored in UTC."""
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment
+
+
 def _session(row: Any) -> SessionState:
-    return SessionState(
+    state = SessionState(
         id=row.id,
         chat=row.chat,
         game=row.game,
@@ -88,6 +96,8 @@ def _session(row: Any) -> SessionState:
         created_by=row.created_by,
         game_state=row.game_state,
     )
+    state.created_at = _aware(row.created_at)
+    return state
 
 
 def _hand(row: Any) -> HandRecord:
@@ -102,9 +112,9 @@ def _hand(row: Any) -> HandRecord:
         recorded_by=row.recorded_by,
         recorded_by_name=row.recorded_by_name,
         origin_id=row.origin_id,
-        created_at=row.created_at,
+        created_at=_aware(row.created_at),
         state_before=row.state_before,
-        voided_at=row.voided_at,
+        voided_at=_aware(row.voided_at),
         voided_by=row.voided_by,
         void_reason=row.void_reason,
     )
@@ -215,6 +225,19 @@ class SqlChatTransaction:
             select(hands).where(hands.c.session_id == session_id).order_by(hands.c.id)
         )).all()
         return [_hand(r) for r in rows]
+
+    async def chat_sessions(self) -> list[SessionState]:
+        """Every session of the chat, open and ended, oldest first."""
+        rows = (await self.conn.execute(
+            select(sessions).where(sessions.c.chat == self.chat).order_by(sessions.c.id)
+        )).all()
+        return [_session(r) for r in rows]
+
+    async def export(self, session_ids: list[int]) -> dict[str, Any]:
+        return await export_sessions(self.conn, self.chat, session_ids)
+
+    async def restore(self, data: Mapping[str, Any]) -> int:
+        return await import_sessions(self.conn, data, self.chat)
 
     async def settings(self) -> dict[str, Any]:
         row = (await self.conn.execute(

@@ -82,6 +82,12 @@ class Game(ABC):
     edit_key: str = "hand"  # /edit hand:3 (Tranca: /edit round:3)
     hand_word: str = "hand"  # what one scored entry is called on the board
     newgame_keys: frozenset[str] = frozenset()  # extra /newgame options (Tranca: teams)
+    player_columns: bool = True  # the board's columns are players (not Tranca's sides)
+
+    def winners(self, hand: Any) -> list[int]:
+        """Seats that won a recorded hand, for /stats."""
+        winner = hand.inputs.get("winner")
+        return [winner] if isinstance(winner, int) else []
 
     def setup(self, options: Mapping[str, str], players: list[Player],
               named: bool) -> tuple[list[Player], dict[str, Any] | None]:

@@ -344,6 +344,11 @@ class RiichiGame(Game):
             after["over"] = True
         return after
 
+    def winners(self, hand: Any) -> list[int]:
+        if hand.inputs.get("kind") not in ("ron", "tsumo"):
+            return []
+        return [seat for seat, points in hand.deltas.items() if points > 0]
+
     # --- the board -----------------------------------------------------------------------
 
     def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],

@@ -95,6 +95,7 @@ class TrancaGame(Game):
     edit_key = "round"
     hand_word = "round"
     newgame_keys = frozenset({"teams"})
+    player_columns = False
 
     # --- sides ---------------------------------------------------------------------------
 
