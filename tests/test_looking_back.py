@@ -123,3 +123,16 @@ async def test_export_and_import_through_the_console(tmp_path: Path):
     assert back[0]["ok"] and back[1]["board"] == board
     assert "already has 1 session" in back[2]["error"]
     assert "Can't read" in run(["/import /nonexistent.json"], "c.db")[0]["error"]
+
+
+async def test_telegram_history_and_export(tg: Harness):  # noqa: F811
+    await tg.say(ALICE, NEW)
+    await tg.say(ALICE, HANDS[0])
+    await tg.say(ALICE, "/history")
+    sent = await tg.replies(3)
+    assert "recorded by Alice: alice won" in sent[-1]["text"]
+    await tg.say(ALICE, "/export format:csv")
+    documents = await tg.fake.wait_for("sendDocument", 1)
+    assert documents[0]["document"].decode().startswith("session,game,hand,time,player")
+    await tg.say(ALICE, "/stats")
+    assert "Leaderboard (all time):" in (await tg.replies(4))[-1]["text"]
