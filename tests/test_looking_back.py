@@ -136,3 +136,20 @@ async def test_telegram_history_and_export(tg: Harness):  # noqa: F811
     assert documents[0]["document"].decode().startswith("session,game,hand,time,player")
     await tg.say(ALICE, "/stats")
     assert "Leaderboard (all time):" in (await tg.replies(4))[-1]["text"]
+
+
+async def test_replies_and_the_marriage_words_in_nepali(table: Table):
+    from bot.core.i18n import CATALOGUE
+
+    assert set(CATALOGUE["ne"]) - {"glossary_marriage"} == set(CATALOGUE["en"])
+    await table.ok("/settings language:ne")
+    assert "नयाँ Nepali Marriage खेल" in (await table.ok(NEW)).text
+    assert "टिप्लु" in (await table.ok("/help")).text
+    assert "को माल कुरिँदै" in (await table.ok("/hand winner:alice seen:bob maal:alice=3")).text
+    await table.ok("/maal bob=1")
+    end = await table.ok("/endgame")
+    assert "हिसाब मिलाउन:" in end.text and "ले alice लाई" in end.text
+    assert "यहाँ कुनै खेल खुला छैन" in await table.error("/board")
+    assert "language is en (English) or ne" in await table.error("/settings language:fr")
+    await table.ok("/settings language:en")
+    assert "No game is open here" in await table.error("/board")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.core.games.base import CommandInfo, Game
+from bot.core.i18n import has, t
 
 CORE_HELP: dict[str, CommandInfo] = {
     c.name: c
@@ -43,8 +44,11 @@ CORE_HELP: dict[str, CommandInfo] = {
                     "/history   or   /history hand:3",
                     "Who recorded each hand and when, and what was undone or edited, with the "
                     "reason when one was given (/undo reason:...)."),
-        CommandInfo("settings", "this chat's settings", "/settings timezone:Asia/Kathmandu",
-                    "timezone: used for the times in /history."),
+        CommandInfo("settings", "this chat's settings",
+                    "/settings timezone:Asia/Kathmandu language:ne",
+                    "timezone: used for the times in /history and the periods of /stats. "
+                    "language: en (English) or ne (नेपाली) for the main replies and the "
+                    "Marriage words."),
         CommandInfo("stats", "players' records across every game here",
                     "/stats   /stats alice   /stats alice period:month",
                     "Sessions, hands, wins and win rate, average maal (Marriage), net points "
@@ -66,11 +70,11 @@ CORE_HELP: dict[str, CommandInfo] = {
 def render(topic: str, game: Game) -> str:
     commands = {**CORE_HELP, **game.commands}
     if not topic:
-        lines = [f"Maalbot keeps score ({game.title}). Commands:"]
+        lines = [t("help_intro", title=game.title)]
         lines += [f"/{c.name} - {c.summary}" for c in commands.values()]
+        glossary = t(f"glossary_{game.key}") if has(f"glossary_{game.key}") else game.glossary
         lines += ["", "Options are key:value, e.g. " + game.commands[game.result_command].usage,
-                  "Names: @name or just name, any case.", "", game.glossary,
-                  "", "/help COMMAND for details, /help rules for the rules."]
+                  "Names: @name or just name, any case.", "", glossary, "", t("help_more")]
         return "\n".join(lines)
     if topic == "rules":
         lines = [f"Rules for {game.title}.", f"Usage: {CORE_HELP['rules'].usage}"]
@@ -83,7 +87,7 @@ def render(topic: str, game: Game) -> str:
             lines.append(game.rules_note)
         return "\n".join(lines)
     if topic in ("words", game.key):
-        return game.glossary
+        return t(f"glossary_{game.key}") if has(f"glossary_{game.key}") else game.glossary
     info = commands.get(topic)
     if info is None:
         return (f"No help for `{topic[:30]}`. Topics: "

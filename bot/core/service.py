@@ -20,7 +20,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core import help as help_text
-from bot.core import stats
+from bot.core import i18n, stats
 from bot.core.board import board_json, render_table
 from bot.core.chart import render_chart
 from bot.core.command import Attachment, Command, Reply
@@ -28,6 +28,7 @@ from bot.core.errors import UserError
 from bot.core.games import GAMES, get_game
 from bot.core.games.base import KEEP, Game, PlayContext
 from bot.core.grammar import clip, parse_int, split_list
+from bot.core.i18n import t
 from bot.core.money import format_money, money_shown, settle_up, to_money
 from bot.core.players import Player, Roster, check_name, suggest_name
 from bot.core.session import (
@@ -117,6 +118,7 @@ class Service:
         if name in ("help", "start"):
             return await self._help(command)
         async with self.store.transaction(command.chat) as tx:
+            i18n.language.set((await tx.settings()).get("language", "en"))
             if command.origin_id is not None:
                 previous = await tx.origin_reply(command.origin_id)
                 if previous is not None:
@@ -151,8 +153,7 @@ class Service:
                             f"{game.title}. See /help.")
         known = sorted(known_commands() - {"start"})
         if session is None and any(name in g.commands for g in GAMES.values()):
-            raise UserError("No game is open here. Start one with "
-                            "/newgame marriage players:alice bob carol")
+            raise UserError(t("no_game"))
         raise UserError(f"I don't know /{clip(name)}. Commands: "
                         + ", ".join("/" + c for c in known) + ". Try /help.")
 
@@ -165,7 +166,7 @@ class Service:
             game = get_game(session.game)
             raise UserError(
                 f"A {game.title} game is already open here "
-                f"({_plural(session.hand_count, game.hand_word)}, players "
+                f"({i18n.plural(session.hand_count, game.hand_word)}, players "
                 f"{session.roster.listing()}). End it with /endgame before starting another."
             )
         words = split_list(options.get("", ""))
@@ -186,13 +187,11 @@ class Service:
                              created_by=command.actor.id, game_state=game_state)
         await tx.save_session(state)
         seated = state.roster.listing()
-        more = "" if len(players) >= game.min_players else (
-            f" Others sit down with /join (at least {game.min_players} players).")
-        return Outcome(Reply(
-            f"New {game.title} game. Players: {seated}.{more}\n"
-            f"Rules: {_rules_line(game, rules)}. Change them with /rules.\n"
-            f"Record a {game.hand_word} with {game.commands[game.result_command].usage}"
-        ), changed=True)
+        more = "" if len(players) >= game.min_players else t("more_join", n=game.min_players)
+        return Outcome(Reply(t(
+            "new_game", title=game.title, players=seated, more=more,
+            rules=_rules_line(game, rules), word=t(game.hand_word),
+            usage=game.commands[game.result_command].usage)), changed=True)
 
     async def _join(self, tx: ChatTransaction, session: SessionState | None,
                     command: Command) -> Outcome:
@@ -266,7 +265,7 @@ class Service:
     async def _players(self, tx: ChatTransaction, session: SessionState | None,
                        command: Command) -> Outcome:
         session, game = _require_session(session)
-        lines = [f"{game.title}, {_plural(len(session.players), 'player')}:"]
+        lines = [f"{game.title}, {i18n.plural(len(session.players), 'player')}:"]
         for p in session.players:
             notes = []
             if p.joined_after:
@@ -353,8 +352,8 @@ class Service:
         _add_deltas(session.totals, hand.deltas, +1)
         session.hand_count = hand.no
         await tx.save_session(session)
-        head = (f"{game.hand_word.capitalize()} {hand.no}: {hand.summary}\n"
-                f"{_deltas_line(game, session, hand.deltas)}")
+        head = (t("recorded", Word=t(game.hand_word).capitalize(), no=hand.no,
+                  summary=hand.summary) + f"\n{_deltas_line(game, session, hand.deltas)}")
         return Outcome(await self._board_reply(tx, session, game, head), changed=True)
 
     async def _undo(self, tx: ChatTransaction, session: SessionState | None,
@@ -365,8 +364,8 @@ class Service:
             _check_may_change(command, session.pending["by"], "the waiting hand")
             session.pending = None
             await tx.save_session(session)
-            return Outcome(await self._board_reply(
-                tx, session, game, "Dropped the hand that was waiting for maal."), changed=True)
+            return Outcome(await self._board_reply(tx, session, game, t("dropped")),
+                           changed=True)
         if session.hand_count == 0:
             raise UserError("There is no hand to undo yet.")
         assert session.id is not None
@@ -379,7 +378,7 @@ class Service:
         session.hand_count -= 1
         session.game_state = hand.state_before
         await tx.save_session(session)
-        text = f"Undid {game.hand_word} {hand.no} ({hand.summary})."
+        text = t("undid", word=t(game.hand_word), no=hand.no, summary=hand.summary)
         return Outcome(await self._board_reply(tx, session, game, text), changed=True)
 
     async def _edit(self, tx: ChatTransaction, session: SessionState | None,
@@ -441,8 +440,8 @@ class Service:
         rules = game.rulebook.complete(session.rules)
         columns = game.columns(session.roster, session.game_state)
         table = render_table(columns, hands, session.totals, rules, session.hand_count)
-        lines = [head] if head else [f"{game.title}: "
-                                     f"{_plural(session.hand_count, game.hand_word)}"]
+        lines = [head] if head else [t("board_head", title=game.title, count=i18n.plural(
+            session.hand_count, game.hand_word))]
         status = game.status(session.totals, rules, session.game_state, session.roster)
         if status:
             lines.append(status)
@@ -466,11 +465,12 @@ class Service:
             raise UserError(f"No {game.hand_word}s yet: nothing to chart.")
         rules = game.rulebook.complete(session.rules)
         columns = game.columns(session.roster, session.game_state)
-        title = f"{game.title}: {_plural(len(hands), game.hand_word)}"
+        # the chart's font has no Devanagari: its title stays in English
+        title = f"{game.title}: {len(hands)} {game.hand_word}{'s' if len(hands) > 1 else ''}"
         # matplotlib takes a moment: off the event loop
         png = await asyncio.to_thread(render_chart, columns, hands, rules, title,
                                       game.hand_word)
-        return Outcome(Reply(f"Running totals after {_plural(len(hands), game.hand_word)}.",
+        return Outcome(Reply(f"Running totals after {i18n.plural(len(hands), game.hand_word)}.",
                              file=Attachment(f"chart-{session.id}-{len(hands)}.png", png,
                                              "image")))
 
@@ -509,9 +509,18 @@ class Service:
         options = dict(command.options)
         current = await tx.settings()
         if "" in options:
-            raise UserError("Use /settings timezone:Asia/Kathmandu (see /help settings).")
+            raise UserError("Use /settings timezone:Asia/Kathmandu language:ne "
+                            "(see /help settings).")
         if not options:
-            return Outcome(Reply(f"timezone: {current.get('timezone', 'UTC')}"))
+            return Outcome(Reply(t("settings", timezone=current.get("timezone", "UTC"),
+                                   language=current.get("language", "en"))))
+        if "language" in options:
+            code = options["language"].strip().lower()
+            if code not in i18n.LANGUAGES:
+                raise UserError("language is " + " or ".join(
+                    f"{k} ({v})" for k, v in i18n.LANGUAGES.items()) + ".")
+            current["language"] = code
+            i18n.language.set(code)
         if "timezone" in options:
             name = options["timezone"].strip()
             try:
@@ -521,8 +530,8 @@ class Service:
                                 "Asia/Kathmandu, Europe/London or UTC.") from None
             current["timezone"] = name
         await tx.save_settings(current)
-        return Outcome(Reply(f"Settings saved. timezone: {current.get('timezone', 'UTC')}"),
-                       changed=True)
+        return Outcome(Reply(t("settings_saved", timezone=current.get("timezone", "UTC"),
+                               language=current.get("language", "en"))), changed=True)
 
     async def _stats(self, tx: ChatTransaction, session: SessionState | None,
                      command: Command) -> Outcome:
@@ -598,7 +607,7 @@ class Service:
         zone = _zone((await tx.settings()).get("timezone"))
         body = json.dumps(data, ensure_ascii=False, indent=1, default=str).encode() \
             if fmt == "json" else _csv(data, zone).encode()
-        what = _plural(len(ids), "session")
+        what = i18n.plural(len(ids), "session")
         return Outcome(Reply(f"Export of {what} ({fmt}).",
                              file=Attachment(f"maalbot-{len(ids)}-sessions.{fmt}", body)))
 
@@ -611,7 +620,7 @@ class Service:
             count = await tx.restore(data)
         except (ValueError, KeyError, TypeError) as error:
             raise UserError(f"Not imported: {error}") from None
-        return Outcome(Reply(f"Imported {_plural(count, 'session')}. /board shows the open "
+        return Outcome(Reply(f"Imported {i18n.plural(count, 'session')}. /board shows the open "
                              "one, /stats all of them."), changed=True)
 
     # --- rules ---------------------------------------------------------------------------
@@ -671,12 +680,12 @@ class Service:
                 text += f" = {format_money(to_money(points, rate), currency)}"
             return text
 
-        lines = [f"Game over after {_plural(session.hand_count, game.hand_word)}."]
+        lines = [t("game_over", count=i18n.plural(session.hand_count, game.hand_word))]
         final = game.final_lines(session.totals, rules, session.game_state, session.roster)
         if final:
             lines += final  # the game's own final scores (Riichi: uma and oka)
         else:
-            lines.append("Final standings:")
+            lines.append(t("final_standings"))
             lines += [f"{i}. {names[k]} {amount(session.totals.get(k, 0))}"
                       for i, k in enumerate(standings, 1)]
             status = game.status(session.totals, rules, session.game_state, session.roster)
@@ -686,14 +695,15 @@ class Service:
         transfers = settle_up({k: session.totals.get(k, 0) for k in names}) \
             if game.zero_sum else []
         if transfers:
-            lines.append("To settle up:")
-            for t in transfers:
-                what = (format_money(to_money(t.points, rate), currency) if show_money
-                        else f"{t.points} points")
-                lines.append(f"{names[t.payer]} pays {names[t.payee]} {what}")
+            lines.append(t("settle"))
+            for move in transfers:
+                what = (format_money(to_money(move.points, rate), currency) if show_money
+                        else f"{move.points} points")
+                lines.append(t("pays", payer=names[move.payer], payee=names[move.payee],
+                               amount=what))
         elif game.zero_sum:
-            lines.append("Nobody owes anybody anything.")
-        lines.append("The game is archived. /newgame starts another.")
+            lines.append(t("nobody_owes"))
+        lines.append(t("archived"))
         board.text = "\n".join(lines)
         assert board.board is not None
         board.board["transfers"] = [
@@ -708,6 +718,7 @@ class Service:
     async def _help(self, command: Command) -> Reply:
         async with self.store.transaction(command.chat) as tx:
             session = await tx.open_session()
+            i18n.language.set((await tx.settings()).get("language", "en"))
         game = get_game(session.game if session else DEFAULT_GAME)
         topic = command.options.get("", "").strip().lstrip("/").lower()
         return Reply(help_text.render(topic, game))
@@ -727,8 +738,7 @@ def _check_keys(name: str, options: Mapping[str, str], keys: frozenset[str]) -> 
 
 def _require_session(session: SessionState | None) -> tuple[SessionState, Game]:
     if session is None:
-        raise UserError("No game is open here. Start one with "
-                        "/newgame marriage players:alice bob carol")
+        raise UserError(t("no_game"))
     return session, get_game(session.game)
 
 
@@ -788,10 +798,6 @@ def _zone(name: str | None) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
-
-
 def _next_seat(players: list[Player]) -> int:
     return max((p.seat for p in players), default=0) + 1
 
@@ -832,7 +838,7 @@ CORE_COMMANDS: dict[str, tuple[Handler, frozenset[str]]] = {
     "sitout": (Service._sitout, frozenset({""})),
     "chart": (Service._chart, frozenset()),
     "history": (Service._history, frozenset({"hand", "round", "result"})),
-    "settings": (Service._settings, frozenset({"", "timezone"})),
+    "settings": (Service._settings, frozenset({"", "timezone", "language"})),
     "stats": (Service._stats, frozenset({"", "period"})),
     "link": (Service._link, frozenset({"", "name"})),
     "export": (Service._export, frozenset({"", "format"})),

@@ -200,7 +200,8 @@ COMMANDS: tuple[SlashCommand, ...] = (
         Option("all", BOOL, "every session of this channel, not only the open one", key=""),
     )),
     SlashCommand("settings", _help("settings"), (
-        Option("timezone", TEXT, "e.g. Asia/Kathmandu"),)),
+        Option("timezone", TEXT, "e.g. Asia/Kathmandu"),
+        Option("language", CHOICE, "en (English) or ne (Nepali)", choices=("en", "ne")),)),
     SlashCommand("help", _help("help"), (
         Option("topic", TEXT, "a command, or rules", key=""),
     )),

@@ -20,6 +20,7 @@ from bot.core.games.marriage.scoring import (
     MarriageScoring,
     settle,
 )
+from bot.core.i18n import t
 from bot.core.players import Roster
 
 COMMANDS = {
@@ -234,11 +235,7 @@ class MarriageGame(Game):
             who = self._names(missing, ctx.roster)
             if ctx.editing is not None:
                 raise UserError(f"The hand would need maal for {who}: add maal:name=number.")
-            return PlayOutcome(
-                f"Hand waiting for maal from {who}: each sends /maal 7, "
-                f"or anyone sends /maal name=7.{counted}",
-                pending=entry.to_json(),
-            )
+            return PlayOutcome(t("waiting_maal", who=who) + counted, pending=entry.to_json())
         rules = ctx.rules
         carried = dict((ctx.state or {}).get("fouls", {}))
         charge_now = rules["foul_when"] != NEXT

@@ -1,0 +1,92 @@
+"""The message catalogue: the main replies and the Marriage words in English and Nepali.
+
+A chat's language is a setting (/settings language:ne); the service sets it for the command
+being handled, and `t()` finds the message. A key missing in a language falls back to
+English, so a new message is never lost, only untranslated.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+
+LANGUAGES = {"en": "English", "ne": "नेपाली"}
+language: ContextVar[str] = ContextVar("language", default="en")
+
+CATALOGUE: dict[str, dict[str, str]] = {
+    "en": {
+        "hand": "hand", "hands": "hands", "round": "round", "rounds": "rounds",
+        "result": "result", "results": "results", "player": "player", "players": "players",
+        "session": "session", "sessions": "sessions",
+        "no_game": "No game is open here. Start one with "
+                   "/newgame marriage players:alice bob carol",
+        "new_game": "New {title} game. Players: {players}.{more}\nRules: {rules}. Change them "
+                    "with /rules.\nRecord a {word} with {usage}",
+        "more_join": " Others sit down with /join (at least {n} players).",
+        "recorded": "{Word} {no}: {summary}",
+        "board_head": "{title}: {count}",
+        "undid": "Undid {word} {no} ({summary}).",
+        "dropped": "Dropped the hand that was waiting for maal.",
+        "waiting_maal": "Hand waiting for maal from {who}: each sends /maal 7, or anyone "
+                        "sends /maal name=7.",
+        "game_over": "Game over after {count}.",
+        "final_standings": "Final standings:",
+        "settle": "To settle up:",
+        "pays": "{payer} pays {payee} {amount}",
+        "nobody_owes": "Nobody owes anybody anything.",
+        "archived": "The game is archived. /newgame starts another.",
+        "help_intro": "Maalbot keeps score ({title}). Commands:",
+        "help_more": "/help COMMAND for details, /help rules for the rules.",
+        "settings": "timezone: {timezone} · language: {language}",
+        "settings_saved": "Settings saved. timezone: {timezone} · language: {language}",
+    },
+    "ne": {
+        "hand": "हात", "hands": "हात", "round": "राउन्ड", "rounds": "राउन्ड",
+        "result": "नतिजा", "results": "नतिजा", "player": "खेलाडी", "players": "खेलाडी",
+        "session": "सत्र", "sessions": "सत्र",
+        "no_game": "यहाँ कुनै खेल खुला छैन। /newgame marriage players:alice bob carol ले "
+                   "सुरु गर्नुहोस्।",
+        "new_game": "नयाँ {title} खेल। खेलाडी: {players}।{more}\nनियम: {rules}। /rules ले "
+                    "बदल्नुहोस्।\n{word} यसरी लेख्नुहोस्: {usage}",
+        "more_join": " अरू /join ले बस्नुहोस् (कम्तीमा {n} जना)।",
+        "recorded": "{Word} {no}: {summary}",
+        "board_head": "{title}: {count}",
+        "undid": "{word} {no} फिर्ता लिइयो ({summary})।",
+        "dropped": "माल कुरिरहेको हात हटाइयो।",
+        "waiting_maal": "{who} को माल कुरिँदै: हरेकले /maal 7 पठाउनुहोस्, वा कसैले "
+                        "/maal नाम=7 पठाउनुहोस्।",
+        "game_over": "{count} पछि खेल सकियो।",
+        "final_standings": "अन्तिम नतिजा:",
+        "settle": "हिसाब मिलाउन:",
+        "pays": "{payer} ले {payee} लाई {amount} तिर्ने",
+        "nobody_owes": "कसैले कसैलाई केही तिर्नु पर्दैन।",
+        "archived": "खेल अभिलेखमा राखियो। /newgame ले अर्को सुरु गर्नुहोस्।",
+        "help_intro": "मालबोटले अंक राख्छ ({title})। आदेशहरू:",
+        "help_more": "विवरणका लागि /help आदेश, नियमका लागि /help rules।",
+        "settings": "समय क्षेत्र: {timezone} · भाषा: {language}",
+        "settings_saved": "सेटिङ सुरक्षित भयो। समय क्षेत्र: {timezone} · भाषा: {language}",
+        "glossary_marriage": (
+            "म्यारिजका शब्दहरू: टिप्लु = कसैले तीन शुद्ध सेट देखाएपछि पल्टाइने जोकर पत्ती "
+            "(त्यसका अरू प्रति पनि टिप्लु); पोप्लु = टिप्लुभन्दा एक माथिको, झिप्लु = एक तलको, "
+            "उही सूटको; म्यारिज = झिप्लु+टिप्लु+पोप्लु; अल्टर = टिप्लुकै अंक र रङको अर्को "
+            "पत्ती; म्यान = छापिएको जोकर; टनेला = उस्तै तीन पत्ती; डबली = उस्तै दुई पत्तीको "
+            "जोडी; माल = टिप्लु थाहा भएपछि तपाईंका पत्तीले कमाउने अंक; सिन = तीन शुद्ध सेट "
+            "(वा ७ डबली) देखाएर टिप्लु हेरेको, अनसिन = नहेरेको; फाउल = गलत शो वा गलत बाँड; "
+            "किडन्याप र मर्डर: /help rules हेर्नुहोस्।"),
+    },
+}
+
+
+def t(key: str, **values: object) -> str:
+    """The message `key` in the language of the command being handled."""
+    messages = CATALOGUE.get(language.get(), CATALOGUE["en"])
+    template = messages.get(key) or CATALOGUE["en"].get(key, key)
+    return template.format(**values)
+
+
+def has(key: str) -> bool:
+    return key in CATALOGUE.get(language.get(), {})
+
+
+def plural(count: int, word: str) -> str:
+    """"3 hands" / "३ हात": the word in the chat's language."""
+    return f"{count} {t(word if count == 1 else word + 's')}"
