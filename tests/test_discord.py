@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 
 import pytest
@@ -235,3 +236,27 @@ async def test_rules_by_subcommand_for_the_game_being_played(dc: DiscordHarness)
     show = slash("rules", ALICE)
     show["data"]["options"] = [{"name": "show", "type": 1, "options": []}]
     assert "seen: 4" in (await dc.reply_to(show))["data"]["content"]
+
+
+async def test_export_then_import_by_attachment(dc: DiscordHarness):
+    await new_game(dc)
+    await dc.reply_to(slash("hand", BOB, winner=ALICE, seen="bob", maal="alice=1 bob=2"))
+    await dc.reply_to(slash("export", ALICE))
+    sent = dc.fake.callbacks()[-1]
+    assert sent["data"]["attachments"][0]["filename"].endswith(".json")
+    exported = json.dumps(await board_export(dc)).encode()  # what that file holds
+    dc.fake.attachments["export.json"] = exported
+    payload = slash("import", ALICE, channel_id=CHANNEL_ID + 1)
+    payload["data"]["options"] = [{"name": "file", "type": 11, "value": "555"}]
+    payload["data"]["resolved"] = {"attachments": {"555": {
+        "id": "555", "filename": "export.json", "size": len(exported),
+        "url": f"{dc.fake.base}/attachments/export.json",
+        "proxy_url": f"{dc.fake.base}/attachments/export.json"}}}
+    callback = await dc.reply_to(payload)
+    assert callback["data"]["content"].startswith("Imported 1 session")
+
+
+async def board_export(dc: DiscordHarness) -> dict:
+    async with dc.adapter.service.store.transaction(chat_key(CHANNEL_ID)) as tx:
+        session = await tx.open_session()
+        return await tx.export([session.id])

@@ -153,3 +153,23 @@ async def test_replies_and_the_marriage_words_in_nepali(table: Table):
     assert "language is en (English) or ne" in await table.error("/settings language:fr")
     await table.ok("/settings language:en")
     assert "No game is open here" in await table.error("/board")
+
+
+async def test_telegram_import_of_an_export_file(tg: Harness):  # noqa: F811
+    await tg.say(ALICE, NEW)
+    await tg.say(ALICE, HANDS[0])
+    await tg.say(ALICE, "/export")
+    exported = (await tg.fake.wait_for("sendDocument", 1))[0]["document"]
+    other = -100999
+    tg.fake.files["export-1"] = exported
+    message = {"message_id": 77, "date": 0, "chat": {"id": other, "type": "group",
+                                                     "title": "New group"},
+               "from": ALICE, "caption": "/import",
+               "caption_entities": [{"type": "bot_command", "offset": 0, "length": 7}],
+               "document": {"file_id": "export-1", "file_unique_id": "u1",
+                            "file_name": "export.json", "file_size": len(exported)}}
+    await tg.fake.push({"update_id": tg.fake.next_update_id(), "message": message})
+    sent = await tg.replies(1, chat_id=other)
+    assert sent[0]["text"].startswith("Imported 1 session")
+    await tg.say(ALICE, "/board", chat_id=other)
+    assert "+" in (await tg.replies(2, chat_id=other))[-1]["text"]

@@ -26,6 +26,7 @@ from bot.discord_adapter.options import (
     BOOL,
     CHOICE,
     COMMANDS,
+    FILE,
     INT,
     MEMBER,
     Option,
@@ -35,6 +36,7 @@ from bot.discord_adapter.render import NO_PINGS, message_parts
 
 log = logging.getLogger(__name__)
 DEFER_AFTER = 2.0  # seconds; Discord wants an answer within 3
+MAX_FILE_BYTES = 5_000_000
 _MENTION = re.compile(r"<@!?(\d+)>")
 
 
@@ -159,10 +161,18 @@ class DiscordAdapter:
 
     async def on_slash(self, interaction: discord.Interaction, spec: SlashCommand,
                        values: dict[str, Any], core_name: str | None = None) -> None:
+        files = [v for o in spec.options if o.kind == FILE and (v := values.pop(o.name, None))]
+        attachment = None
+        if files:
+            if files[0].size > MAX_FILE_BYTES:
+                await self.send(interaction, Reply.error("That file is too large to import."))
+                return
+            attachment = await files[0].read()
         options, mentions = await self._core_options(interaction, spec, values)
         command = Command(chat=chat_key(interaction.channel_id), actor=actor_of(interaction),
                           name=core_name or spec.name, options=options,
-                          origin_id=f"discord:{interaction.id}", mentions=mentions)
+                          origin_id=f"discord:{interaction.id}", mentions=mentions,
+                          attachment=attachment)
         if spec.game is not None:
             snapshot = await self.service.snapshot(command.chat)
             if snapshot is not None and snapshot.game.key != spec.game:
@@ -441,6 +451,8 @@ def _annotation(option: Option) -> Any:
         return app_commands.Range[int, option.low, option.high]
     if option.kind == BOOL:
         return bool
+    if option.kind == FILE:
+        return discord.Attachment
     if option.kind == CHOICE:
         return Literal[option.choices]  # type: ignore[valid-type]
     return app_commands.Range[str, 1, 1000]

@@ -13,7 +13,7 @@ from bot.core.games.marriage.maal_table import ITEMS, PRESETS
 from bot.core.help import CORE_HELP
 from bot.core.rules import RuleSpec
 
-MEMBER, TEXT, INT, BOOL, CHOICE = "member", "text", "int", "bool", "choice"
+MEMBER, TEXT, INT, BOOL, CHOICE, FILE = "member", "text", "int", "bool", "choice", "file"
 
 
 @dataclass(frozen=True)
@@ -199,6 +199,8 @@ COMMANDS: tuple[SlashCommand, ...] = (
         Option("format", CHOICE, "json (for /import) or csv", choices=("json", "csv")),
         Option("all", BOOL, "every session of this channel, not only the open one", key=""),
     )),
+    SlashCommand("import", _help("import"), (
+        Option("file", FILE, "the JSON file from /export", required=True),)),
     SlashCommand("settings", _help("settings"), (
         Option("timezone", TEXT, "e.g. Asia/Kathmandu"),
         Option("language", CHOICE, "en (English) or ne (Nepali)", choices=("en", "ne")),)),

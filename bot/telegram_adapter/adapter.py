@@ -56,7 +56,8 @@ T = TypeVar("T")
 MAAL_PROMPT = "Maal for the hand"  # a reply to a message starting so is a /maal
 ADMIN_CACHE_SECONDS = 60
 SEND_ATTEMPTS = 4
-ANONYMOUS_ADMIN_ID = 1087968824  # "GroupAnonymousBot": an admin posting as the group
+ANONYMOUS_ADMIN_ID = 1087968824
+MAX_DOCUMENT_BYTES = 5_000_000  # "GroupAnonymousBot": an admin posting as the group
 
 
 def chat_key(chat_id: int) -> str:
@@ -166,7 +167,7 @@ class TelegramAdapter:
         command = Command(
             chat=chat_key(message.chat_id), actor=await self._actor(message, needs_admin),
             name=parsed.name, options=parsed.options, origin_id=self._origin(message),
-            mentions=mentions,
+            mentions=mentions, attachment=await self._document(message),
         )
         if parsed.name == "hand" and not parsed.options:
             await self._start_hand_flow(message, command)
@@ -174,6 +175,16 @@ class TelegramAdapter:
             await self._ask_confirmation(message, command)
         else:
             await self._run(message, command)
+
+    async def _document(self, message: Message) -> bytes | None:
+        """The file sent with a command (an /import), if any and not too large."""
+        document = message.document
+        if document is None:
+            return None
+        if (document.file_size or 0) > MAX_DOCUMENT_BYTES:
+            return None
+        file = await self._retry(lambda: document.get_file())
+        return bytes(await self._retry(lambda: file.download_as_bytearray()))
 
     async def _on_edited(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.edited_message

@@ -59,6 +59,7 @@ class FakeDiscord:
         self._sequence = itertools.count(1)
         self.identified = asyncio.Event()
         self.messages: dict[str, dict[str, Any]] = {}
+        self.attachments: dict[str, bytes] = {}  # served at /attachments/NAME
         # interaction id -> the message its components sit on (set by the test harness)
         self.interaction_messages: dict[str, str] = {}
         self.callback_messages: dict[str, dict[str, Any]] = {}  # interaction id -> message
@@ -68,6 +69,7 @@ class FakeDiscord:
     async def start(self) -> str:
         app = web.Application()
         app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/attachments/{name}", self._attachment)
         app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
@@ -221,6 +223,10 @@ class FakeDiscord:
         }
         self.messages[message["id"]] = message
         return message
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        data = self.attachments.get(request.match_info["name"])
+        return web.Response(body=data) if data is not None else web.Response(status=404)
 
     # --- gateway -------------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ class FakeTelegram:
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}  # every message seen
+        self.files: dict[str, bytes] = {}  # file_id -> content, for getFile and downloads
         self.base = ""
 
     # --- running ---------------------------------------------------------------------------
@@ -50,6 +51,7 @@ class FakeTelegram:
         app = web.Application()
         app.router.add_post("/bot{token}/{method}", self._handle)
         app.router.add_get("/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.*}", self._download)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -183,6 +185,18 @@ class FakeTelegram:
 
     async def _m_deleteMessage(self, _: dict) -> bool:
         return True
+
+    async def _m_getFile(self, params: dict) -> dict:
+        file_id = params["file_id"]
+        return {"file_id": file_id, "file_unique_id": f"u-{file_id}",
+                "file_size": len(self.files.get(file_id, b"")),
+                "file_path": f"documents/{file_id}"}
+
+    async def _download(self, request: web.Request) -> web.Response:
+        file_id = request.match_info["path"].rsplit("/", 1)[-1]
+        if file_id not in self.files:
+            return web.Response(status=404)
+        return web.Response(body=self.files[file_id])
 
     def _message(self, params: dict, message_id: int | None = None) -> dict:
         chat_id = int(params["chat_id"])
