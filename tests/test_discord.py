@@ -260,3 +260,13 @@ async def board_export(dc: DiscordHarness) -> dict:
     async with dc.adapter.service.store.transaction(chat_key(CHANNEL_ID)) as tx:
         session = await tx.open_session()
         return await tx.export([session.id])
+
+
+async def test_the_chart_comes_as_an_embed_image(dc: DiscordHarness):
+    await new_game(dc)
+    await dc.reply_to(slash("hand", BOB, winner=ALICE, seen="bob", maal="alice=1 bob=2"))
+    callback = await dc.reply_to(slash("chart", ALICE))
+    data = callback["data"]
+    name = data["attachments"][0]["filename"]
+    assert name.endswith(".png")
+    assert data["embeds"][0]["image"]["url"] == f"attachment://{name}"

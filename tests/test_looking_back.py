@@ -173,3 +173,20 @@ async def test_telegram_import_of_an_export_file(tg: Harness):  # noqa: F811
     assert sent[0]["text"].startswith("Imported 1 session")
     await tg.say(ALICE, "/board", chat_id=other)
     assert "+" in (await tg.replies(2, chat_id=other))[-1]["text"]
+
+
+def test_history_stats_settings_and_link_in_the_console(tmp_path: Path):
+    lines = ["/settings timezone:Asia/Kathmandu", NEW, *HANDS, "/undo reason:oops",
+             "/history", "/link name:carol", "/stats", "/stats host period:year",
+             "/settings"]
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--json", "--db", str(tmp_path / "c.db")],
+        input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    replies = [json.loads(line) for line in result.stdout.splitlines()]
+    assert all(r["ok"] for r in replies), replies
+    texts = [r["text"] for r in replies]
+    assert "(reason: oops)" in texts[6]
+    assert texts[8].startswith("Leaderboard (all time):") and "host" in texts[8]
+    assert texts[9].startswith("host (this year): 1 session, 2 hands")
+    assert "Asia/Kathmandu" in texts[10]
