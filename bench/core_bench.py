@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.figures import percentile
 from bot.core.command import Actor, Command
 from bot.core.grammar import parse_command_text
 from bot.core.service import Service
@@ -39,11 +40,6 @@ def random_hand(rng: random.Random) -> str:
     seen = {winner} | {p for p in PLAYERS if rng.random() < 0.6}
     maal = " ".join(f"{p}={rng.randint(0, 20)}" for p in PLAYERS)
     return f"/hand winner:{winner} seen:{' '.join(sorted(seen))} maal:{maal}"
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def record_hands(service: Service, chat: str, count: int, rng: random.Random) -> list[float]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -23,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 from discord import app_commands
 
+from bench.figures import describe
 from bot.core.service import Service
 from bot.discord_adapter import DiscordAdapter
 from bot.storage import open_store
@@ -51,16 +51,6 @@ def hand(rng: random.Random) -> dict:
     return slash("hand", ALICE, winner_name=winner, seen=" ".join(sorted(seen)), maal=maal)
 
 
-def describe(label: str, samples: list[float], baseline: list[float] | None) -> str:
-    ordered = sorted(samples)
-    p50, p99 = ordered[len(ordered) // 2], ordered[min(len(ordered) - 1,
-                                                      int(0.99 * len(ordered)))]
-    text = f"{label:<7} p50 {p50 * 1000:7.2f} ms   p99 {p99 * 1000:7.2f} ms"
-    if baseline:
-        text += f"   x{statistics.median(samples) / statistics.median(baseline):.2f} of /ping"
-    return text
-
-
 async def main(samples: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         store = await open_store(f"sqlite:///{folder}/bench.db")
@@ -83,9 +73,9 @@ async def main(samples: int) -> None:
         await fake.stop()
         await store.close()
     print(f"discord.py against the local fake Discord, SQLite, {samples} samples each")
-    print(describe("/ping", timings["/ping"], None))
-    print(describe("/hand", timings["/hand"], timings["/ping"]))
-    print(describe("/board", timings["/board"], timings["/ping"]))
+    print(describe("/ping", timings["/ping"], None, "/ping"))
+    print(describe("/hand", timings["/hand"], timings["/ping"], "/ping"))
+    print(describe("/board", timings["/board"], timings["/ping"], "/ping"))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.figures import percentile
 from bot.core.command import Actor, Command
 from bot.core.grammar import parse_command_text
 from bot.core.service import Service
@@ -77,20 +78,17 @@ async def worker(url: str, chats: list[str], hands: int, wait_for_go: bool) -> d
     return {"elapsed": elapsed, "timings": timings, "errors": errors}
 
 
-def _percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
-
-
 def report(label: str, results: list[dict]) -> float:
     hands = [t for r in results for t in r["timings"]["/hand"]]
     boards = [t for r in results for t in r["timings"]["/board"]]
     wall = max(r["elapsed"] for r in results)
     rate = (len(hands) + len(boards)) / wall
     errors = sum(r["errors"] for r in results)
-    print(f"{label:<28} {rate:8.0f} cmd/s   /hand p50 {_percentile(hands, .5):6.2f} "
-          f"p99 {_percentile(hands, .99):6.2f} ms   /board p50 {_percentile(boards, .5):6.2f} "
-          f"p99 {_percentile(boards, .99):6.2f} ms   errors {errors}")
+    ms = {name: (percentile(samples, .5) * 1000, percentile(samples, .99) * 1000)
+          for name, samples in (("/hand", hands), ("/board", boards))}
+    print(f"{label:<28} {rate:8.0f} cmd/s   /hand p50 {ms['/hand'][0]:6.2f} "
+          f"p99 {ms['/hand'][1]:6.2f} ms   /board p50 {ms['/board'][0]:6.2f} "
+          f"p99 {ms['/board'][1]:6.2f} ms   errors {errors}")
     return rate
 
 

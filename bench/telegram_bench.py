@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -23,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from telegram import Update
 from telegram.ext import AIORateLimiter, CommandHandler, ContextTypes
 
+from bench.figures import describe
 from bot.core.service import Service
 from bot.storage import open_store
 from bot.telegram_adapter import TelegramAdapter
@@ -54,16 +54,6 @@ def hand_line(rng: random.Random) -> str:
     return f"/hand winner:{winner} seen:{' '.join(sorted(seen))} maal:{maal}"
 
 
-def describe(label: str, samples: list[float], baseline: list[float] | None) -> str:
-    ordered = sorted(samples)
-    p50, p99 = ordered[len(ordered) // 2], ordered[min(len(ordered) - 1,
-                                                      int(0.99 * len(ordered)))]
-    text = f"{label:<7} p50 {p50 * 1000:7.2f} ms   p99 {p99 * 1000:7.2f} ms"
-    if baseline:
-        text += f"   x{statistics.median(samples) / statistics.median(baseline):.2f} of echo"
-    return text
-
-
 async def main(samples: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         store = await open_store(f"sqlite:///{folder}/bench.db")
@@ -87,9 +77,9 @@ async def main(samples: int) -> None:
         await fake.stop()
         await store.close()
     print(f"python-telegram-bot against the local fake Bot API, SQLite, {samples} samples each")
-    print(describe("echo", timings["echo"], None))
-    print(describe("/hand", timings["/hand"], timings["echo"]))
-    print(describe("/board", timings["/board"], timings["echo"]))
+    print(describe("echo", timings["echo"], None, "echo"))
+    print(describe("/hand", timings["/hand"], timings["echo"], "echo"))
+    print(describe("/board", timings["/board"], timings["echo"], "echo"))
 
 
 if __name__ == "__main__":

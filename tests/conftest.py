@@ -12,11 +12,18 @@ import uuid
 from collections.abc import AsyncIterator
 
 import pytest
+from telegram.ext import AIORateLimiter
 
 from bot.core.command import Actor, Command, Reply
 from bot.core.grammar import parse_command_text
 from bot.core.service import Service
+from bot.discord_adapter import DiscordAdapter
 from bot.storage import SqlStore, open_store
+from bot.telegram_adapter import TelegramAdapter
+from tests.discord_helpers import DiscordHarness
+from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.telegram_api import FakeTelegram
+from tests.telegram_helpers import Harness
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 _postgres_problem: str | None = None
@@ -125,3 +132,37 @@ class Table:
 @pytest.fixture
 def table(service: Service) -> Table:
     return Table(service)
+
+
+# --- the adapters against their fakes (used by several test modules) -----------------
+
+@pytest.fixture
+async def tg(store: SqlStore) -> AsyncIterator[Harness]:
+    fake = FakeTelegram()
+    base = await fake.start()
+    service = Service(store)
+    adapter = TelegramAdapter(
+        service, fake.token, base, poll_timeout=1,
+        # the real limiter, with the group limit raised so a test is not held to 20/minute
+        rate_limiter=AIORateLimiter(group_max_rate=1000, overall_max_rate=1000, max_retries=3),
+    )
+    await adapter.start()
+    try:
+        yield Harness(fake, adapter, service)
+    finally:
+        await adapter.stop()
+        await fake.stop()
+
+
+@pytest.fixture
+async def dc(store: SqlStore) -> AsyncIterator[DiscordHarness]:
+    fake = FakeDiscord()
+    base = await fake.start()
+    adapter = DiscordAdapter(Service(store), fake.token, api_url=base,
+                             gateway_url=fake.gateway_url)
+    await adapter.login()
+    try:
+        yield DiscordHarness(fake, adapter)
+    finally:
+        await adapter.client.close()
+        await fake.stop()

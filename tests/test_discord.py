@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-
-import pytest
 
 import bot.discord_adapter.adapter as adapter_module
 from bot.core.command import Actor, Command
@@ -26,23 +23,9 @@ from tests.discord_helpers import (
     modal_submit,
     slash,
 )
-from tests.fakes.discord_api import CHANNEL_ID, FakeDiscord
+from tests.fakes.discord_api import CHANNEL_ID
 
 EPHEMERAL = 64
-
-
-@pytest.fixture
-async def dc(store: SqlStore) -> AsyncIterator[DiscordHarness]:
-    fake = FakeDiscord()
-    base = await fake.start()
-    adapter = DiscordAdapter(Service(store), fake.token, api_url=base,
-                             gateway_url=fake.gateway_url)
-    await adapter.login()
-    try:
-        yield DiscordHarness(fake, adapter)
-    finally:
-        await adapter.client.close()
-        await fake.stop()
 
 
 async def board(dc: DiscordHarness) -> dict:

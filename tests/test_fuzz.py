@@ -17,11 +17,10 @@ from telegram.ext import AIORateLimiter
 from bot.core.command import Actor, Command
 from bot.core.grammar import parse_command_text
 from bot.core.service import Service, known_commands
-from bot.discord_adapter import DiscordAdapter
 from bot.storage import SqlStore
 from bot.telegram_adapter import TelegramAdapter
 from tests.discord_helpers import DiscordHarness, slash
-from tests.fakes.discord_api import FakeDiscord, user
+from tests.fakes.discord_api import user
 from tests.fakes.telegram_api import FakeTelegram
 from tests.telegram_helpers import GROUP
 
@@ -140,20 +139,6 @@ async def test_raw_telegram_updates_never_crash_the_bot(telegram: TelegramAdapte
 
 # --- Discord -----------------------------------------------------------------------------
 
-@pytest.fixture
-async def discord_harness(store: SqlStore) -> AsyncIterator[DiscordHarness]:
-    fake = FakeDiscord()
-    base = await fake.start()
-    adapter = DiscordAdapter(Service(store), fake.token, api_url=base,
-                             gateway_url=fake.gateway_url)
-    await adapter.login()
-    try:
-        yield DiscordHarness(fake, adapter)
-    finally:
-        await adapter.client.close()
-        await fake.stop()
-
-
 @st.composite
 def interactions(draw) -> dict:
     who = user(draw(st.integers(10, 2**62)), draw(names))
@@ -173,8 +158,8 @@ def interactions(draw) -> dict:
 @SETTINGS
 @given(payloads=st.lists(interactions(), min_size=1, max_size=4))
 async def test_raw_discord_interactions_always_get_an_answer(
-        discord_harness: DiscordHarness, payloads: list[dict]):
-    await discord_harness.reply_to(slash("newgame", user(1, "alice"), players="alice bob"))
+        dc: DiscordHarness, payloads: list[dict]):
+    await dc.reply_to(slash("newgame", user(1, "alice"), players="alice bob"))
     for payload in payloads:
-        await asyncio.wait_for(discord_harness.reply_to(payload), 15)
-    assert discord_harness.adapter.errors == 0
+        await asyncio.wait_for(dc.reply_to(payload), 15)
+    assert dc.adapter.errors == 0

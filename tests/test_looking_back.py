@@ -9,9 +9,7 @@ from pathlib import Path
 import matplotlib.image as mpimg
 
 from tests.conftest import Table
-from tests.fakes.telegram_api import FakeTelegram  # noqa: F401  (used by the tg fixture)
 from tests.telegram_helpers import ALICE, Harness
-from tests.test_telegram import tg  # noqa: F401  (the fixture)
 
 NEW = "/newgame players:alice bob carol"
 HANDS = ["/hand winner:alice seen:bob maal:alice=3 bob=1",
@@ -74,7 +72,7 @@ def test_the_console_writes_the_chart_and_says_where(tmp_path: Path):
     assert _image(path.read_bytes()).shape[:2] == (750, 1200)
 
 
-async def test_telegram_sends_the_chart_as_a_photo(tg: Harness):  # noqa: F811
+async def test_telegram_sends_the_chart_as_a_photo(tg: Harness):
     await tg.say(ALICE, NEW)
     for line in HANDS:
         await tg.say(ALICE, line)
@@ -125,7 +123,7 @@ async def test_export_and_import_through_the_console(tmp_path: Path):
     assert "Can't read" in run(["/import /nonexistent.json"], "c.db")[0]["error"]
 
 
-async def test_telegram_history_and_export(tg: Harness):  # noqa: F811
+async def test_telegram_history_and_export(tg: Harness):
     await tg.say(ALICE, NEW)
     await tg.say(ALICE, HANDS[0])
     await tg.say(ALICE, "/history")
@@ -155,7 +153,7 @@ async def test_replies_and_the_marriage_words_in_nepali(table: Table):
     assert "No game is open here" in await table.error("/board")
 
 
-async def test_telegram_import_of_an_export_file(tg: Harness):  # noqa: F811
+async def test_telegram_import_of_an_export_file(tg: Harness):
     await tg.say(ALICE, NEW)
     await tg.say(ALICE, HANDS[0])
     await tg.say(ALICE, "/export")

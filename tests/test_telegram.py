@@ -8,11 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
-from telegram.ext import AIORateLimiter
 
 from bot.core.service import Service
 from bot.storage import SqlStore
@@ -23,24 +19,6 @@ from tests.fakes.telegram_api import BOT_USERNAME, FakeTelegram
 from tests.telegram_helpers import ALICE, BOB, CAROL, GROUP, STRANGER, Harness, person
 
 NEW = "/newgame marriage players:alice bob carol"
-
-
-@pytest.fixture
-async def tg(store: SqlStore) -> AsyncIterator[Harness]:
-    fake = FakeTelegram()
-    base = await fake.start()
-    service = Service(store)
-    adapter = TelegramAdapter(
-        service, fake.token, base, poll_timeout=1,
-        # the real limiter, with the group limit raised so a test is not held to 20/minute
-        rate_limiter=AIORateLimiter(group_max_rate=1000, overall_max_rate=1000, max_retries=3),
-    )
-    await adapter.start()
-    try:
-        yield Harness(fake, adapter, service)
-    finally:
-        await adapter.stop()
-        await fake.stop()
 
 
 async def board(tg: Harness, chat: int = GROUP) -> dict:

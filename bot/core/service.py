@@ -22,7 +22,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.core import help as help_text
 from bot.core import i18n, stats
 from bot.core.board import board_json, render_table
-from bot.core.chart import render_chart
 from bot.core.command import Attachment, Command, Reply
 from bot.core.errors import UserError
 from bot.core.games import GAMES, get_game
@@ -467,6 +466,8 @@ class Service:
         columns = game.columns(session.roster, session.game_state)
         # the chart's font has no Devanagari: its title stays in English
         title = f"{game.title}: {len(hands)} {game.hand_word}{'s' if len(hands) > 1 else ''}"
+        from bot.core.chart import render_chart  # matplotlib: loaded when first needed
+
         # matplotlib takes a moment: off the event loop
         png = await asyncio.to_thread(render_chart, columns, hands, rules, title,
                                       game.hand_word)

@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
 from bot.core.command import Actor, Command, Reply
-from bot.core.service import Service
+from bot.core.service import Service, Snapshot
 from bot.discord_adapter import components as ui
 from bot.discord_adapter.options import (
     BOOL,
@@ -337,11 +337,17 @@ class DiscordAdapter:
             f"Hand {snapshot.session.hand_count + 1}: who won?",
             view=ui.winner_view(starter, players), allowed_mentions=NO_PINGS)
 
-    async def winner_chosen(self, interaction: discord.Interaction, starter: int,
-                            winner: int) -> None:
+    async def _still_open(self, interaction: discord.Interaction) -> Snapshot | None:
+        """The chat's game for a button press; None (and the person told) if it is gone."""
         snapshot = await self.service.snapshot(chat_key(interaction.channel_id))
         if snapshot is None:
             await self.send(interaction, Reply.error("No game is open here any more."))
+        return snapshot
+
+    async def winner_chosen(self, interaction: discord.Interaction, starter: int,
+                            winner: int) -> None:
+        snapshot = await self._still_open(interaction)
+        if snapshot is None:
             return
         players = list(snapshot.session.roster)
         name = next((p.name for p in players if p.seat == winner), "?")
@@ -351,9 +357,8 @@ class DiscordAdapter:
 
     async def seen_chosen(self, interaction: discord.Interaction, starter: int, winner: int,
                           mask: int) -> None:
-        snapshot = await self.service.snapshot(chat_key(interaction.channel_id))
+        snapshot = await self._still_open(interaction)
         if snapshot is None:
-            await self.send(interaction, Reply.error("No game is open here any more."))
             return
         players = list(snapshot.session.roster)
         await interaction.response.edit_message(
@@ -361,9 +366,8 @@ class DiscordAdapter:
 
     async def seen_done(self, interaction: discord.Interaction, starter: int, winner: int,
                         mask: int) -> None:
-        snapshot = await self.service.snapshot(chat_key(interaction.channel_id))
+        snapshot = await self._still_open(interaction)
         if snapshot is None:
-            await self.send(interaction, Reply.error("No game is open here any more."))
             return
         roster = snapshot.session.roster
         seen = [p.name for p in roster if mask >> p.seat & 1 and p.seat != winner]

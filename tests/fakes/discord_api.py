@@ -17,6 +17,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.fakes import serve
+
 APP_ID = 900000000000000001
 BOT_USER_ID = 900000000000000001
 GUILD_ID = 910000000000000001
@@ -71,12 +73,7 @@ class FakeDiscord:
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/attachments/{name}", self._attachment)
         app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
-        self._runner = web.AppRunner(app)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.base = f"http://127.0.0.1:{port}"
+        self._runner, self.base = await serve(app)
         return self.base
 
     @property

@@ -16,6 +16,8 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.fakes import serve
+
 BOT_ID = 700000001
 BOT_USERNAME = "MaalTestBot"
 
@@ -52,12 +54,7 @@ class FakeTelegram:
         app.router.add_post("/bot{token}/{method}", self._handle)
         app.router.add_get("/bot{token}/{method}", self._handle)
         app.router.add_get("/file/bot{token}/{path:.*}", self._download)
-        self._runner = web.AppRunner(app)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.base = f"http://127.0.0.1:{port}"
+        self._runner, self.base = await serve(app)
         return self.base
 
     async def stop(self) -> None:
