@@ -177,3 +177,9 @@ async def test_below_zero_ends_the_game_when_the_rule_says_so(table: Table):
     await table.ok(NEW)
     await table.ok("/ron winner:alice from:bob yakuman:1")  # dealer yakuman: 48,000
     assert "Game over" in (await table.ok("/board")).text
+
+
+async def test_help_riichi_explains_the_notation(table: Table):
+    text = (await table.ok("/help riichi")).text
+    assert "pon555z chi456p kan1111m" in text and "honba" in text
+    assert "canastra" in (await table.ok("/help tranca")).text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.core.games.base import CommandInfo, Game
+from bot.core.games.registry import GAMES
 from bot.core.i18n import has, t
 
 CORE_HELP: dict[str, CommandInfo] = {
@@ -86,12 +87,22 @@ def render(topic: str, game: Game) -> str:
         if game.rules_note:
             lines.append(game.rules_note)
         return "\n".join(lines)
-    if topic in ("words", game.key):
-        return t(f"glossary_{game.key}") if has(f"glossary_{game.key}") else game.glossary
+    glossary = t(f"glossary_{game.key}") if has(f"glossary_{game.key}") else game.glossary
+    if topic == "words":
+        return glossary
+    if topic in GAMES:  # /help tranca, /help riichi: the words and the game's own commands
+        chosen = GAMES[topic]
+        words = glossary if chosen is game else chosen.glossary
+        lines = [f"{chosen.title} (/newgame {chosen.key} ...).", words, ""]
+        for info in chosen.commands.values():
+            lines.append(f"/{info.name} - {info.summary}\nUsage: {info.usage}")
+            if info.details:
+                lines.append(info.details)
+        return "\n".join(lines)
     info = commands.get(topic)
     if info is None:
         return (f"No help for `{topic[:30]}`. Topics: "
-                + ", ".join(sorted(commands)) + ", rules, words.")
+                + ", ".join(sorted(commands)) + ", rules, words, " + ", ".join(GAMES) + ".")
     text = f"/{info.name} - {info.summary}\nUsage: {info.usage}"
     return text + (f"\n{info.details}" if info.details else "")
 
