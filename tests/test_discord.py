@@ -253,3 +253,10 @@ async def test_the_chart_comes_as_an_embed_image(dc: DiscordHarness):
     name = data["attachments"][0]["filename"]
     assert name.endswith(".png")
     assert data["embeds"][0]["image"]["url"] == f"attachment://{name}"
+
+
+async def test_a_tranca_board_has_no_next_hand_button(dc: DiscordHarness):
+    await dc.reply_to(slash("newgame", ALICE, game="tranca", teams="a+b c+d"))
+    await dc.reply_to(slash("round", ALICE, side="A", table=100))
+    callback = await dc.reply_to(slash("round", ALICE, side="B", table=50))
+    assert set(custom_ids(callback["data"])) == {"Undo"}

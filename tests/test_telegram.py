@@ -272,3 +272,10 @@ async def test_webhook_mode_checks_the_secret_token(store: SqlStore):
     finally:
         await adapter.stop()
         await fake.stop()
+
+
+async def test_games_without_the_seen_flow_are_typed(tg: Harness):
+    await tg.say(ALICE, "/newgame marriage_rummy players:asha bikash")
+    await tg.say(ALICE, "/hand")
+    sent = await tg.replies(2)
+    assert "Say who showed" in sent[-1]["text"] and not sent[-1].get("reply_markup")

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
 from bot.core.command import Actor, Command, Reply
+from bot.core.games import get_game
 from bot.core.service import Service, Snapshot
 from bot.discord_adapter import components as ui
 from bot.discord_adapter.options import (
@@ -270,7 +271,8 @@ class DiscordAdapter:
         if view is None and reply.ok and reply.board is not None \
                 and not reply.board.get("ended"):
             view = (ui.maal_view(interaction.user.id) if reply.board.get("waiting_for")
-                    else ui.board_view(interaction.user.id))
+                    else ui.board_view(interaction.user.id,
+                                       next_hand=get_game(reply.board["game"]).seen_flow))
         response = interaction.response
         if not reply.ok:
             if response.is_done():
@@ -309,7 +311,8 @@ class DiscordAdapter:
             await self.start_hand_flow(interaction, interaction.user.id)
             return
         snapshot = await self.service.snapshot(command.chat)
-        if snapshot is None or snapshot.session.pending is not None:
+        if snapshot is None or snapshot.session.pending is not None \
+                or not snapshot.game.seen_flow:
             await self._answer(interaction, command)  # the core says what is wrong
             return
         try:
@@ -327,7 +330,8 @@ class DiscordAdapter:
     async def start_hand_flow(self, interaction: discord.Interaction, starter: int) -> None:
         snapshot = await self.service.snapshot(chat_key(interaction.channel_id))
         if snapshot is None or snapshot.session.pending is not None \
-                or len(snapshot.session.players) < snapshot.game.min_players:
+                or len(snapshot.session.players) < snapshot.game.min_players \
+                or not snapshot.game.seen_flow:
             await self._answer(interaction, Command(
                 chat=chat_key(interaction.channel_id), actor=actor_of(interaction),
                 name="hand", options={}, origin_id=f"discord:{interaction.id}"))

@@ -184,9 +184,10 @@ class MaalModal(ui.Modal):
 DYNAMIC_ITEMS = (WinnerSelect, SeenSelect, SeenDone, EnterMaal, BoardButton, Confirm)
 
 
-def board_view(starter: int) -> ui.View:
+def board_view(starter: int, next_hand: bool = True) -> ui.View:
     view = ui.View(timeout=None)
-    view.add_item(BoardButton("next", starter))
+    if next_hand:  # the button flow exists for games entered by winner and seen players
+        view.add_item(BoardButton("next", starter))
     view.add_item(BoardButton("undo", starter))
     return view
 

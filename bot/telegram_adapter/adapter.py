@@ -218,7 +218,7 @@ class TelegramAdapter:
         snapshot = await self.service.snapshot(command.chat)
         if snapshot is None or snapshot.session.pending is not None \
                 or len(snapshot.session.players) < snapshot.game.min_players \
-                or snapshot.game.result_command != "hand":
+                or not snapshot.game.seen_flow:
             await self._run(message, command)  # the core explains what is wrong
             return
         players = snapshot.session.players

@@ -83,6 +83,9 @@ class Game(ABC):
     hand_word: str = "hand"  # what one scored entry is called on the board
     newgame_keys: frozenset[str] = frozenset()  # extra /newgame options (Tranca: teams)
     player_columns: bool = True  # the board's columns are players (not Tranca's sides)
+    # Adapters may offer buttons for a hand: the winner, who has seen, then the maal
+    # (Marriage's shape; other games are typed).
+    seen_flow: bool = False
 
     def winners(self, hand: Any) -> list[int]:
         """Seats that won a recorded hand, for /stats."""

@@ -88,6 +88,7 @@ class MarriageGame(Game):
     result_command = "hand"
     glossary = GLOSSARY
     rules_note = PLAY_RULES_NOTE
+    seen_flow = True
 
     def play(self, ctx: PlayContext) -> PlayOutcome:
         if ctx.editing is not None:
