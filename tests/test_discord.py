@@ -260,3 +260,26 @@ async def test_a_tranca_board_has_no_next_hand_button(dc: DiscordHarness):
     await dc.reply_to(slash("round", ALICE, side="A", table=100))
     callback = await dc.reply_to(slash("round", ALICE, side="B", table=50))
     assert set(custom_ids(callback["data"])) == {"Undo"}
+
+
+async def test_buttons_keep_working_after_a_restart(dc: DiscordHarness):
+    await new_game(dc)
+    start = slash("hand", ALICE, winner=ALICE)
+    await dc.reply_to(start)
+    message = dc.message_of(start)
+    # a new process: a new client, the same database and the same Discord
+    fresh = DiscordAdapter(dc.adapter.service, dc.fake.token, api_url=dc.fake.base,
+                           gateway_url=dc.fake.gateway_url)
+    await fresh.login()
+    try:
+        again = DiscordHarness(dc.fake, fresh)
+        pick = component(message, custom_ids(message)["Who else has seen?"], ALICE,
+                         values=["2"])
+        assert (await again.reply_to(pick))["type"] == 7
+        message = again.message_of(pick)
+        done = component(message, custom_ids(message)["Done"], ALICE)
+        callback = await again.reply_to(done)
+        assert "waiting for maal from alice, bob" in callback["data"]["embeds"][0][
+            "description"]
+    finally:
+        await fresh.client.close()
