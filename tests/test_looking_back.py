@@ -188,3 +188,12 @@ def test_history_stats_settings_and_link_in_the_console(tmp_path: Path):
     assert texts[8].startswith("Leaderboard (all time):") and "host" in texts[8]
     assert texts[9].startswith("host (this year): 1 session, 2 hands")
     assert "Asia/Kathmandu" in texts[10]
+
+
+async def test_more_messages_in_nepali(table: Table):
+    await table.ok("/settings language:ne")
+    await table.ok(NEW)
+    assert "`zed` नामको खेलाडी छैन" in await table.error("/hand winner:zed maal:zed=1")
+    assert "नियम अबका हातहरूका लागि बदलियो" in (await table.ok("/rules seen:4")).text
+    assert "पहिल्यै खुला छ" in await table.error(NEW)
+    assert "जित्ने खेलाडीको नाम" in await table.error("/hand seen:bob maal:bob=1")

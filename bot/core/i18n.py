@@ -38,6 +38,17 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "help_more": "/help COMMAND for details, /help rules for the rules.",
         "settings": "timezone: {timezone} · language: {language}",
         "settings_saved": "Settings saved. timezone: {timezone} · language: {language}",
+        "no_such_player": "No player called `{name}`. Players: {players}.",
+        "already_open": "A {title} game is already open here ({count}, players {players}). "
+                        "End it with /endgame before starting another.",
+        "joins": "{name} joins at seat {seat}, {when}. Players: {players}.",
+        "from_next": "from the next hand", "from_first": "from the first hand",
+        "rules_changed": "Rules changed for the hands that follow; recorded hands keep "
+                         "theirs.{note}\n{rules}",
+        "waiting_note": " A waiting hand is scored with them too.",
+        "still_waiting": "A hand is waiting for maal from {who}. Send /maal 7 (or "
+                         "/maal name=7), or /undo to drop that hand first.",
+        "name_winner": "Name the winner: {usage}",
     },
     "ne": {
         "hand": "हात", "hands": "हात", "round": "राउन्ड", "rounds": "राउन्ड",
@@ -64,6 +75,17 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "help_more": "विवरणका लागि /help आदेश, नियमका लागि /help rules।",
         "settings": "समय क्षेत्र: {timezone} · भाषा: {language}",
         "settings_saved": "सेटिङ सुरक्षित भयो। समय क्षेत्र: {timezone} · भाषा: {language}",
+        "no_such_player": "`{name}` नामको खेलाडी छैन। खेलाडी: {players}।",
+        "already_open": "यहाँ {title} खेल पहिल्यै खुला छ ({count}, खेलाडी {players})। अर्को "
+                        "सुरु गर्नुअघि /endgame ले यसलाई सक्नुहोस्।",
+        "joins": "{name} {seat} नम्बर सिटमा बस्नुभयो, {when}। खेलाडी: {players}।",
+        "from_next": "अर्को हातदेखि", "from_first": "पहिलो हातदेखि",
+        "rules_changed": "नियम अबका हातहरूका लागि बदलियो; लेखिसकेका हातले आफ्नै नियम "
+                         "राख्छन्।{note}\n{rules}",
+        "waiting_note": " कुरिरहेको हात पनि यिनै नियमले गनिन्छ।",
+        "still_waiting": "{who} को माल कुरिँदै गरेको हात छ। /maal 7 (वा /maal नाम=7) "
+                         "पठाउनुहोस्, वा पहिले /undo ले त्यो हात हटाउनुहोस्।",
+        "name_winner": "जित्ने खेलाडीको नाम दिनुहोस्: {usage}",
         "glossary_marriage": (
             "म्यारिजका शब्दहरू: टिप्लु = कसैले तीन शुद्ध सेट देखाएपछि पल्टाइने जोकर पत्ती "
             "(त्यसका अरू प्रति पनि टिप्लु); पोप्लु = टिप्लुभन्दा एक माथिको, झिप्लु = एक तलको, "

@@ -11,6 +11,7 @@ from typing import Any
 from bot.core.command import Actor
 from bot.core.errors import UserError
 from bot.core.grammar import clip
+from bot.core.i18n import t
 
 MAX_NAME_LENGTH = 24
 # Words that mean something else on a chat platform or in the grammar.
@@ -120,7 +121,7 @@ class Roster:
         if len(prefix) > 1:
             options = ", ".join(p.name for p in prefix)
             raise UserError(f"`{clip(raw)}` could be {options}; type more of the name.")
-        raise UserError(f"No player called `{clip(raw)}`. Players: {self.listing()}.")
+        raise UserError(t("no_such_player", name=clip(raw), players=self.listing()))
 
     def resolve_many(self, tokens: Iterable[str], mentions: Mapping[str, Actor] | None = None,
                      what: str = "players") -> list[Player]:

@@ -163,11 +163,8 @@ class Service:
         options = command.options
         if session is not None:
             game = get_game(session.game)
-            raise UserError(
-                f"A {game.title} game is already open here "
-                f"({i18n.plural(session.hand_count, game.hand_word)}, players "
-                f"{session.roster.listing()}). End it with /endgame before starting another."
-            )
+            raise UserError(t("already_open", title=game.title, players=session.roster.listing(),
+                              count=i18n.plural(session.hand_count, game.hand_word)))
         words = split_list(options.get("", ""))
         if "game" in options and words:
             raise UserError("Name the game once: /newgame marriage players:alice bob")
@@ -222,9 +219,9 @@ class Service:
                         joined_after=session.hand_count)
         session.players.append(player)
         await tx.save_session(session)
-        when = "from the next hand" if session.hand_count else "from the first hand"
-        return Outcome(Reply(f"{player.name} joins at seat {player.seat}, {when}. "
-                             f"Players: {session.roster.listing()}."), changed=True)
+        when = t("from_next") if session.hand_count else t("from_first")
+        return Outcome(Reply(t("joins", name=player.name, seat=player.seat, when=when,
+                               players=session.roster.listing())), changed=True)
 
     async def _sitout(self, tx: ChatTransaction, session: SessionState | None,
                       command: Command) -> Outcome:
@@ -645,11 +642,9 @@ class Service:
         rules = game.rulebook.apply(rules, options)
         session.rules = rules
         await tx.save_session(session)
-        note = " A waiting hand is scored with them too." if session.pending else ""
-        return Outcome(Reply(
-            f"Rules changed for the hands that follow; recorded hands keep theirs.{note}\n"
-            f"{_rules_line(game, rules)}"
-        ), changed=True)
+        note = t("waiting_note") if session.pending else ""
+        return Outcome(Reply(t("rules_changed", note=note, rules=_rules_line(game, rules))),
+                       changed=True)
 
     # --- the end -------------------------------------------------------------------------
 

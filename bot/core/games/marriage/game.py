@@ -111,10 +111,7 @@ class MarriageGame(Game):
                 return self._add_to_waiting(ctx, options)
             waiting = self._names(Entry.from_json(ctx.pending).missing_maal(
                 ctx.rules["unseen_maal"]), ctx.roster)
-            raise UserError(
-                f"A hand is waiting for maal from {waiting}. Send /maal 7 (or /maal name=7), "
-                "or /undo to drop that hand first."
-            )
+            raise UserError(t("still_waiting", who=waiting))
         if only_maal:
             if not options:
                 raise UserError(f"Say who won and who saw: {HAND_USAGE}")
@@ -201,7 +198,7 @@ class MarriageGame(Game):
     def _check(self, entry: Entry, ctx: PlayContext) -> None:
         names = ctx.roster
         if entry.winner is None and not entry.fouls:
-            raise UserError(f"Name the winner: {HAND_USAGE}")
+            raise UserError(t("name_winner", usage=HAND_USAGE))
         if entry.winner is not None:
             if entry.winner in entry.fouls:
                 raise UserError(f"{names.by_seat(entry.winner).name} can't win and foul "
