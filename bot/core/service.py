@@ -67,8 +67,7 @@ class Snapshot:
 
 def known_commands() -> set[str]:
     """Every command name the bot answers, in any game."""
-    return {"help", "start", *CORE_COMMANDS, "newgame", "rules", "edit",
-            *(c for g in GAMES.values() for c in g.commands)}
+    return {"help", "start", *CORE_COMMANDS, *(c for g in GAMES.values() for c in g.commands)}
 
 
 class Service:
@@ -92,7 +91,8 @@ class Service:
             return Reply.error(error.message)
         except DuplicateOrigin:
             # Another process handled the same update at the same moment; give its answer.
-            previous = await self.store.origin_reply(command.origin_id)  # type: ignore[attr-defined]
+            assert command.origin_id is not None
+            previous = await self.store.origin_reply(command.origin_id)
             reply = Reply.from_json(previous or {"ok": True, "text": "Already recorded."})
             reply.duplicate = True
             return reply
@@ -134,16 +134,9 @@ class Service:
 
     def _route(self, name: str, session: SessionState | None) -> tuple[Handler, frozenset[str]]:
         game = get_game(session.game if session else DEFAULT_GAME)
-        if name == "rules":
-            return Service._rules, frozenset({"", "preset"} | {s.key for s in game.rulebook.specs})
-        if name == "edit":
-            keys = game.commands[game.result_command].keys
-            return Service._edit, frozenset({game.edit_key, "reason"} | keys)
-        if name == "newgame":
-            extra = frozenset(k for g in GAMES.values() for k in g.newgame_keys)
-            return Service._newgame, NEWGAME_KEYS | extra
         if name in CORE_COMMANDS:
-            return CORE_COMMANDS[name]
+            handler, keys = CORE_COMMANDS[name]
+            return handler, keys(game) if callable(keys) else keys
         if session is not None and name in game.commands:
             return Service._game_command, game.commands[name].keys
         elsewhere = [g.title for g in GAMES.values() if name in g.commands]
@@ -827,8 +820,26 @@ def _check_may_change(command: Command, recorded_by: str, what: str,
     raise UserError(f"Only the person who recorded {what}{who} or a chat admin can undo it.")
 
 
-NEWGAME_KEYS = frozenset({"", "game", "players", "preset"})
-CORE_COMMANDS: dict[str, tuple[Handler, frozenset[str]]] = {
+def _newgame_keys(game: Game) -> frozenset[str]:
+    # the game is named in the options themselves, so any game's extra keys may come
+    return frozenset({"", "game", "players", "preset"}
+                     | {k for g in GAMES.values() for k in g.newgame_keys})
+
+
+def _edit_keys(game: Game) -> frozenset[str]:
+    return frozenset({game.edit_key, "reason"} | game.commands[game.result_command].keys)
+
+
+def _rules_keys(game: Game) -> frozenset[str]:
+    return frozenset({"", "preset"} | {spec.key for spec in game.rulebook.specs})
+
+
+# name -> (handler, the option keys it takes: fixed, or from the chat's game)
+Keys = frozenset[str] | Callable[[Game], frozenset[str]]
+CORE_COMMANDS: dict[str, tuple[Handler, Keys]] = {
+    "newgame": (Service._newgame, _newgame_keys),
+    "edit": (Service._edit, _edit_keys),
+    "rules": (Service._rules, _rules_keys),
     "join": (Service._join, frozenset({"", "name"})),
     "players": (Service._players, frozenset()),
     "sitout": (Service._sitout, frozenset({""})),
