@@ -28,7 +28,8 @@ def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT) -> Command:
     if match:
         name, line = match.group(1), match.group(2)
     parsed = parse_command_text(line)
-    actor = Actor(id=f"console:{name.lower()}", name=name, is_admin=name.lower() == user.lower())
+    actor = Actor(id=f"console:{name.lower()}", name=name, is_admin=name.lower() == user.lower(),
+                  by_name=True)
     attachment = None
     if parsed.name == "import" and parsed.options.get(""):
         # the console's way of sending a file: /import path/to/export.json

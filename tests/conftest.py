@@ -108,8 +108,9 @@ class Table:
         if origin == "auto":
             self._origin += 1
             origin = f"{self._prefix}:{self.chat}:{self._origin}"
+        # as in the console, people are who they say: permissions are tested on their own
         actor = Actor(id=f"test:{name.lower()}", name=name,
-                      is_admin=(name == self.admin) if admin is None else admin)
+                      is_admin=(name == self.admin) if admin is None else admin, by_name=True)
         return await self.service.handle(Command(self.chat, actor, parsed.name, parsed.options,
                                                  origin))
 
@@ -126,7 +127,7 @@ class Table:
     async def board(self) -> dict:
         reply = await self.ok("/board")
         assert reply.board is not None
-        return reply.board
+        return reply.board.to_json()
 
 
 @pytest.fixture

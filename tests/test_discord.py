@@ -7,14 +7,13 @@ import json
 
 import bot.discord_adapter.adapter as adapter_module
 from bot.core.command import Actor, Command
+from bot.core.handlers.flows import NOT_YOURS
 from bot.core.service import Service
 from bot.discord_adapter import DiscordAdapter
 from bot.discord_adapter.adapter import chat_key
-from bot.discord_adapter.components import NOT_YOURS
 from bot.storage import SqlStore
 from tests.discord_helpers import (
     ALICE,
-    BOB,
     MANAGE_GUILD,
     STRANGER,
     DiscordHarness,
@@ -28,11 +27,17 @@ from tests.fakes.discord_api import CHANNEL_ID
 EPHEMERAL = 64
 
 
+def select_id(message: dict) -> str:
+    """The custom_id of the message's select menu."""
+    return next(item["custom_id"] for row in message.get("components", [])
+                for item in row.get("components", []) if item["type"] == 3)
+
+
 async def board(dc: DiscordHarness) -> dict:
     reply = await dc.adapter.service.handle(Command(chat_key(CHANNEL_ID),
                                                     Actor("test:r", "r"), "board"))
     assert reply.board is not None, reply.text
-    return reply.board
+    return reply.board.to_json()
 
 
 async def new_game(dc: DiscordHarness) -> None:
@@ -45,15 +50,20 @@ async def test_every_command_is_synced_with_typed_options(dc: DiscordHarness):
     assert set(synced) >= {"newgame", "join", "players", "board", "hand", "maal", "undo",
                            "edit", "rules", "setmaal", "endgame", "help"}
     options = {o["name"]: o for o in synced["hand"]["options"]}
-    assert options["winner"]["type"] == 6  # a member
-    assert options["winner_name"]["autocomplete"] is True
+    # a player is picked from the table's names (guests too), not from the whole server
+    assert options["winner"]["type"] == 3 and options["winner"]["autocomplete"] is True
     assert options["dublee"]["type"] == 5
     assert options["maal"]["type"] == 3
-    edit = {o["name"]: o for o in synced["edit"]["options"]}
-    assert edit["hand"]["type"] == 4 and edit["round"]["type"] == 4
-    assert edit["hand"]["min_value"] == 1
+    # /edit's hand: is a number in Marriage and the tiles in Riichi: a subcommand per game
+    edits = {o["name"]: {x["name"]: x for x in o["options"]}
+             for o in synced["edit"]["options"]}
+    assert edits["marriage"]["hand"]["type"] == 4 and edits["marriage"]["hand"]["min_value"] == 1
+    assert edits["marriage"]["hand"]["required"] is True
+    assert edits["riichi"]["hand"]["type"] == 3 and edits["riichi"]["result"]["type"] == 4
+    assert {"morto", "out", "melds"} <= set(edits["tranca"])
+    assert "yakuman" in edits["riichi"]
     groups = {o["name"]: o for o in synced["rules"]["options"]}
-    assert set(groups) == {"show", "marriage", "marriage_rummy", "tranca", "riichi"}
+    assert set(groups) == {"marriage", "marriage_rummy", "tranca", "riichi"}
     rules = {o["name"]: o for o in groups["marriage"]["options"]}
     assert (rules["seen"]["type"], rules["seen"]["min_value"], rules["seen"]["max_value"]) \
         == (4, 0, 1000)
@@ -76,7 +86,7 @@ async def test_every_command_is_synced_with_typed_options(dc: DiscordHarness):
 
 async def test_a_full_hand_by_one_slash_command(dc: DiscordHarness):
     await new_game(dc)
-    callback = await dc.reply_to(slash("hand", BOB, winner=ALICE, seen="bob",
+    callback = await dc.reply_to(slash("hand", ALICE, winner="alice", seen="bob",
                                        maal="alice=10 bob=2", dublee=True))
     assert callback["type"] == 4
     data = callback["data"]
@@ -90,12 +100,11 @@ async def test_a_full_hand_by_one_slash_command(dc: DiscordHarness):
 
 async def test_the_same_hand_by_select_and_modal(dc: DiscordHarness):
     await new_game(dc)
-    start = slash("hand", ALICE, winner=ALICE)
+    start = slash("hand", ALICE, winner="alice")
     callback = await dc.reply_to(start)
     assert "alice won. Who else has seen?" in callback["data"]["content"]
     message = dc.message_of(start)
-    ids = custom_ids(message)
-    pick = component(message, ids["Who else has seen?"], ALICE, values=["2"])  # bob's seat
+    pick = component(message, select_id(message), ALICE, values=["t2"])  # bob's seat
     assert (await dc.reply_to(pick))["type"] == 7
     message = dc.message_of(pick)
     done = component(message, custom_ids(message)["Done"], ALICE)
@@ -121,13 +130,13 @@ async def test_a_strangers_button_press_is_refused(dc: DiscordHarness):
     start = slash("hand", ALICE)
     await dc.reply_to(start)
     message = dc.message_of(start)
-    press = component(message, custom_ids(message)["Who won?"], STRANGER, values=["2"])
+    press = component(message, select_id(message), STRANGER, values=["2"])
     callback = await dc.reply_to(press)
     assert callback["type"] == 4
-    assert callback["data"]["content"] == NOT_YOURS
+    assert NOT_YOURS in callback["data"]["content"]
     assert callback["data"]["flags"] & EPHEMERAL
     # someone who can manage the server may
-    admin = component(message, custom_ids(message)["Who won?"], STRANGER, values=["2"],
+    admin = component(message, select_id(message), STRANGER, values=["2"],
                       permissions=MANAGE_GUILD)
     assert (await dc.reply_to(admin))["type"] == 7
 
@@ -146,7 +155,7 @@ async def test_everyone_as_a_guest_name_pings_nobody_and_errors_are_ephemeral(
 
 async def test_the_same_interaction_delivered_twice_records_once(dc: DiscordHarness):
     await new_game(dc)
-    payload = slash("hand", BOB, winner=ALICE, seen="bob", maal="alice=1 bob=2")
+    payload = slash("hand", ALICE, winner="alice", seen="bob", maal="alice=1 bob=2")
     await dc.reply_to(payload)
     dc.deliver(payload)
     await dc.reply_to(slash("players", ALICE))
@@ -156,23 +165,23 @@ async def test_the_same_interaction_delivered_twice_records_once(dc: DiscordHarn
 
 async def test_undo_asks_and_the_confirmation_only_works_once(dc: DiscordHarness):
     await new_game(dc)
-    await dc.reply_to(slash("hand", BOB, winner=ALICE, seen="bob", maal="alice=1 bob=2"))
-    await dc.reply_to(slash("hand", BOB, winner=BOB, seen="alice", maal="alice=1 bob=2"))
-    ask = slash("undo", BOB)
+    await dc.reply_to(slash("hand", ALICE, winner="alice", seen="bob", maal="alice=1 bob=2"))
+    await dc.reply_to(slash("hand", ALICE, winner="bob", seen="alice", maal="alice=1 bob=2"))
+    ask = slash("undo", ALICE)
     callback = await dc.reply_to(ask)
     assert callback["data"]["content"].startswith("Undo hand 2 (bob won")
     message = dc.message_of(ask)
-    yes = component(message, custom_ids(message)["Yes, undo"], BOB)
+    yes = component(message, custom_ids(message)["Yes, undo"], ALICE)
     callback = await dc.reply_to(yes)
     assert "Undid hand 2" in callback["data"]["embeds"][0]["description"]
-    again = component(message, custom_ids(message)["Yes, undo"], BOB)
+    again = component(message, custom_ids(message)["Yes, undo"], ALICE)
     await dc.reply_to(again)
     assert (await board(dc))["hand_count"] == 1
 
 
 async def test_autocomplete_offers_the_players(dc: DiscordHarness):
     await new_game(dc)
-    payload = slash("hand", ALICE, winner_name="ca")
+    payload = slash("hand", ALICE, winner="ca")
     payload["type"] = 4
     payload["data"]["options"][0]["focused"] = True
     callback = await dc.reply_to(payload)
@@ -217,19 +226,19 @@ async def test_rules_by_subcommand_for_the_game_being_played(dc: DiscordHarness)
     callback = await dc.reply_to(wrong)
     assert "playing Nepali Marriage: use /rules marriage" in callback["data"]["content"]
     show = slash("rules", ALICE)
-    show["data"]["options"] = [{"name": "show", "type": 1, "options": []}]
+    show["data"]["options"] = [{"name": "marriage", "type": 1, "options": []}]
     assert "seen: 4" in (await dc.reply_to(show))["data"]["content"]
 
 
 async def test_export_then_import_by_attachment(dc: DiscordHarness):
     await new_game(dc)
-    await dc.reply_to(slash("hand", BOB, winner=ALICE, seen="bob", maal="alice=1 bob=2"))
+    await dc.reply_to(slash("hand", ALICE, winner="alice", seen="bob", maal="alice=1 bob=2"))
     await dc.reply_to(slash("export", ALICE))
     sent = dc.fake.callbacks()[-1]
     assert sent["data"]["attachments"][0]["filename"].endswith(".json")
     exported = json.dumps(await board_export(dc)).encode()  # what that file holds
     dc.fake.attachments["export.json"] = exported
-    payload = slash("import", ALICE, channel_id=CHANNEL_ID + 1)
+    payload = slash("import", ALICE, channel_id=CHANNEL_ID + 1, permissions=MANAGE_GUILD)
     payload["data"]["options"] = [{"name": "file", "type": 11, "value": "555"}]
     payload["data"]["resolved"] = {"attachments": {"555": {
         "id": "555", "filename": "export.json", "size": len(exported),
@@ -247,7 +256,7 @@ async def board_export(dc: DiscordHarness) -> dict:
 
 async def test_the_chart_comes_as_an_embed_image(dc: DiscordHarness):
     await new_game(dc)
-    await dc.reply_to(slash("hand", BOB, winner=ALICE, seen="bob", maal="alice=1 bob=2"))
+    await dc.reply_to(slash("hand", ALICE, winner="alice", seen="bob", maal="alice=1 bob=2"))
     callback = await dc.reply_to(slash("chart", ALICE))
     data = callback["data"]
     name = data["attachments"][0]["filename"]
@@ -264,7 +273,7 @@ async def test_a_tranca_board_has_no_next_hand_button(dc: DiscordHarness):
 
 async def test_buttons_keep_working_after_a_restart(dc: DiscordHarness):
     await new_game(dc)
-    start = slash("hand", ALICE, winner=ALICE)
+    start = slash("hand", ALICE, winner="alice")
     await dc.reply_to(start)
     message = dc.message_of(start)
     # a new process: a new client, the same database and the same Discord
@@ -273,8 +282,7 @@ async def test_buttons_keep_working_after_a_restart(dc: DiscordHarness):
     await fresh.login()
     try:
         again = DiscordHarness(dc.fake, fresh)
-        pick = component(message, custom_ids(message)["Who else has seen?"], ALICE,
-                         values=["2"])
+        pick = component(message, select_id(message), ALICE, values=["t2"])
         assert (await again.reply_to(pick))["type"] == 7
         message = again.message_of(pick)
         done = component(message, custom_ids(message)["Done"], ALICE)

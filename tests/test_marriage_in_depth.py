@@ -23,7 +23,7 @@ async def test_a_hand_with_cards_instead_of_numbers(table: Table):
     reply = await table.ok("/hand winner:alice seen:bob tiplu:8H "
                            "cards:alice=8H 9H 7H bob=9H 2C")
     # alice: marriage 10; bob: poplu 2; carol unseen (murdered): s = 10, 2, 0
-    assert reply.board["totals"] == {"alice": 18 + 13, "bob": -6 - 3, "carol": -12 - 10}
+    assert reply.board.totals == {"alice": 18 + 13, "bob": -6 - 3, "carol": -12 - 10}
     assert "alice: marriage 10 = 10" in reply.text
     assert "bob: poplu 2 = 2" in reply.text
 
@@ -31,11 +31,11 @@ async def test_a_hand_with_cards_instead_of_numbers(table: Table):
 async def test_cards_come_later_with_maal_and_copies_count_across_players(table: Table):
     await table.ok(NEW)
     reply = await table.ok("/hand winner:alice seen:bob tiplu:8H maal:alice=10")
-    assert reply.board["waiting_for"] == ["bob"]
+    assert reply.board.waiting_for == ["bob"]
     assert "8H appears 4 times" in await table.error("/maal cards:8H 8H 8H", by="bob")
     reply = await table.ok("/maal cards:9H 9H 2C", by="bob")
-    assert reply.board["hand_count"] == 1
-    assert reply.board["totals"]["bob"] == 3 * 5 - 15 - 3  # poplu pair 5; P = 15
+    assert reply.board.hand_count == 1
+    assert reply.board.totals["bob"] == 3 * 5 - 15 - 3  # poplu pair 5; P = 15
     assert "Say the tiplu" in await table.error(
         "/hand winner:alice seen:bob cards:alice=8H")
 
@@ -53,7 +53,7 @@ async def test_tunnel_pachaunu_counts_a_tunnella_only_for_the_seen(table: Table)
     reply = await table.ok("/hand winner:alice seen:bob tiplu:8H tunnella:bob=5S carol=6D "
                            "cards:alice=2C bob=5S 5S 5S carol=6D 6D 6D")
     # bob seen: his tunnella 5 counts; carol unseen: hers does not. s = 0, 5, 0
-    assert reply.board["hands"][0]["points"] == {"alice": -5 + 13, "bob": 10 - 3,
+    assert reply.board.hands[0]["points"] == {"alice": -5 + 13, "bob": 10 - 3,
                                                  "carol": -5 - 10}
 
 
@@ -73,28 +73,28 @@ async def test_dublee_route_and_dublee_mode_rules(table: Table):
     await table.ok("/rules dublee_route_pays:no")
     reply = await table.ok("/hand winner:alice seen:bob dublee_route:bob "
                            "maal:alice=0 bob=0")
-    assert reply.board["totals"] == {"alice": 10, "bob": 0, "carol": -10}
+    assert reply.board.totals == {"alice": 10, "bob": 0, "carol": -10}
     assert "for seen losers" in await table.error(
         "/hand winner:alice dublee_route:carol maal:alice=0")
     await table.ok("/rules dublee_mode:replace dublee_route_pays:yes")
     reply = await table.ok("/hand winner:alice seen:bob dublee:yes maal:alice=0 bob=0")
-    assert reply.board["hands"][-1]["points"] == {"alice": 20, "bob": -5, "carol": -15}
+    assert reply.board.hands[-1]["points"] == {"alice": 20, "bob": -5, "carol": -15}
 
 
 async def test_a_foul_charged_in_the_next_hand_and_undo_brings_it_back(table: Table):
     await table.ok(NEW)
     await table.ok("/rules foul_when:next foul:10")
     reply = await table.ok("/hand winner:alice seen:bob carol foul:carol maal:alice=0 bob=0")
-    assert reply.board["hands"][0]["points"] == {"alice": 3, "bob": -3, "carol": 0}
+    assert reply.board.hands[0]["points"] == {"alice": 3, "bob": -3, "carol": 0}
     assert "foul charged with the next hand" in reply.text
     before = await table.board()
     reply = await table.ok("/hand winner:bob seen:alice carol maal:alice=0 bob=0 carol=0")
-    assert reply.board["hands"][1]["points"] == {"alice": -3 + 10, "bob": 6 + 10,
+    assert reply.board.hands[1]["points"] == {"alice": -3 + 10, "bob": 6 + 10,
                                                  "carol": -3 - 20}
     await table.ok("/undo")
     assert await table.board() == before
     reply = await table.ok("/hand winner:bob seen:alice carol maal:alice=0 bob=0 carol=0")
-    assert reply.board["hands"][1]["points"]["carol"] == -23  # still owed after the undo
+    assert reply.board.hands[1]["points"]["carol"] == -23  # still owed after the undo
 
 
 async def test_presets_and_the_play_rules_note(table: Table):

@@ -38,11 +38,11 @@ async def test_a_game_of_marriage_rummy_through_the_commands(table: Table):
                            "points:bikash=25 chetan=40 surrender:dev")
     # honour points: asha 2*4+20 = 28, bikash 4; total 32; n = 4
     # PART_A: 112-32 = 80, 16-32 = -16, -32, -32; PART_B: -50, -80, dev surrendered: -4
-    assert reply.board["totals"] == {"asha": 80 + 134, "bikash": -16 - 50,
+    assert reply.board.totals == {"asha": 80 + 134, "bikash": -16 - 50,
                                      "chetan": -32 - 80, "dev": -32 - 4}
-    assert reply.board["game"] == "marriage_rummy"
+    assert reply.board.game == "marriage_rummy"
     reply = await table.ok("/hand winner:bikash points:asha=10 chetan=7 dev=9 no_turn:dev")
-    assert reply.board["hands"][-1]["points"] == {"asha": -20, "bikash": 20 + 14 + 10,
+    assert reply.board.hands[-1]["points"] == {"asha": -20, "bikash": 20 + 14 + 10,
                                                   "chetan": -14, "dev": -10}
     await table.ok("/edit hand:2 points:asha=0")
     assert (await table.board())["hands"][-1]["points"]["asha"] == 0

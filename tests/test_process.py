@@ -41,7 +41,7 @@ async def test_both_adapters_in_one_process_stop_cleanly_on_sigterm(tmp_path: Pa
         assert "Hand 1: alice won" in (await chat.replies(2))[1]["text"]
 
         for payload in (slash("newgame", DISCORD_ALICE, players="ram sita"),
-                        slash("hand", DISCORD_ALICE, winner_name="ram", seen="sita",
+                        slash("hand", DISCORD_ALICE, winner="ram", seen="sita",
                               maal="ram=2 sita=0")):
             await discord.dispatch("INTERACTION_CREATE", payload)
         await discord.wait_callbacks(2)

@@ -102,26 +102,26 @@ async def test_a_hanchan_through_the_commands(table: Table):
     reply = await table.ok("/ron winner:alice from:bob hand:234m067p23456788s win:2s "
                            "dora:1m")
     assert "Riichi, Pinfu, Tanyao, Dora 1, Aka Dora 1" in reply.text
-    assert reply.board["hands"][-1]["points"] == {"alice": 12000, "bob": -12000, "carol": 0,
+    assert reply.board.hands[-1]["points"] == {"alice": 12000, "bob": -12000, "carol": 0,
                                                   "dave": 0}
     # 2 East 1, 1 honba (dealer repeat): bob tsumo 4 han 30 fu
     reply = await table.ok("/tsumo winner:bob han:4 fu:30")
-    assert reply.board["hands"][-1]["points"] == {"alice": -4000, "bob": 8200,
+    assert reply.board.hands[-1]["points"] == {"alice": -4000, "bob": 8200,
                                                   "carol": -2100, "dave": -2100}
     # 3 East 2: riichi carol, then a draw: her stick stays on the table
     await table.ok("/riichi carol")
     reply = await table.ok("/draw tenpai:carol")
-    assert reply.board["hands"][-1]["points"] == {"alice": -1000, "bob": -1000,
+    assert reply.board.hands[-1]["points"] == {"alice": -1000, "bob": -1000,
                                                   "carol": 2000, "dave": -1000}
     assert "East 3, 1 honba · sticks on the table 1" in reply.text
     await _invariant(table)
     # 4 East 3, 1 honba: dave takes the stick with a 3 han 30 fu ron: 3,900 + 300 + 1,000
     reply = await table.ok("/ron winner:dave from:carol han:3 fu:30")
-    assert reply.board["hands"][-1]["points"]["dave"] == 5200
+    assert reply.board.hands[-1]["points"]["dave"] == 5200
     await _invariant(table)
     # 5 East 4: dave dealer, yakuman tsumo: 16,000 all
     reply = await table.ok("/tsumo winner:dave yakuman:1")
-    assert reply.board["hands"][-1]["points"]["dave"] == 48000
+    assert reply.board.hands[-1]["points"]["dave"] == 48000
     # 6 East 4, 1 honba: chombo changes nothing at the table
     await table.ok("/chombo bob")
     assert "East 4, 1 honba" in (await table.ok("/board")).text
@@ -168,7 +168,8 @@ async def test_called_melds_head_bump_and_edits(table: Table):
         "/ron winner:dave alice from:carol han:alice=1 dave=1 fu:alice=30 dave=30")
     await table.ok("/edit result:1 han:3 fu:30")
     assert (await table.board())["hands"][0]["points"]["bob"] == 3900
-    assert "another winner" in await table.error("/edit result:1 winner:alice")
+    # an edit changes the value of a win, not who won
+    assert "no option `winner:`" in await table.error("/edit result:1 winner:alice")
     await table.ok("/endgame")
     assert "3 to 4 players" in await table.error("/newgame riichi players:a b")
 

@@ -91,12 +91,12 @@ async def test_a_four_player_two_team_game_to_3500(table: Table):
         for line in by_counts if counts else by_cards:
             reply = await table.ok(line)
         rounds += 1
-        totals = reply.board["totals"]
-        assert reply.board["game"] == "tranca" and set(totals) == {"A", "B"}
+        totals = reply.board.totals
+        assert reply.board.game == "tranca" and set(totals) == {"A", "B"}
     # round by counts: A 900-20+400+100+200+100 = 1680; B 400-60+100-100 = 340
     # by cards: A 50+30+45+5 - 5 + 200 + 100 + 100 = 525; B 30 - 25 - 100 - 100 = -195
-    assert reply.board["hands"][0]["points"] == {"A": 1680, "B": 340}
-    assert reply.board["hands"][1]["points"] == {"A": 525, "B": -195}
+    assert reply.board.hands[0]["points"] == {"A": 1680, "B": 340}
+    assert reply.board.hands[1]["points"] == {"A": 525, "B": -195}
     assert "A wins" in reply.text
     end = await table.ok("/endgame")
     assert "Game over after" in end.text and "A wins" in end.text
@@ -109,9 +109,9 @@ async def test_rounds_wait_for_every_side_and_edit_and_undo_work(table: Table):
     assert "Waiting for side B, C" in reply.text
     await table.ok("/round side:ben table:50 hand:0")
     reply = await table.ok("/round side:C table:0 hand:30 red3:1")
-    assert reply.board["hands"][0]["points"] == {"A": 90, "B": 50, "C": -130}
+    assert reply.board.hands[0]["points"] == {"A": 90, "B": 50, "C": -130}
     reply = await table.ok("/edit round:1 side:C red3:0")
-    assert reply.board["totals"]["C"] == -30
+    assert reply.board.totals["C"] == -30
     await table.ok("/undo")
     assert (await table.board())["hand_count"] == 0
     assert "can't go out without a canastra" in await table.error(

@@ -1,15 +1,59 @@
-"""The board: a monospace table of the last hands and the totals, and its JSON form."""
+"""The board: a monospace table of the last hands and the totals, and the same as data
+(BoardView) that adapters render and `--json` prints."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from bot.core import points as pts
 from bot.core.money import format_money, json_number, money_shown, to_money
 from bot.core.session import HandRecord
 
 MAX_COLUMN = 10
+
+
+@dataclass
+class BoardView:
+    """The board as data. Points and money are JSON numbers, as people read them."""
+
+    game: str
+    players: list[str]  # the column labels: players, or sides
+    hands: list[dict[str, Any]]  # the last hands: {"no", "points": {label: points}}
+    hand_count: int
+    totals: dict[str, int | float]
+    rate: int | float
+    currency: str
+    money: dict[str, int | float]
+    waiting_for: list[str] | None = None  # names whose input a waiting hand still needs
+    waiting: bool = False  # a hand (round, result) is waiting for more input
+    ended: bool = False
+    transfers: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "game": self.game, "players": self.players, "hands": self.hands,
+            "hand_count": self.hand_count, "totals": self.totals, "rate": self.rate,
+            "currency": self.currency, "money": self.money,
+        }
+        if self.waiting_for is not None:
+            data["waiting_for"] = self.waiting_for
+        if self.ended:
+            data["ended"] = True
+            data["transfers"] = self.transfers
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> BoardView:
+        return cls(
+            game=str(data.get("game", "")), players=list(data.get("players", [])),
+            hands=list(data.get("hands", [])), hand_count=int(data.get("hand_count", 0)),
+            totals=dict(data.get("totals", {})), rate=data.get("rate", 1),
+            currency=str(data.get("currency", "")), money=dict(data.get("money", {})),
+            waiting_for=data.get("waiting_for"), waiting="waiting_for" in data,
+            ended=bool(data.get("ended")), transfers=list(data.get("transfers", [])))
 
 
 def _labels(names: list[str]) -> list[str]:
@@ -20,29 +64,22 @@ def _labels(names: list[str]) -> list[str]:
     return labels
 
 
-def _signed(value: int) -> str:
-    return f"{value:+d}" if value else "0"
-
-
 def render_table(
     columns: list[tuple[int, str]],
     hands: list[HandRecord],
     totals: Mapping[int, int],
     rules: Mapping[str, Any],
     hand_count: int,
+    places: int = 0,
 ) -> str:
     labels = _labels([label for _, label in columns])
     money = money_shown(rules)
-    money_cells = [
-        format_money(to_money(totals.get(key, 0), str(rules.get("rate", "1"))))
-        for key, _ in columns
-    ]
-    cells_by_row: list[list[str]] = []
-    for hand in hands:
-        cells_by_row.append(
-            [_signed(hand.deltas[key]) if key in hand.deltas else "" for key, _ in columns]
-        )
-    total_cells = [_signed(totals.get(key, 0)) for key, _ in columns]
+    rate = str(rules.get("rate", "1"))
+    money_cells = [format_money(to_money(totals.get(key, 0), rate, places))
+                   for key, _ in columns]
+    cells_by_row = [[pts.show(hand.deltas[key], places) if key in hand.deltas else ""
+                     for key, _ in columns] for hand in hands]
+    total_cells = [pts.show(totals.get(key, 0), places) for key, _ in columns]
     widths = [
         max([len(labels[i]), len(total_cells[i]), *(len(r[i]) for r in cells_by_row),
              len(money_cells[i]) if money else 0])
@@ -62,11 +99,11 @@ def render_table(
     out.append("-" * len(out[0]))
     out.append(line("Σ", total_cells))
     if money:
-        out.append(line(str(rules.get("currency") or "$")[:first], money_cells))
+        out.append(line(str(rules.get("currency") or "")[:first], money_cells))
     return "\n".join(out)
 
 
-def board_json(
+def board_view(
     game: str,
     columns: list[tuple[int, str]],
     hands: list[HandRecord],
@@ -74,22 +111,22 @@ def board_json(
     rules: Mapping[str, Any],
     hand_count: int,
     waiting_for: list[str] | None = None,
-) -> dict[str, Any]:
+    places: int = 0,
+) -> BoardView:
     names = {key: label for key, label in columns}
     rate = str(rules.get("rate", "1"))
-    data: dict[str, Any] = {
-        "game": game,
-        "players": [label for _, label in columns],
-        "hands": [
-            {"no": h.no, "points": {names[k]: v for k, v in h.deltas.items() if k in names}}
-            for h in hands
-        ],
-        "hand_count": hand_count,
-        "totals": {label: totals.get(key, 0) for key, label in columns},
-        "rate": json_number(Decimal(rate)),
-        "currency": rules.get("currency") or "",
-        "money": {label: json_number(to_money(totals.get(key, 0), rate)) for key, label in columns},
-    }
-    if waiting_for is not None:
-        data["waiting_for"] = waiting_for
-    return data
+    return BoardView(
+        game=game,
+        players=[label for _, label in columns],
+        hands=[{"no": h.no, "points": {names[k]: pts.as_json(v, places)
+                                       for k, v in h.deltas.items() if k in names}}
+               for h in hands],
+        hand_count=hand_count,
+        totals={label: pts.as_json(totals.get(key, 0), places) for key, label in columns},
+        rate=json_number(Decimal(rate)),
+        currency=rules.get("currency") or "",
+        money={label: json_number(to_money(totals.get(key, 0), rate, places))
+               for key, label in columns},
+        waiting_for=waiting_for,
+        waiting=waiting_for is not None,
+    )

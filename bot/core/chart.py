@@ -13,6 +13,7 @@ matplotlib.use("Agg")  # no screen: render to memory
 
 import matplotlib.pyplot as plt
 
+from bot.core import points as pts
 from bot.core.money import money_shown
 from bot.core.session import HandRecord
 
@@ -20,17 +21,18 @@ WIDTH, HEIGHT, DPI = 8, 5, 150  # 1200 x 750 pixels
 
 
 def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord],
-                 rules: Mapping[str, Any], title: str, hand_word: str = "hand") -> bytes:
+                 rules: Mapping[str, Any], title: str, hand_word: str = "hand",
+                 places: int = 0) -> bytes:
     figure, axes = plt.subplots(figsize=(WIDTH, HEIGHT), dpi=DPI)
     try:
         numbers = [0, *(h.no for h in hands)]
         for key, label in columns:
-            running, total = [0], 0
+            running, total = [0.0], 0
             for hand in hands:
                 total += hand.deltas.get(key, 0)
-                running.append(total)
+                running.append(float(pts.value(total, places)))
             axes.plot(numbers, running, marker="o" if len(hands) <= 30 else None,
-                      markersize=3, linewidth=2, label=f"{label} ({total:+,})")
+                      markersize=3, linewidth=2, label=f"{label} ({pts.show(total, places)})")
         axes.axhline(0, color="#888888", linewidth=0.8)
         axes.set_xlabel(hand_word)
         axes.set_ylabel("points")

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.core.board import BoardView
+    from bot.core.flows import Question
 
 
 @dataclass(frozen=True)
@@ -19,6 +23,9 @@ class Actor:
     name: str
     is_admin: bool = False
     handles: tuple[str, ...] = ()  # other names they go by, e.g. a Telegram @username
+    # The console knows people only by the name they type ("bob: /maal 5"): there, a seat
+    # of that name is theirs. On the chat platforms a seat is someone's only by account.
+    by_name: bool = False
 
 
 @dataclass(frozen=True)
@@ -34,6 +41,13 @@ class Command:
     # so a player can be bound to a real account when a game starts.
     mentions: Mapping[str, Actor] = field(default_factory=dict)
     attachment: bytes | None = None  # a file sent with the command (/import)
+    # The platform can show buttons: a destructive command asks first, /hand offers taps.
+    buttons: bool = False
+    # What a confirmation tap was about ({"session": id, "hand": no}): refused if the table
+    # has changed since it was asked.
+    expect: Mapping[str, int] | None = None
+    # The game the sender addressed (a Discord subcommand per game): refused in another's chat.
+    game: str | None = None
 
 
 @dataclass(frozen=True)
@@ -47,14 +61,19 @@ class Attachment:
 
 @dataclass
 class Reply:
-    """What to show. `table` is a preformatted monospace block; `board` is structured data."""
+    """What to show. `table` is a preformatted monospace block; `board` the board as data;
+    `question` something to answer by tapping or typing, which each platform renders."""
 
     text: str
     ok: bool = True
     table: str | None = None
-    board: dict[str, Any] | None = None
+    board: BoardView | None = None
     duplicate: bool = False  # the command was already handled; this is the earlier answer
     file: Attachment | None = None
+    question: Question | None = None
+    in_place: bool = False  # an answer to a tap: it replaces the message that asked
+    # The chat's game changed (to this key; "" for none): a platform may refresh its menu.
+    menu: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         if not self.ok:
@@ -63,7 +82,7 @@ class Reply:
         if self.table is not None:
             out["table"] = self.table
         if self.board is not None:
-            out["board"] = self.board
+            out["board"] = self.board.to_json()
         if self.duplicate:
             out["duplicate"] = True
         return out
@@ -76,8 +95,11 @@ class Reply:
     def from_json(cls, data: Mapping[str, Any]) -> Reply:
         if not data.get("ok"):
             return cls.error(str(data.get("error", "")))
+        from bot.core.board import BoardView
+
+        board = data.get("board")
         return cls(
             text=str(data.get("text", "")),
             table=data.get("table"),
-            board=data.get("board"),
+            board=BoardView.from_json(board) if isinstance(board, Mapping) else None,
         )

@@ -25,7 +25,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "recorded": "{Word} {no}: {summary}",
         "board_head": "{title}: {count}",
         "undid": "Undid {word} {no} ({summary}).",
-        "dropped": "Dropped the hand that was waiting for maal.",
+        "dropped": "Dropped the waiting {word}.",
         "waiting_maal": "Hand waiting for maal from {who}: each sends /maal 7, or anyone "
                         "sends /maal name=7.",
         "game_over": "Game over after {count}.",
@@ -49,6 +49,24 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "still_waiting": "A hand is waiting for maal from {who}. Send /maal 7 (or "
                          "/maal name=7), or /undo to drop that hand first.",
         "name_winner": "Name the winner: {usage}",
+        "flow_who_won": "{Word} {no}: who won?",
+        "flow_who_saw": "{winner} won. Who else has seen? Tap to mark, then Done.",
+        "flow_done": "Done",
+        "flow_cancel": "Cancel",
+        "flow_keep": "No, keep it",
+        "flow_cancelled": "Cancelled; nothing changed.",
+        "flow_next_hand": "Next hand",
+        "flow_undo": "Undo",
+        "flow_enter": "Enter {what}",
+        "flow_input": "{What} for {word} {no}: reply to this message. Each player can send "
+                      "their own number, or anyone sends {example}. Still needed: {names}.",
+        "flow_undo_question": "Undo {word} {no} ({summary})?",
+        "flow_yes_undo": "Yes, undo",
+        "flow_drop_waiting": "Drop the {word} that is waiting?",
+        "flow_yes_drop": "Yes, drop it",
+        "flow_end_question": "End the game after {count}? Standings and {what} follow; the "
+                             "game is archived.",
+        "flow_yes_end": "Yes, end it",
     },
     "ne": {
         "hand": "हात", "hands": "हात", "round": "राउन्ड", "rounds": "राउन्ड",
@@ -62,7 +80,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "recorded": "{Word} {no}: {summary}",
         "board_head": "{title}: {count}",
         "undid": "{word} {no} फिर्ता लिइयो ({summary})।",
-        "dropped": "माल कुरिरहेको हात हटाइयो।",
+        "dropped": "कुरिरहेको {word} हटाइयो।",
         "waiting_maal": "{who} को माल कुरिँदै: हरेकले /maal 7 पठाउनुहोस्, वा कसैले "
                         "/maal नाम=7 पठाउनुहोस्।",
         "game_over": "{count} पछि खेल सकियो।",
@@ -86,6 +104,23 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "still_waiting": "{who} को माल कुरिँदै गरेको हात छ। /maal 7 (वा /maal नाम=7) "
                          "पठाउनुहोस्, वा पहिले /undo ले त्यो हात हटाउनुहोस्।",
         "name_winner": "जित्ने खेलाडीको नाम दिनुहोस्: {usage}",
+        "flow_who_won": "{Word} {no}: कसले जित्यो?",
+        "flow_who_saw": "{winner} ले जित्नुभयो। अरू कसले सिन गरेको छ? छानेर 'सकियो' थिच्नुहोस्।",
+        "flow_done": "सकियो",
+        "flow_cancel": "रद्द",
+        "flow_keep": "होइन, राख्नुहोस्",
+        "flow_cancelled": "रद्द गरियो; केही बदलिएन।",
+        "flow_next_hand": "अर्को हात",
+        "flow_undo": "फिर्ता",
+        "flow_enter": "{what} लेख्नुहोस्",
+        "flow_input": "{word} {no} को {What}: यो सन्देशमा जवाफ दिनुहोस्। हरेक खेलाडीले आफ्नो "
+                      "अंक पठाउन सक्नुहुन्छ, वा कसैले {example} पठाउनुहोस्। अझै चाहिने: {names}।",
+        "flow_undo_question": "{word} {no} फिर्ता लिने ({summary})?",
+        "flow_yes_undo": "हो, फिर्ता लिनुहोस्",
+        "flow_drop_waiting": "कुरिरहेको {word} हटाउने?",
+        "flow_yes_drop": "हो, हटाउनुहोस्",
+        "flow_end_question": "{count} पछि खेल सक्ने? नतिजा र {what} आउँछ; खेल अभिलेखमा राखिन्छ।",
+        "flow_yes_end": "हो, सक्नुहोस्",
         "glossary_marriage": (
             "म्यारिजका शब्दहरू: टिप्लु = कसैले तीन शुद्ध सेट देखाएपछि पल्टाइने जोकर पत्ती "
             "(त्यसका अरू प्रति पनि टिप्लु); पोप्लु = टिप्लुभन्दा एक माथिको, झिप्लु = एक तलको, "

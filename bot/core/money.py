@@ -18,8 +18,9 @@ def money_rules() -> list[RuleSpec]:
     ]
 
 
-def to_money(points: int, rate: str) -> Decimal:
-    return Decimal(points) * Decimal(rate)
+def to_money(points: int, rate: str, places: int = 0) -> Decimal:
+    """Money for `points` (kept in units of 10^-places) at `rate` per point."""
+    return Decimal(points).scaleb(-places) * Decimal(rate)
 
 
 def money_shown(rules: Mapping[str, object]) -> bool:

@@ -26,6 +26,9 @@ class Player:
     user_id: str | None = None  # platform-qualified actor id once the seat is linked to a person
     joined_after: int = 0  # number of hands already recorded when this player sat down
     sitting_out: bool = False  # seated, but not in the hands being dealt now
+    # The @username the seat was named by ("@alice"): the account with that username is
+    # this player (usernames are unique on Telegram; display names are not and never count).
+    handle: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -96,6 +99,10 @@ class Roster:
             if player.seat == seat:
                 return player
         raise KeyError(seat)
+
+    def by_name(self, name: str) -> Player | None:
+        key = name.lower()
+        return next((p for p in self.players if p.name.lower() == key), None)
 
     def find_user(self, user_id: str) -> Player | None:
         return next((p for p in self.players if p.user_id == user_id), None)

@@ -1,4 +1,5 @@
-"""A scoring session as the core sees it, and the store interface it needs."""
+"""A scoring session as the core sees it, the typed records around it, and the store
+interface the core needs."""
 
 from __future__ import annotations
 
@@ -7,10 +8,37 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core.players import Player, Roster
 
 OPEN, ENDED = "open", "ended"
+
+
+@dataclass
+class WaitingHand:
+    """A hand entered but not complete yet (Marriage: maal still to come; Tranca: a side's
+    round; Riichi: sticks declared). `entry` is the game's own record of it."""
+
+    by: str  # who started it: they recorded it, whoever completes it
+    by_name: str
+    origin: str | None  # the message that started it
+    entry: dict[str, Any]
+    prompts: list[str] = field(default_factory=list)  # platform messages that ask for input
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"by": self.by, "by_name": self.by_name,
+                                "origin": self.origin, "entry": self.entry}
+        if self.prompts:
+            data["prompts"] = self.prompts
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> WaitingHand | None:
+        if not data:
+            return None
+        return cls(str(data["by"]), str(data.get("by_name", "")), data.get("origin"),
+                   dict(data["entry"]), list(data.get("prompts", [])))
 
 
 @dataclass
@@ -22,7 +50,7 @@ class SessionState:
     created_by: str
     id: int | None = None
     status: str = OPEN
-    pending: dict[str, Any] | None = None  # {"by", "by_name", "origin", "entry"} of a waiting hand
+    pending: WaitingHand | None = None
     totals: dict[int, int] = field(default_factory=dict)  # column -> sum of live hands' deltas
     hand_count: int = 0  # live hands, numbered 1..hand_count
     version: int = 0
@@ -50,7 +78,59 @@ class HandRecord:
     state_before: dict[str, Any] | None = None  # the game state this hand started from
     voided_at: datetime | None = None  # undone or replaced by an edit (kept in the log)
     voided_by: str | None = None
-    void_reason: str | None = None
+    void: Void | None = None
+
+
+@dataclass(frozen=True)
+class Void:
+    """Why a hand left the live log: undone, or replaced by an edit; with the reason given."""
+
+    edited: bool
+    reason: str | None = None
+
+    def to_text(self) -> str:
+        """As the hand log keeps it."""
+        if self.edited:
+            return f"edited: {self.reason}" if self.reason else "edited"
+        return self.reason or "undone"
+
+    @classmethod
+    def from_text(cls, text: str | None) -> Void:
+        if text is None or text == "undone":
+            return cls(False)
+        if text == "edited" or text.startswith("edited: "):
+            return cls(True, text.partition(": ")[2] or None)
+        return cls(False, text)
+
+
+DEFAULT_TIMEZONE, DEFAULT_LANGUAGE = "UTC", "en"
+
+
+@dataclass
+class ChatSettings:
+    """What a chat keeps across its sessions, with the defaults in one place."""
+
+    timezone: str = DEFAULT_TIMEZONE
+    language: str = DEFAULT_LANGUAGE
+    # guest name (lower case) -> the account it counts as in /stats: {"id", "name"}
+    links: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    @property
+    def zone(self) -> ZoneInfo:
+        try:
+            return ZoneInfo(self.timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            return ZoneInfo(DEFAULT_TIMEZONE)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"timezone": self.timezone, "language": self.language, "links": self.links}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> ChatSettings:
+        data = data or {}
+        return cls(str(data.get("timezone") or DEFAULT_TIMEZONE),
+                   str(data.get("language") or DEFAULT_LANGUAGE),
+                   {str(k): dict(v) for k, v in (data.get("links") or {}).items()})
 
 
 class ChatTransaction(Protocol):
@@ -59,8 +139,7 @@ class ChatTransaction(Protocol):
     async def open_session(self) -> SessionState | None: ...
     async def save_session(self, state: SessionState) -> SessionState: ...
     async def add_hand(self, session_id: int, hand: HandRecord) -> HandRecord: ...
-    async def void_hand(self, session_id: int, no: int, by: str, reason: str | None,
-                        replaced_by: int | None = None) -> None: ...
+    async def void_hand(self, session_id: int, no: int, by: str, void: Void) -> None: ...
     async def hand(self, session_id: int, no: int) -> HandRecord | None: ...
     async def last_hands(self, session_id: int, count: int) -> list[HandRecord]: ...
     async def all_hands(self, session_id: int) -> list[HandRecord]: ...
@@ -68,8 +147,8 @@ class ChatTransaction(Protocol):
     async def chat_sessions(self) -> list[SessionState]: ...
     async def export(self, session_ids: list[int]) -> dict[str, Any]: ...
     async def restore(self, data: Mapping[str, Any]) -> int: ...
-    async def settings(self) -> dict[str, Any]: ...
-    async def save_settings(self, values: Mapping[str, Any]) -> None: ...
+    async def settings(self) -> ChatSettings: ...
+    async def save_settings(self, values: ChatSettings) -> None: ...
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None: ...
     async def record_origin(self, origin_id: str, reply: Mapping[str, Any]) -> None: ...
 
@@ -82,5 +161,3 @@ class Store(Protocol):
 
 class DuplicateOrigin(Exception):
     """Another process recorded the same origin id first; its reply is the answer."""
-
-

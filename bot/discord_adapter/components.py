@@ -1,8 +1,9 @@
-"""Buttons, selects and the maal modal. State rides in custom_id, so the components are
-DynamicItems: they keep working after a restart (registered with add_dynamic_items).
+"""A core Question as Discord components: a select (pick one, or several then Done),
+buttons (confirm, the board's actions, open a form) and a modal for typed answers.
 
-Custom ids: `mb:KIND:STARTER[:ARGS]`; only STARTER or someone who can manage the server or
-channel may press.
+Every component carries the question's sealed token in its custom_id, so they are
+DynamicItems: they keep working after a restart and in another process. Ids:
+`mb:s:TOKEN` (a select), `mb:b:TOKEN|VALUE` (a button), `mb:m:TOKEN` (a modal).
 """
 
 from __future__ import annotations
@@ -12,207 +13,95 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import ui
 
-from bot.core.players import Player
+from bot.core import flows
+from bot.core.flows import Ask, Question
 
 if TYPE_CHECKING:
     from bot.discord_adapter.adapter import DiscordAdapter
 
+MAX_SELECT = 25
 MAX_MODAL_INPUTS = 5
-NOT_YOURS = ("Only the person who started this, or someone who can manage the server or "
-             "channel, can use these.")
 
 
 def adapter_of(interaction: discord.Interaction) -> DiscordAdapter:
     return interaction.client.adapter  # type: ignore[attr-defined]
 
 
-def may_press(interaction: discord.Interaction, starter: int) -> bool:
-    perms = interaction.permissions
-    return interaction.user.id == starter or perms.administrator or perms.manage_guild \
-        or perms.manage_channels
-
-
-class _Guarded:
-    """interaction_check for every component: refuse others with an ephemeral note."""
-
-    starter: int
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if may_press(interaction, self.starter):
-            return True
-        await interaction.response.send_message(NOT_YOURS, ephemeral=True)
-        return False
-
-
-def _player_options(players: list[Player], chosen: int = 0) -> list[discord.SelectOption]:
-    return [discord.SelectOption(label=p.name[:100], value=str(p.seat),
-                                 default=bool(chosen >> p.seat & 1)) for p in players][:25]
-
-
-class WinnerSelect(_Guarded, ui.DynamicItem[ui.Select], template=r"mb:win:(?P<starter>\d+)"):
-    def __init__(self, starter: int, players: list[Player] | None = None) -> None:
-        self.starter = starter
-        super().__init__(ui.Select(custom_id=f"mb:win:{starter}", placeholder="Who won?",
-                                   options=_player_options(players or [])
-                                   or [discord.SelectOption(label="-", value="0")]))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
-                             match: Any) -> WinnerSelect:
-        return cls(int(match["starter"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await adapter_of(interaction).winner_chosen(interaction, self.starter,
-                                                    int(self.item.values[0]))
-
-
-class SeenSelect(_Guarded, ui.DynamicItem[ui.Select],
-                 template=r"mb:seen:(?P<starter>\d+):(?P<winner>\d+)"):
-    def __init__(self, starter: int, winner: int, players: list[Player] | None = None,
-                 chosen: int = 0) -> None:
-        self.starter, self.winner = starter, winner
-        others = [p for p in players or [] if p.seat != winner]
+class FlowSelect(ui.DynamicItem[ui.Select], template=r"mb:s:(?P<token>[^|]+)"):
+    def __init__(self, token: str, question: Question | None = None) -> None:
+        self.token = token
+        options = [discord.SelectOption(label=c.label[:100], value=c.value, default=c.chosen)
+                   for c in (question.choices if question else ())
+                   if c.value != flows.DONE][:MAX_SELECT]
+        many = question is not None and question.ask == Ask.TOGGLE
         super().__init__(ui.Select(
-            custom_id=f"mb:seen:{starter}:{winner}", placeholder="Who else has seen?",
-            min_values=0, max_values=max(1, len(others)),
-            options=_player_options(others, chosen) or [discord.SelectOption(label="-",
-                                                                             value="0")]))
+            custom_id=f"mb:s:{token}", placeholder=(question.text if question else "")[:150],
+            min_values=0 if many else 1, max_values=max(1, len(options)) if many else 1,
+            options=options or [discord.SelectOption(label="-", value="-")]))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
-                             match: Any) -> SeenSelect:
-        return cls(int(match["starter"]), int(match["winner"]))
+                             match: Any) -> FlowSelect:
+        return cls(match["token"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        mask = sum(1 << int(v) for v in self.item.values)
-        await adapter_of(interaction).seen_chosen(interaction, self.starter, self.winner, mask)
+        values = list(self.item.values)
+        many = self.item.max_values > 1 or self.item.min_values == 0
+        value = flows.chosen(values) if many else (values[0] if values else "")
+        await adapter_of(interaction).answer(interaction, self.token, value)
 
 
-class SeenDone(_Guarded, ui.DynamicItem[ui.Button],
-               template=r"mb:done:(?P<starter>\d+):(?P<winner>\d+):(?P<mask>\d+)"):
-    def __init__(self, starter: int, winner: int, mask: int) -> None:
-        self.starter, self.winner, self.mask = starter, winner, mask
-        super().__init__(ui.Button(label="Done", style=discord.ButtonStyle.primary,
-                                   custom_id=f"mb:done:{starter}:{winner}:{mask}"))
+class FlowButton(ui.DynamicItem[ui.Button],
+                 template=r"mb:b:(?P<token>[^|]+)\|(?P<value>[A-Za-z0-9]+)"):
+    def __init__(self, token: str, value: str, label: str = "-",
+                 style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
+        self.token, self.value = token, value
+        super().__init__(ui.Button(label=label[:80], style=style,
+                                   custom_id=f"mb:b:{token}|{value}"))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
-                             match: Any) -> SeenDone:
-        return cls(int(match["starter"]), int(match["winner"]), int(match["mask"]))
+                             match: Any) -> FlowButton:
+        return cls(match["token"], match["value"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await adapter_of(interaction).seen_done(interaction, self.starter, self.winner,
-                                                self.mask)
+        await adapter_of(interaction).answer(interaction, self.token, self.value)
 
 
-class EnterMaal(_Guarded, ui.DynamicItem[ui.Button], template=r"mb:maal:(?P<starter>\d+)"):
-    def __init__(self, starter: int) -> None:
-        self.starter = starter
-        super().__init__(ui.Button(label="Enter maal", style=discord.ButtonStyle.primary,
-                                   custom_id=f"mb:maal:{starter}"))
+class InputModal(ui.Modal):
+    """A typed answer: one field per person who still owes one (five a form); the answer is
+    `name=value` pairs, as someone would type them."""
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
-                             match: Any) -> EnterMaal:
-        return cls(int(match["starter"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await adapter_of(interaction).open_maal_modal(interaction, self.starter)
-
-
-class BoardButton(_Guarded, ui.DynamicItem[ui.Button],
-                  template=r"mb:(?P<kind>undo|next):(?P<starter>\d+)"):
-    def __init__(self, kind: str, starter: int) -> None:
-        self.kind, self.starter = kind, starter
-        label = "Undo" if kind == "undo" else "Next hand"
-        style = discord.ButtonStyle.secondary if kind == "undo" else discord.ButtonStyle.primary
-        super().__init__(ui.Button(label=label, style=style, custom_id=f"mb:{kind}:{starter}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
-                             match: Any) -> BoardButton:
-        return cls(match["kind"], int(match["starter"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        adapter = adapter_of(interaction)
-        if self.kind == "undo":
-            await adapter.ask_confirmation(interaction, "undo", interaction.user.id)
-        else:
-            await adapter.start_hand_flow(interaction, interaction.user.id)
-
-
-class Confirm(_Guarded, ui.DynamicItem[ui.Button],
-              template=r"mb:(?P<kind>cu|ce|cx):(?P<starter>\d+):(?P<no>\d+)"):
-    """Yes (undo hand NO / end the game) or No. NO pins what was asked about."""
-
-    def __init__(self, kind: str, starter: int, no: int) -> None:
-        self.kind, self.starter, self.no = kind, starter, no
-        label = {"cu": "Yes, undo", "ce": "Yes, end it", "cx": "No, keep it"}[kind]
-        style = discord.ButtonStyle.danger if kind != "cx" else discord.ButtonStyle.secondary
-        super().__init__(ui.Button(label=label, style=style,
-                                   custom_id=f"mb:{kind}:{starter}:{no}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: ui.Item[Any],
-                             match: Any) -> Confirm:
-        return cls(match["kind"], int(match["starter"]), int(match["no"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await adapter_of(interaction).confirmed(interaction, self.kind, self.no)
-
-
-class MaalModal(ui.Modal):
-    """Up to five maal values; the hand is scored when the last one arrives."""
-
-    def __init__(self, hand_no: int, players: list[Player]) -> None:
-        super().__init__(title=f"Maal for hand {hand_no}"[:45], timeout=600)
-        self.players = players[:MAX_MODAL_INPUTS]
-        self.inputs: list[ui.TextInput[MaalModal]] = []
-        for player in self.players:
-            field: ui.TextInput[MaalModal] = ui.TextInput(
-                label=player.name[:45], custom_id=f"seat{player.seat}", placeholder="0",
-                max_length=4, required=True)
-            self.inputs.append(field)
+    def __init__(self, token: str, question: Question) -> None:
+        super().__init__(title=question.choices[0].label[:45] if question.choices else "-",
+                         timeout=600, custom_id=f"mb:m:{token}")
+        self.token = token
+        self.inputs: list[tuple[str, ui.TextInput[InputModal]]] = []
+        for name in question.fields[:MAX_MODAL_INPUTS]:
+            field: ui.TextInput[InputModal] = ui.TextInput(
+                label=name[:45], placeholder="0", max_length=4, required=True)
+            self.inputs.append((name, field))
             self.add_item(field)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        pairs = " ".join(f"{p.name}={field.value.strip()}"
-                         for p, field in zip(self.players, self.inputs, strict=True))
-        await adapter_of(interaction).maal_submitted(interaction, pairs)
+        pairs = " ".join(f"{name}={field.value.strip()}" for name, field in self.inputs)
+        await adapter_of(interaction).answer(interaction, self.token, pairs)
 
 
-DYNAMIC_ITEMS = (WinnerSelect, SeenSelect, SeenDone, EnterMaal, BoardButton, Confirm)
+DYNAMIC_ITEMS = (FlowSelect, FlowButton)
 
 
-def board_view(starter: int, next_hand: bool = True) -> ui.View:
+def view_for(question: Question, token: str) -> ui.View:
     view = ui.View(timeout=None)
-    if next_hand:  # the button flow exists for games entered by winner and seen players
-        view.add_item(BoardButton("next", starter))
-    view.add_item(BoardButton("undo", starter))
-    return view
-
-
-def winner_view(starter: int, players: list[Player]) -> ui.View:
-    view = ui.View(timeout=None)
-    view.add_item(WinnerSelect(starter, players))
-    return view
-
-
-def seen_view(starter: int, players: list[Player], winner: int, mask: int) -> ui.View:
-    view = ui.View(timeout=None)
-    view.add_item(SeenSelect(starter, winner, players, mask))
-    view.add_item(SeenDone(starter, winner, mask))
-    return view
-
-
-def maal_view(starter: int) -> ui.View:
-    view = ui.View(timeout=None)
-    view.add_item(EnterMaal(starter))
-    return view
-
-
-def confirm_view(kind: str, starter: int, no: int) -> ui.View:
-    view = ui.View(timeout=None)
-    view.add_item(Confirm(kind, starter, no))
-    view.add_item(Confirm("cx", starter, no))
+    if question.ask in (Ask.PICK, Ask.TOGGLE):
+        view.add_item(FlowSelect(token, question))
+        done = next((c for c in question.choices if c.value == flows.DONE), None)
+        if done is not None:
+            view.add_item(FlowButton(token, done.value, done.label))
+        return view
+    for choice in question.choices:
+        style = discord.ButtonStyle.danger if choice.danger else (
+            discord.ButtonStyle.secondary if choice.value in (flows.NO, flows.UNDO)
+            else discord.ButtonStyle.primary)
+        view.add_item(FlowButton(token, choice.value, choice.label, style))
     return view

@@ -21,7 +21,7 @@ def message_parts(reply: Reply) -> tuple[str | None, list[discord.Embed]]:
     if reply.table is None:
         return _clip(reply.text, CONTENT_LIMIT), []
     table = _code_block(reply.table, EMBED_LIMIT - len(reply.text) - 2)
-    title = "Final standings" if (reply.board or {}).get("ended") else "Board"
+    title = "Final standings" if reply.board is not None and reply.board.ended else "Board"
     description = f"{reply.text}\n{table}" if reply.text else table
     if len(description) > EMBED_LIMIT:
         return _clip(reply.text, CONTENT_LIMIT), [

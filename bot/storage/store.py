@@ -14,7 +14,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.players import Player
-from bot.core.session import OPEN, DuplicateOrigin, HandRecord, SessionState
+from bot.core.session import (
+    OPEN,
+    ChatSettings,
+    DuplicateOrigin,
+    HandRecord,
+    SessionState,
+    Void,
+    WaitingHand,
+)
 from bot.storage.backup import export_sessions, import_sessions
 from bot.storage.tables import chat_settings, hands, origins, sessions
 
@@ -89,7 +97,7 @@ def _session(row: Any) -> SessionState:
         status=row.status,
         players=[Player.from_json(p) for p in row.players],
         rules=dict(row.rules),
-        pending=row.pending,
+        pending=WaitingHand.from_json(row.pending),
         totals={int(k): v for k, v in row.totals.items()},
         hand_count=row.hand_count,
         version=row.version,
@@ -116,7 +124,7 @@ def _hand(row: Any) -> HandRecord:
         state_before=row.state_before,
         voided_at=_aware(row.voided_at),
         voided_by=row.voided_by,
-        void_reason=row.void_reason,
+        void=Void.from_text(row.void_reason) if row.voided_at is not None else None,
     )
 
 
@@ -137,7 +145,7 @@ class SqlChatTransaction:
             "status": state.status,
             "players": [p.to_json() for p in state.players],
             "rules": state.rules,
-            "pending": state.pending,
+            "pending": state.pending.to_json() if state.pending else None,
             "totals": {str(k): v for k, v in state.totals.items()},
             "hand_count": state.hand_count,
             "version": state.version + 1,
@@ -183,13 +191,12 @@ class SqlChatTransaction:
         hand.id, hand.created_at = result.scalar_one(), created
         return hand
 
-    async def void_hand(self, session_id: int, no: int, by: str, reason: str | None,
-                        replaced_by: int | None = None) -> None:
+    async def void_hand(self, session_id: int, no: int, by: str, void: Void) -> None:
         await self.conn.execute(
             update(hands)
             .where(hands.c.session_id == session_id, hands.c.no == no,
                    hands.c.voided_at.is_(None))
-            .values(voided_at=_now(), voided_by=by, void_reason=reason, replaced_by=replaced_by)
+            .values(voided_at=_now(), voided_by=by, void_reason=void.to_text())
         )
 
     async def hand(self, session_id: int, no: int) -> HandRecord | None:
@@ -239,18 +246,17 @@ class SqlChatTransaction:
     async def restore(self, data: Mapping[str, Any]) -> int:
         return await import_sessions(self.conn, data, self.chat)
 
-    async def settings(self) -> dict[str, Any]:
+    async def settings(self) -> ChatSettings:
         row = (await self.conn.execute(
             select(chat_settings.c.data).where(chat_settings.c.chat == self.chat))).first()
-        return dict(row[0]) if row else {}
+        return ChatSettings.from_json(row[0] if row else None)
 
-    async def save_settings(self, values: Mapping[str, Any]) -> None:
+    async def save_settings(self, values: ChatSettings) -> None:
+        data = values.to_json()
         updated = await self.conn.execute(
-            update(chat_settings).where(chat_settings.c.chat == self.chat)
-            .values(data=dict(values)))
+            update(chat_settings).where(chat_settings.c.chat == self.chat).values(data=data))
         if updated.rowcount == 0:
-            await self.conn.execute(insert(chat_settings).values(chat=self.chat,
-                                                                 data=dict(values)))
+            await self.conn.execute(insert(chat_settings).values(chat=self.chat, data=data))
 
     async def record_origin(self, origin_id: str, reply: Mapping[str, Any]) -> None:
         await self.conn.execute(

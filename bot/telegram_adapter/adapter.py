@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from telegram import (
     BotCommand,
+    BotCommandScopeChat,
     CallbackQuery,
     ForceReply,
     InlineKeyboardMarkup,
@@ -42,18 +43,16 @@ from telegram.ext import (
 
 from bot.core.command import Actor, Command, Reply
 from bot.core.errors import UserError
-from bot.core.games import GAMES
+from bot.core.flows import Ask, seal
 from bot.core.grammar import is_command, parse_command_text
-from bot.core.help import command_menu
-from bot.core.service import Service, known_commands
+from bot.core.i18n import t
+from bot.core.service import Service
 from bot.telegram_adapter import keyboards as kb
-from bot.telegram_adapter.keyboards import Tap
 from bot.telegram_adapter.render import reply_chunks
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-MAAL_PROMPT = "Maal for the hand"  # a reply to a message starting so is a /maal
 ADMIN_CACHE_SECONDS = 60
 SEND_ATTEMPTS = 4
 ANONYMOUS_ADMIN_ID = 1087968824
@@ -110,9 +109,7 @@ class TelegramAdapter:
 
     async def start(self) -> None:
         await self.app.initialize()
-        menu = [BotCommand(name, summary[:256]) for name, summary in
-                command_menu(list(GAMES.values()))]
-        await self._retry(lambda: self.app.bot.set_my_commands(menu))
+        await self._retry(lambda: self.app.bot.set_my_commands(self._menu(None)))
         await self.app.start()
         assert self.app.updater is not None
         allowed = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.CALLBACK_QUERY]
@@ -144,12 +141,9 @@ class TelegramAdapter:
         if message is None or message.from_user is None:
             return
         text = message.text or message.caption or ""
+        user = message.from_user
         if not is_command(text):
-            if self._is_maal_prompt_reply(message):
-                await self._run(message, Command(
-                    chat=chat_key(message.chat_id), actor=await self._actor(message, False),
-                    name="maal", options={"": text.strip()},
-                    origin_id=self._origin(message)))
+            await self._maybe_answer(message, text)
             return
         rewritten, mentions = _rewrite_mentions(message, text)
         try:
@@ -161,20 +155,32 @@ class TelegramAdapter:
         if addressed and parsed.addressee.lower() != (self.app.bot.username or "").lower():
             return  # a command for another bot
         private = message.chat.type == ChatType.PRIVATE
-        if parsed.name not in known_commands() and not (addressed or private):
+        if not self.service.knows(parsed.name) and not (addressed or private):
             return  # maybe another bot's command: stay quiet in groups
-        needs_admin = parsed.name in ("undo", "edit", "endgame")
         command = Command(
-            chat=chat_key(message.chat_id), actor=await self._actor(message, needs_admin),
+            chat=chat_key(message.chat_id), actor=self._actor_for(user, False),
             name=parsed.name, options=parsed.options, origin_id=self._origin(message),
-            mentions=mentions, attachment=await self._document(message),
-        )
-        if parsed.name == "hand" and not parsed.options:
-            await self._start_hand_flow(message, command)
-        elif parsed.name in ("undo", "endgame") and not parsed.options.keys() - {"reason"}:
-            await self._ask_confirmation(message, command)
-        else:
-            await self._run(message, command)
+            mentions=mentions, attachment=await self._document(message), buttons=True)
+        reply = await self.service.handle(command, self._admin_check(message, user))
+        await self._deliver(message, reply)
+
+    async def _maybe_answer(self, message: Message, text: str) -> None:
+        """A reply to one of the bot's prompts (the maal for a waiting hand) is its answer;
+        anything else that is not a command is none of our business."""
+        original = message.reply_to_message
+        if original is None or original.from_user is None \
+                or original.from_user.id != self.app.bot.id:
+            return
+        chat = chat_key(message.chat_id)
+        token = await self.service.prompt_token(chat, str(original.message_id))
+        if token is None:
+            return
+        user = message.from_user
+        assert user is not None
+        reply = await self.service.answer(chat, self._actor_for(user, False), token,
+                                          text.strip(), self._origin(message),
+                                          self._admin_check(message, user))
+        await self._deliver(message, reply)
 
     async def _document(self, message: Message) -> bytes | None:
         """The file sent with a command (an /import), if any and not too large."""
@@ -196,158 +202,105 @@ class TelegramAdapter:
             return
         mine = parsed.addressee is None or parsed.addressee.lower() == (
             self.app.bot.username or "").lower()
-        if mine and parsed.name in known_commands():
+        if mine and self.service.knows(parsed.name):
             await self._send(message, Reply(
                 "I don't re-read edited messages, so nothing changed. Send the command again, "
                 "or correct a recorded hand with /edit hand:N."))
 
-    async def _run(self, message: Message, command: Command) -> Reply:
-        reply = await self.service.handle(command)
+    async def _deliver(self, message: Message, reply: Reply) -> None:
+        """A reply to `message`: the text, its buttons, a prompt to reply to, the menu."""
         if reply.duplicate:
-            log.info("telegram: duplicate %s ignored", command.origin_id)
-            return reply
-        await self._send(message, reply)
-        if command.name == "hand" and reply.ok and reply.board \
-                and reply.board.get("waiting_for"):
-            await self._prompt_maal(message, reply.board["waiting_for"])  # once, as it starts
-        return reply
-
-    # --- tap flows -----------------------------------------------------------------------
-
-    async def _start_hand_flow(self, message: Message, command: Command) -> None:
-        snapshot = await self.service.snapshot(command.chat)
-        if snapshot is None or snapshot.session.pending is not None \
-                or len(snapshot.session.players) < snapshot.game.min_players \
-                or not snapshot.game.seen_flow:
-            await self._run(message, command)  # the core explains what is wrong
+            log.info("telegram: duplicate of message %s ignored", message.message_id)
             return
-        players = snapshot.session.players
-        starter = message.from_user.id  # type: ignore[union-attr]
-        await self._send(message, Reply(f"Hand {snapshot.session.hand_count + 1}: who won?"),
-                         markup=kb.winner_keyboard(starter, players))
+        question = reply.question
+        prompt = question is not None and question.ask == Ask.TYPE and question.prompt_now
+        await self._send(message, reply, markup=None if prompt else self._markup(message,
+                                                                              reply))
+        if prompt:
+            await self._prompt(message, reply)
+        if reply.menu is not None:
+            await self._chat_menu(message.chat_id, reply.menu)
 
-    async def _ask_confirmation(self, message: Message, command: Command) -> None:
-        snapshot = await self.service.snapshot(command.chat)
-        if snapshot is None:
-            await self._run(message, command)
-            return
-        session = snapshot.session
-        starter = message.from_user.id  # type: ignore[union-attr]
-        if command.name == "undo":
-            if session.pending is not None:
-                question = "Drop the hand that is waiting for maal?"
-            elif snapshot.last_hand is not None:
-                question = f"Undo hand {snapshot.last_hand.no} ({snapshot.last_hand.summary})?"
+    def _markup(self, message: Message, reply: Reply) -> InlineKeyboardMarkup | None:
+        if reply.question is None or not reply.question.choices:
+            return None
+        token = seal(reply.question.token, chat_key(message.chat_id), self.service.secret)
+        return kb.markup_for(reply.question, token, t("flow_cancel"))
+
+    async def _prompt(self, message: Message, reply: Reply) -> None:
+        """Ask for a typed answer in a message people reply to; the core remembers it."""
+        question = reply.question
+        assert question is not None
+        sent = await self._retry(lambda: message.chat.send_message(
+            escape(question.text, quote=False), parse_mode=ParseMode.HTML,
+            reply_markup=ForceReply(selective=False,
+                                    input_field_placeholder=question.example[:64] or None)))
+        await self.service.note_prompt(chat_key(message.chat_id), str(sent.message_id))
+
+    def _menu(self, game: str | None) -> list[BotCommand]:
+        table = self.service.table
+        chosen = table.games.get(game) if game else None
+        return [BotCommand(name, summary[:256]) for name, summary in table.menu(chosen)]
+
+    async def _chat_menu(self, chat_id: int, game: str) -> None:
+        """The chat's menu follows its game: /ron and /tsumo in a Riichi group, not /maal."""
+        scope = BotCommandScopeChat(chat_id)
+        try:
+            if game:
+                await self._retry(lambda: self.app.bot.set_my_commands(self._menu(game),
+                                                                       scope=scope))
             else:
-                await self._run(message, command)
-                return
-            markup = kb.confirm_keyboard(starter, kb.CONFIRM_UNDO, "Yes, undo")
-        else:
-            question = (f"End the game after {session.hand_count} hands? "
-                        "Standings and who pays whom follow; the game is archived.")
-            markup = kb.confirm_keyboard(starter, kb.CONFIRM_END, "Yes, end it")
-        await self._send(message, Reply(question), markup=markup)
+                await self._retry(lambda: self.app.bot.delete_my_commands(scope=scope))
+        except (BadRequest, Forbidden) as error:
+            log.warning("telegram: chat menu not set: %s", error)
+
+    # --- taps ----------------------------------------------------------------------------
 
     async def _on_tap(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
         if query is None:
             return
-        answer = ""
+        notice = ""
         try:
-            answer = await self._handle_tap(query)
+            notice = await self._handle_tap(query)
         except Exception:
             log.exception("telegram: button failed")
-            answer = "Something went wrong; nothing was recorded."
+            notice = "Something went wrong; nothing was recorded."
         finally:
             # Always answer, or the button spins on the person's screen.
-            await self._retry(lambda: query.answer(answer[:200] or None,
-                                                   show_alert=bool(answer)))
+            await self._retry(lambda: query.answer(notice[:200] or None,
+                                                   show_alert=bool(notice)))
 
     async def _handle_tap(self, query: CallbackQuery) -> str:
-        tap = Tap.decode(query.data or "")
         message = query.message
-        if tap is None or not isinstance(message, Message):
+        if not isinstance(message, Message):
             return "This button is no longer valid."
-        chat_id = message.chat_id
+        token, value = kb.split(query.data or "")
         presser = query.from_user
-        if presser.id != tap.starter and not await self._is_admin(message, presser):
-            return "Only the person who started this, or a chat admin, can use these buttons."
-        actor = self._actor_for(presser, is_admin=await self._is_admin(message, presser))
-        if tap.kind in (kb.CANCEL, kb.CONFIRM_NO):
-            await self._edit(message, Reply("Cancelled; nothing changed."))
+        reply = await self.service.answer(
+            chat_key(message.chat_id), self._actor_for(presser, False), token, value,
+            self._origin(message), self._admin_check(message, presser))
+        if reply.duplicate:
             return ""
-        if tap.kind in (kb.CONFIRM_UNDO, kb.CONFIRM_END):
-            original = message.reply_to_message
-            options = {}
-            if original is not None and original.text and is_command(original.text):
-                options = parse_command_text(original.text).options
-            name = "undo" if tap.kind == kb.CONFIRM_UNDO else "endgame"
-            reply = await self.service.handle(Command(
-                chat=chat_key(chat_id), actor=actor, name=name, options=options,
-                origin_id=f"telegram:{chat_id}:{message.message_id}:confirm"))
-            if not reply.duplicate:
-                await self._edit(message, reply)
-            return ""
-        snapshot = await self.service.snapshot(chat_key(chat_id))
-        if snapshot is None:
-            await self._edit(message, Reply.error("No game is open here any more."))
-            return ""
-        roster = snapshot.session.roster
-        players = list(roster)
-        seats = {p.seat for p in players}
-        if tap.kind == kb.PICK_WINNER and tap.args[0] in seats:
-            winner = tap.args[0]
-            await self._edit(message, Reply(
-                f"{roster.by_seat(winner).name} won. Who else has seen? Tap to mark, then "
-                "Done."), markup=kb.seen_keyboard(tap.starter, players, winner, 1 << winner))
-            return ""
-        toggle_ok = len(tap.args) == 3 and {tap.args[0], tap.args[2]} <= seats
-        if tap.kind == kb.TOGGLE_SEEN and toggle_ok:
-            winner, mask, seat = tap.args
-            mask ^= 1 << seat
-            await self._edit(message, Reply(
-                f"{roster.by_seat(winner).name} won. Who else has seen? Tap to mark, then "
-                "Done."), markup=kb.seen_keyboard(tap.starter, players, winner, mask))
-            return ""
-        if tap.kind == kb.SEEN_DONE and len(tap.args) == 2 and tap.args[0] in seats:
-            winner, mask = tap.args
-            seen = [p.name for p in players if mask >> p.seat & 1 and p.seat != winner]
-            reply = await self.service.handle(Command(
-                chat=chat_key(chat_id), actor=actor, name="hand",
-                options={"winner": roster.by_seat(winner).name, "seen": " ".join(seen)},
-                origin_id=f"telegram:{chat_id}:{message.message_id}:hand"))
-            if reply.duplicate:
-                return ""
-            await self._edit(message, reply)
-            if reply.ok and reply.board and reply.board.get("waiting_for"):
-                await self._prompt_maal(message, reply.board["waiting_for"])
-            return ""
-        await self._edit(message, Reply.error("The table changed since this was asked; "
-                                              "start again with /hand."))
+        if not reply.ok and not reply.in_place:
+            return reply.text  # an alert for the presser only
+        if reply.in_place:
+            prompt = reply.question is not None and reply.question.ask == Ask.TYPE \
+                and reply.question.prompt_now
+            await self._edit(message, reply, None if prompt else self._markup(message, reply))
+            if prompt:
+                await self._prompt(message, reply)
+            if reply.menu is not None:
+                await self._chat_menu(message.chat_id, reply.menu)
+        else:
+            await self._deliver(message, reply)
         return ""
-
-    async def _prompt_maal(self, message: Message, waiting_for: list[str]) -> None:
-        names = ", ".join(waiting_for)
-        example = " ".join(f"{n}=5" for n in waiting_for[:3])
-        text = (f"{MAAL_PROMPT}: reply to this message. Each player can send their own "
-                f"number, or anyone sends {example}. Still needed: {names}.")
-        await self._retry(lambda: message.chat.send_message(
-            escape(text, quote=False), parse_mode=ParseMode.HTML,
-            reply_markup=ForceReply(selective=False, input_field_placeholder=example[:64])))
-
-    def _is_maal_prompt_reply(self, message: Message) -> bool:
-        original = message.reply_to_message
-        return (original is not None and original.from_user is not None
-                and original.from_user.id == self.app.bot.id
-                and (original.text or "").startswith(MAAL_PROMPT))
 
     # --- people --------------------------------------------------------------------------
 
-    async def _actor(self, message: Message, needs_admin: bool) -> Actor:
-        user = message.from_user
-        assert user is not None
-        is_admin = needs_admin and await self._is_admin(message, user)
-        return self._actor_for(user, is_admin)
+    def _admin_check(self, message: Message, user: User) -> Callable[[], Awaitable[bool]]:
+        """Asked by the core only when a permission can depend on it."""
+        return lambda: self._is_admin(message, user)
 
     @staticmethod
     def _actor_for(user: User, is_admin: bool) -> Actor:

@@ -1,73 +1,38 @@
-"""Inline keyboards for tapping instead of typing, with state kept in callback_data.
-
-Everything a flow needs rides in the button (at most 64 bytes), so a restart loses nothing:
-`kind|starter|args...`, seats as numbers and the seen players as a bit mask.
-"""
+"""A core Question as a Telegram inline keyboard. Each button carries the question's sealed
+token and the answer, `TOKEN|VALUE`, within Telegram's 64 bytes of callback_data, so a
+restart loses nothing and a button the bot did not issue for this chat is refused."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core.players import Player
+from bot.core import flows
+from bot.core.flows import Ask, Question
 
 MAX_CALLBACK_BYTES = 64
 
-PICK_WINNER, TOGGLE_SEEN, SEEN_DONE, CANCEL = "hw", "hs", "hd", "hx"
-CONFIRM_UNDO, CONFIRM_END, CONFIRM_NO = "cu", "ce", "cx"
+
+def callback_data(token: str, value: str) -> str:
+    data = f"{token}|{value}"
+    if len(data.encode()) > MAX_CALLBACK_BYTES:
+        raise ValueError(f"callback_data over {MAX_CALLBACK_BYTES} bytes: {data}")
+    return data
 
 
-@dataclass(frozen=True)
-class Tap:
-    kind: str
-    starter: int
-    args: tuple[int, ...] = ()
-
-    def encode(self) -> str:
-        data = "|".join([self.kind, str(self.starter), *map(str, self.args)])
-        if len(data.encode()) > MAX_CALLBACK_BYTES:
-            raise ValueError(f"callback_data over {MAX_CALLBACK_BYTES} bytes: {data}")
-        return data
-
-    @classmethod
-    def decode(cls, data: str) -> Tap | None:
-        parts = data.split("|")
-        try:
-            return cls(parts[0], int(parts[1]), tuple(int(p) for p in parts[2:]))
-        except (IndexError, ValueError):
-            return None
+def split(data: str) -> tuple[str, str]:
+    token, _, value = data.rpartition("|")
+    return token, value
 
 
-def _rows(buttons: list[InlineKeyboardButton], width: int = 2) -> list[list[InlineKeyboardButton]]:
-    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+def markup_for(question: Question, token: str, cancel: str) -> InlineKeyboardMarkup:
+    def button(label: str, value: str) -> InlineKeyboardButton:
+        return InlineKeyboardButton(label[:60], callback_data=callback_data(token, value))
 
-
-def _button(text: str, tap: Tap) -> InlineKeyboardButton:
-    return InlineKeyboardButton(text[:60], callback_data=tap.encode())
-
-
-def winner_keyboard(starter: int, players: list[Player]) -> InlineKeyboardMarkup:
-    buttons = [_button(p.name, Tap(PICK_WINNER, starter, (p.seat,))) for p in players]
-    return InlineKeyboardMarkup([*_rows(buttons), [_button("Cancel", Tap(CANCEL, starter))]])
-
-
-def seen_keyboard(starter: int, players: list[Player], winner: int,
-                  mask: int) -> InlineKeyboardMarkup:
-    buttons = [
-        _button(("✅ " if mask >> p.seat & 1 else "") + p.name,
-                Tap(TOGGLE_SEEN, starter, (winner, mask, p.seat)))
-        for p in players if p.seat != winner
-    ]
-    return InlineKeyboardMarkup([
-        *_rows(buttons),
-        [_button("Done", Tap(SEEN_DONE, starter, (winner, mask))),
-         _button("Cancel", Tap(CANCEL, starter))],
-    ])
-
-
-def confirm_keyboard(starter: int, kind: str, yes: str) -> InlineKeyboardMarkup:
-    return InlineKeyboardMarkup([[
-        _button(yes, Tap(kind, starter)),
-        _button("No, keep it", Tap(CONFIRM_NO, starter)),
-    ]])
+    if question.ask in (Ask.PICK, Ask.TOGGLE):
+        picks = [button(("✅ " if c.chosen else "") + c.label, c.value)
+                 for c in question.choices if c.value != flows.DONE]
+        rows = [picks[i:i + 2] for i in range(0, len(picks), 2)]
+        last = [button(c.label, c.value) for c in question.choices if c.value == flows.DONE]
+        rows.append([*last, button(cancel, flows.CANCEL)])
+        return InlineKeyboardMarkup(rows)
+    return InlineKeyboardMarkup([[button(c.label, c.value) for c in question.choices]])

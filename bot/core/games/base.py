@@ -1,33 +1,23 @@
 """The interface every game plugin implements.
 
-A game parses and validates the input of its own commands (Marriage: /hand, /maal), scores a
-complete hand into per-column deltas, and says what its board columns are. The service around
-it owns sessions, storage, undo, edit, rules and the board, so a new game touches only
-`bot/core/games/` and the registry.
+A game declares its own commands (with their options and who may run them) in its folder,
+reads and checks the input of those commands, scores a complete hand into per-column deltas
+and says what its board columns are. The core around it owns sessions, storage, undo, edit,
+rules, the board and the command table, so a new game is its folder plus one registry line.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.core.command import Actor
+from bot.core.commands.spec import CommandSpec, Option
 from bot.core.errors import UserError
 from bot.core.players import Player, Roster
 from bot.core.rules import RuleBook
-
-
-@dataclass(frozen=True)
-class CommandInfo:
-    """What /help shows for a command, and the option keys it accepts ("" = free text)."""
-
-    name: str
-    summary: str
-    usage: str
-    details: str = ""
-    keys: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -36,11 +26,11 @@ class HandResult:
 
     players: list[int]  # seats that took part
     inputs: dict[str, Any]  # what was entered, JSON-ready; /edit starts from it
-    deltas: dict[int, int]  # board column -> points in this hand
+    deltas: dict[int, int]  # board column -> points in this hand (units of 10^-point_places)
     summary: str  # one line on who did what, for replies and history
 
 
-KEEP: Any = object()  # PlayOutcome.pending default: leave the pending hand as it is
+KEEP: Any = object()  # PlayOutcome.pending default: leave the waiting hand as it is
 
 
 @dataclass
@@ -50,9 +40,9 @@ class PlayContext:
     roster: Roster  # everybody seated
     hand_players: list[Player]  # who takes part in the hand being entered
     rules: dict[str, Any]
-    pending: dict[str, Any] | None
+    pending: dict[str, Any] | None  # the game's entry of a waiting hand
     actor: Actor
-    actor_player: Player | None
+    actor_player: Player | None  # the sender's own seat (linked to their account)
     mentions: Mapping[str, Actor] = field(default_factory=dict)
     editing: dict[str, Any] | None = None  # inputs of the hand being re-entered by /edit
     state: dict[str, Any] | None = None  # what the game carried over from earlier hands
@@ -62,7 +52,7 @@ class PlayContext:
 @dataclass
 class PlayOutcome:
     text: str
-    pending: Any = KEEP  # new pending-hand state, None to clear, KEEP to leave as is
+    pending: Any = KEEP  # new waiting-hand entry, None to clear, KEEP to leave as is
     result: HandResult | None = None
     rules: dict[str, Any] | None = None  # replaced rules (e.g. /setmaal)
     state: Any = KEEP  # the game state to carry to the next hand, or KEEP
@@ -74,18 +64,45 @@ class Game(ABC):
     min_players: int
     max_players: int
     rulebook: RuleBook
-    commands: Mapping[str, CommandInfo]  # the game's own commands
-    result_command: str  # the command /edit re-enters
     glossary: str  # the game's words, explained once in /help
     rules_note: str = ""  # anything /help rules should add about this game's rules
     zero_sum: bool = True  # every hand sums to zero, so the end settles up with transfers
     edit_key: str = "hand"  # /edit hand:3 (Tranca: /edit round:3)
     hand_word: str = "hand"  # what one scored entry is called on the board
-    newgame_keys: frozenset[str] = frozenset()  # extra /newgame options (Tranca: teams)
+    newgame_options: tuple[Option, ...] = ()  # extra /newgame options (Tranca: teams)
     player_columns: bool = True  # the board's columns are players (not Tranca's sides)
-    # Adapters may offer buttons for a hand: the winner, who has seen, then the maal
-    # (Marriage's shape; other games are typed).
+    point_places: int = 0  # decimals of a score: deltas are kept in units of 10^-places
+    # Platforms with buttons may offer taps for a hand: the winner, who has seen, then the
+    # input still missing (Marriage's shape; other games are typed).
     seen_flow: bool = False
+    waiting_input: str = ""  # what a waiting hand asks each player for ("maal"), if anything
+    waiting_command: str = ""  # the command that gives it (/maal): a typed answer becomes one
+
+    def __init__(self) -> None:
+        self.commands: tuple[CommandSpec, ...] = tuple(
+            spec if spec.game == self.key else _owned(spec, self.key)
+            for spec in self.declare())
+        recording = [s for s in self.commands if s.records]
+        if len(recording) != 1:
+            raise TypeError(f"{self.key}: exactly one command records a hand (records=True)")
+        self.result_spec = recording[0]
+
+    @abstractmethod
+    def declare(self) -> tuple[CommandSpec, ...]:
+        """The game's own commands: specs whose `play` is one of this game's methods."""
+
+    @property
+    def result_command(self) -> str:
+        return self.result_spec.name
+
+    def edit_options(self) -> tuple[Option, ...]:
+        """What /edit may change in a recorded hand: by default, the result command's."""
+        return self.result_spec.options
+
+    def reenter(self, ctx: PlayContext) -> PlayOutcome:
+        """Re-enter a recorded hand for /edit (ctx.editing holds its inputs)."""
+        assert self.result_spec.play is not None
+        return self.result_spec.play(ctx)
 
     def winners(self, hand: Any) -> list[int]:
         """Seats that won a recorded hand, for /stats."""
@@ -96,7 +113,7 @@ class Game(ABC):
               named: bool) -> tuple[list[Player], dict[str, Any] | None]:
         """Seat the players for a new game from its extra options, and the initial game
         state. `named`: whether players: was given. By default nothing changes."""
-        extra = [k for k in self.newgame_keys if k in options]
+        extra = [o.key for o in self.newgame_options if o.key in options]
         if extra:
             raise UserError(f"{self.title} has no /newgame option {extra[0]}:")
         return players, None
@@ -107,17 +124,13 @@ class Game(ABC):
         return ""
 
     @abstractmethod
-    def play(self, ctx: PlayContext) -> PlayOutcome:
-        """Handle one of `commands` (or, with ctx.editing, re-enter a hand). Raises UserError."""
-
-    @abstractmethod
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
                      rules: Mapping[str, Any]) -> str:
         """One line for the board about a hand that is waiting for input."""
 
-    @abstractmethod
     def waiting_for(self, pending: Mapping[str, Any], rules: Mapping[str, Any]) -> list[int]:
-        """Seats whose input a waiting hand still needs."""
+        """Seats whose input (`waiting_input`) a waiting hand still needs."""
+        return []
 
     def final_lines(self, totals: Mapping[int, int], rules: Mapping[str, Any],
                     state: Mapping[str, Any] | None, roster: Roster) -> list[str]:
@@ -128,3 +141,7 @@ class Game(ABC):
                 state: Mapping[str, Any] | None = None) -> list[tuple[int, str]]:
         """Board columns: (key, label). Players by default."""
         return [(p.seat, p.name) for p in roster]
+
+
+def _owned(spec: CommandSpec, game: str) -> CommandSpec:
+    return replace(spec, game=game)

@@ -15,10 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.errors import UserError
-from bot.core.games.base import CommandInfo, Game, HandResult, PlayContext, PlayOutcome
+from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome
 from bot.core.grammar import parse_int, parse_pairs, split_list
 from bot.core.money import money_rules
+from bot.core.permissions import Rule
 from bot.core.players import Roster
 from bot.core.rules import Preset, RuleBook, int_rule
 
@@ -46,18 +48,23 @@ RULEBOOK = RuleBook(
 
 USAGE = ("/hand winner:asha honours:asha=3 bikash=1 marriages:asha=1 points:bikash=25 "
          "chetan=40 [surrender:dev] [surrender_late:esha] [no_turn:farah]")
-COMMANDS = {
-    "hand": CommandInfo(
-        "hand", "record a hand: who showed, honours, points in hand", USAGE,
-        "winner: the player who showed. honours: and marriages: count each player's honour "
-        "cards and marriage combinations (missing means none). points: the card points left "
-        "in each other player's hand (J Q K A 10 count 10, number cards their value, jokers "
-        "0). surrender: surrendered on the first move (counts as 2), surrender_late: later "
-        "(5); no_turn: did not get to play (counts half).",
-        frozenset({"winner", "honours", "marriages", "points", "surrender", "surrender_late",
-                   "no_turn"}),
-    ),
-}
+HAND_DETAILS = (
+    "winner: the player who showed. honours: and marriages: count each player's honour cards "
+    "and marriage combinations (missing means none). points: the card points left in each "
+    "other player's hand (J Q K A 10 count 10, number cards their value, jokers 0). "
+    "surrender: surrendered on the first move (counts as 2), surrender_late: later (5); "
+    "no_turn: did not get to play (counts half)."
+)
+HAND_OPTIONS = (
+    Option("winner", Kind.PLAYER, "the player who showed"),
+    Option("honours", Kind.TEXT, "honour cards per player, asha=3 bikash=1"),
+    Option("marriages", Kind.TEXT, "marriage combinations per player, asha=1"),
+    Option("points", Kind.TEXT, "points in hand, bikash=25 chetan=40"),
+    Option("surrender", Kind.PLAYERS, "surrendered on the first move"),
+    Option("surrender_late", Kind.PLAYERS, "surrendered later"),
+    Option("no_turn", Kind.PLAYERS, "did not get to play (half points)"),
+)
+HAND_KEYS = frozenset(o.key for o in HAND_OPTIONS)
 GLOSSARY = (
     "Marriage rummy words: honour (power) = a joker-related card worth honour points; "
     "marriage = the special honour combination; points in hand = the card points a player "
@@ -131,14 +138,15 @@ class MarriageRummyGame(Game):
     min_players = 2
     max_players = 10
     rulebook = RULEBOOK
-    commands = COMMANDS
-    result_command = "hand"
     glossary = GLOSSARY
 
-    def play(self, ctx: PlayContext) -> PlayOutcome:
-        options = {k: v for k, v in ctx.options.items() if k in COMMANDS["hand"].keys}
-        if ctx.command != "hand" or "" in ctx.options:
-            raise UserError(f"Record a hand as key:value options: {USAGE}")
+    def declare(self) -> tuple[CommandSpec, ...]:
+        return (CommandSpec("hand", "record a hand: who showed, honours, points in hand",
+                            USAGE, HAND_DETAILS, HAND_OPTIONS, may=Rule.PLAYER,
+                            play=self._hand, records=True),)
+
+    def _hand(self, ctx: PlayContext) -> PlayOutcome:
+        options = {k: v for k, v in ctx.options.items() if k in HAND_KEYS}
         if ctx.editing is not None:
             if not options:
                 raise UserError("Say what to change, e.g. /edit hand:2 points:bikash=30")
@@ -210,9 +218,6 @@ class MarriageRummyGame(Game):
         parts.append("in hand " + ", ".join(f"{name(p).name} {v}" for p, v in points.items()))
         return HandResult(players=entry.players, inputs=entry.to_json(), deltas=deltas,
                           summary="; ".join(parts))
-
-    def waiting_for(self, pending: Mapping[str, Any], rules: Mapping[str, Any]) -> list[int]:
-        return []  # a marriage rummy hand is entered whole
 
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
                      rules: Mapping[str, Any]) -> str:

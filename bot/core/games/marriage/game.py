@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.core.cards import parse_card, parse_cards
+from bot.core.commands.spec import CommandSpec, Kind, Needs, Option
 from bot.core.errors import UserError
-from bot.core.games.base import CommandInfo, Game, HandResult, PlayContext, PlayOutcome
+from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome
 from bot.core.games.marriage import maal_table
 from bot.core.games.marriage.checker import check_finish
 from bot.core.games.marriage.entry import HAND_USAGE, Entry, EntryReader, count_card_maal
@@ -21,51 +22,38 @@ from bot.core.games.marriage.scoring import (
     settle,
 )
 from bot.core.i18n import t
+from bot.core.permissions import Rule
 from bot.core.players import Roster
 
-COMMANDS = {
-    "hand": CommandInfo(
-        "hand", "record a hand: winner, seen players, maal",
-        HAND_USAGE,
-        "Exactly one winner; the winner is seen. Players not in seen: are unseen. "
-        "maal: takes name=number pairs (a bare number is your own); or give the cards: "
-        "tiplu:8H cards:bob=8H 9H 7H carol=... and the maal is counted. If a maal the hand "
-        "needs is missing, the hand waits on the board until it comes with /maal. "
-        "dublee:yes: the winner finished with dublees; dublee_route: seen losers who went "
-        "the dublee route; tunnella:bob=7S: tunnellas shown at the deal; foul: players who "
-        "fouled (they pay the foul penalty and take no part in the maal exchange; "
-        "/hand foul:dave alone records a misdeal). /hand maal:7 alone reports your own "
-        "maal for the waiting hand.",
-        frozenset({"winner", "seen", "maal", "dublee", "foul", "dublee_route", "tiplu",
-                   "cards", "tunnella"}),
-    ),
-    "maal": CommandInfo(
-        "maal", "give maal for the waiting hand, or count maal from cards",
-        "/maal 7   /maal bob=5 carol=8   /maal tiplu:8H cards:8H 8H 9H 7H 8D",
-        "A bare number is your own maal; name=number gives someone else's; cards: gives "
-        "the cards (yours, or cards:bob=...) and the maal is counted with the maal table "
-        "(/setmaal). With no hand waiting, /maal tiplu:... cards:... just counts. The hand "
-        "is scored as soon as every maal it needs is in.",
-        frozenset({"", "tiplu", "cards", "tunnella"}),
-    ),
-    "setmaal": CommandInfo(
-        "setmaal", "show or change the maal value table",
-        "/setmaal   /setmaal preset:house   /setmaal tiplu:3 8 alter:5 15 30",
-        "Values are the points for holding 1, 2, 3 ... of each item (none clears one). "
-        "Tables: " + "; ".join(f"{k}: {v[0]}" for k, v in maal_table.PRESETS.items()) + ".",
-        frozenset({"preset"}) | {item.key for item in maal_table.ITEMS},
-    ),
-    "check": CommandInfo(
-        "check", "check a finish: 7 sets or 8 dublees",
-        "/check tiplu:8H cards:<21 or 22 cards>",
-        "Says whether the cards make 7 sets (at least 3 of them pure: pure sequences or "
-        "tunnellas; the rest may be triplets of different suits, or dirty sets with jokers) "
-        "or 8 dublees, and shows one way; with 22 cards, which card to throw. Jokers: every "
-        "card of the tiplu's rank, poplu, jhiplu, and printed jokers. Ace is high or low, "
-        "never in the middle (K A 2 is not a sequence); no joker in a tunnella.",
-        frozenset({"tiplu", "cards"}),
-    ),
-}
+HAND_DETAILS = (
+    "Exactly one winner; the winner is seen. Players not in seen: are unseen. maal: takes "
+    "name=number pairs (a bare number is your own); or give the cards: tiplu:8H "
+    "cards:bob=8H 9H 7H carol=... and the maal is counted. If a maal the hand needs is "
+    "missing, the hand waits on the board until it comes with /maal. dublee:yes: the winner "
+    "finished with dublees; dublee_route: seen losers who went the dublee route; "
+    "tunnella:bob=7S: tunnellas shown at the deal; foul: players who fouled (they pay the "
+    "foul penalty and take no part in the maal exchange; /hand foul:dave alone records a "
+    "misdeal). /hand maal:7 alone reports your own maal for the waiting hand."
+)
+HAND_OPTIONS = (
+    Option("winner", Kind.PLAYER, "who finished the hand"),
+    Option("seen", Kind.PLAYERS, "the players who have seen (the winner is)"),
+    Option("maal", Kind.TEXT, "name=number pairs, e.g. alice=10 bob=5 (a number alone: yours)"),
+    Option("dublee", Kind.BOOL, "the winner finished with dublees"),
+    Option("foul", Kind.PLAYERS, "players who fouled"),
+    Option("dublee_route", Kind.PLAYERS, "seen losers who went the dublee route"),
+    Option("tiplu", Kind.TEXT, "the tiplu card, e.g. 8H, to count maal from cards"),
+    Option("cards", Kind.TEXT, "cards per player: bob=8H 9H 7H carol=..."),
+    Option("tunnella", Kind.TEXT, "tunnellas shown at the deal: bob=7S"),
+)
+MAAL_OPTIONS = (
+    Option("", Kind.TEXT, "your maal (7) or name=number pairs (bob=5 carol=8)", name="value"),
+    Option("tiplu", Kind.TEXT, "the tiplu, to count maal from cards"),
+    Option("cards", Kind.TEXT, "the cards: yours, or bob=8H 9H ..."),
+    Option("tunnella", Kind.TEXT, "tunnellas shown at the deal"),
+)
+CHECK_USAGE = "/check tiplu:8H cards:<21 or 22 cards>"
+SETMAAL_USAGE = "/setmaal   /setmaal preset:house   /setmaal tiplu:3 8 alter:5 15 30"
 
 GLOSSARY = (
     "Marriage words: tiplu = the joker card turned up once someone shows three pure sets "
@@ -78,26 +66,60 @@ GLOSSARY = (
 )
 
 
+HAND_KEYS = frozenset(o.key for o in HAND_OPTIONS)
+
+
 class MarriageGame(Game):
     key = "marriage"
     title = "Nepali Marriage"
     min_players = 2
     max_players = 10
     rulebook = RULEBOOK
-    commands = COMMANDS
-    result_command = "hand"
     glossary = GLOSSARY
     rules_note = PLAY_RULES_NOTE
     seen_flow = True
+    waiting_input = "maal"
+    waiting_command = "maal"
 
-    def play(self, ctx: PlayContext) -> PlayOutcome:
-        if ctx.editing is not None:
-            return self._edit(ctx)
-        handler = {"hand": self._hand, "maal": self._maal, "setmaal": self._setmaal,
-                   "check": self._check_finish}.get(ctx.command)
-        if handler is None:
-            raise UserError(f"Marriage has no /{ctx.command}.")
-        return handler(ctx)
+    def declare(self) -> tuple[CommandSpec, ...]:
+        return (
+            CommandSpec("hand", "record a hand: winner, seen players, maal", HAND_USAGE,
+                        HAND_DETAILS, HAND_OPTIONS, may=Rule.PLAYER, play=self._hand,
+                        records=True, flow=True),
+            CommandSpec(
+                "maal", "give maal for the waiting hand, or count maal from cards",
+                "/maal 7   /maal bob=5 carol=8   /maal tiplu:8H cards:8H 8H 9H 7H 8D",
+                "A bare number is your own maal; name=number gives someone else's; cards: "
+                "gives the cards (yours, or cards:bob=...) and the maal is counted with the "
+                "maal table (/setmaal). With no hand waiting, /maal tiplu:... cards:... just "
+                "counts (no game needed). The hand is scored as soon as every maal it needs "
+                "is in.", MAAL_OPTIONS, may=Rule.PLAYER, needs=Needs.NOTHING,
+                play=self._maal),
+            CommandSpec(
+                "setmaal", "show or change the maal value table", SETMAAL_USAGE,
+                "Values are the points for holding 1, 2, 3 ... of each item (none clears "
+                "one). Tables: " + "; ".join(f"{k}: {v[0]}"
+                                            for k, v in maal_table.PRESETS.items()) + ".",
+                (Option("preset", Kind.CHOICE, "a maal table",
+                        choices=tuple(maal_table.PRESETS)),
+                 *(Option(item.key, Kind.TEXT, f"{item.label[:80]}: values for 1, 2, 3 held")
+                   for item in maal_table.ITEMS)),
+                may=Rule.TABLE_RULES, free_view=True, play=self._setmaal),
+            CommandSpec(
+                "check", "check a finish: 7 sets or 8 dublees", CHECK_USAGE,
+                "Says whether the cards make 7 sets (at least 3 of them pure: pure sequences "
+                "or tunnellas; the rest may be triplets of different suits, or dirty sets "
+                "with jokers) or 8 dublees, and shows one way; with 22 cards, which card to "
+                "throw. Jokers: every card of the tiplu's rank, poplu, jhiplu, and printed "
+                "jokers. Ace is high or low, never in the middle (K A 2 is not a sequence); "
+                "no joker in a tunnella. No game needed.",
+                (Option("tiplu", Kind.TEXT, "the tiplu card, e.g. 8H", required=True),
+                 Option("cards", Kind.TEXT, "21 or 22 cards", required=True)),
+                needs=Needs.NOTHING, play=self._check_finish),
+        )
+
+    def reenter(self, ctx: PlayContext) -> PlayOutcome:
+        return self._edit(ctx)
 
     # --- commands -------------------------------------------------------------------------
 
@@ -161,7 +183,7 @@ class MarriageGame(Game):
     def _check_finish(self, ctx: PlayContext) -> PlayOutcome:
         options = ctx.options
         if "tiplu" not in options or "cards" not in options:
-            raise UserError(f"Usage: {COMMANDS['check'].usage}")
+            raise UserError(f"Usage: {CHECK_USAGE}")
         rules = ctx.rules
         tiplu = parse_card(options["tiplu"])
         if tiplu.is_printed_joker:
@@ -176,7 +198,7 @@ class MarriageGame(Game):
             return PlayOutcome("Maal table (points for 1/2/3... held):\n"
                                + maal_table.describe_table(table))
         if "" in options:
-            raise UserError(f"Use key:value options: {COMMANDS['setmaal'].usage}")
+            raise UserError(f"Use key:value options: {SETMAAL_USAGE}")
         if "preset" in options:
             table = maal_table.preset_table(options.pop("preset"))
         table = maal_table.updated_table(table, options)
@@ -187,7 +209,7 @@ class MarriageGame(Game):
 
     def _edit(self, ctx: PlayContext) -> PlayOutcome:
         assert ctx.editing is not None
-        options = {k: v for k, v in ctx.options.items() if k in COMMANDS["hand"].keys}
+        options = {k: v for k, v in ctx.options.items() if k in HAND_KEYS}
         if not options:
             raise UserError("Say what to change, e.g. /edit hand:3 maal:bob=6 or seen:bob carol")
         entry = EntryReader(ctx, Entry.from_json(ctx.editing)).read(options)

@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.errors import UserError
-from bot.core.games.base import CommandInfo, Game, HandResult, PlayContext, PlayOutcome
+from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome
 from bot.core.games.riichi import payments as pay
 from bot.core.games.riichi.tiles import score_tiles
 from bot.core.grammar import parse_bool, parse_int, parse_pairs, split_list
 from bot.core.money import money_rules
+from bot.core.permissions import Rule
 from bot.core.players import Player, Roster
 from bot.core.rules import Preset, RuleBook, RuleSpec, bool_rule, choice_rule, int_rule
 
@@ -70,32 +72,30 @@ RULEBOOK = RuleBook(
     headline=("start", "back", "uma", "length"),
 )
 
-HAND_KEYS = frozenset({"winner", "han", "fu", "yakuman", "hand", "win", "dora", "ura",
-                       "melds", "riichi"})
-COMMANDS = {
-    "ron": CommandInfo(
-        "ron", "a win on a discard", "/ron winner:alice from:bob han:3 fu:30   or   "
-        "/ron winner:alice from:bob hand:234m067p23456788s win:2s dora:1m ura:7s",
-        "han: and fu:, or yakuman:1 (2 for double); or the tiles: hand: all 14 tiles "
-        "(123m456p789s11z; z 1-4 winds, 5-7 dragons; 0 a red five), win: the winning tile, "
-        "dora:/ura: the indicators, melds: called melds as pon555z chi456p kan1111m "
-        "ankan2222p (their tiles not repeated in hand:). With double ron, winner:alice "
-        "carol and han:alice=3 carol=2.",
-        HAND_KEYS | {"from"},
-    ),
-    "tsumo": CommandInfo("tsumo", "a win by self-draw",
-                         "/tsumo winner:alice han:4 fu:30   (or the tiles, as for /ron)",
-                         "As /ron, without from:.", HAND_KEYS),
-    "riichi": CommandInfo("riichi", "put a riichi stick down", "/riichi alice",
-                          "The stick is on the table from now; the next winner takes them "
-                          "all.", frozenset({""})),
-    "draw": CommandInfo("draw", "an exhaustive draw", "/draw tenpai:alice carol",
-                        "Noten players pay the tenpai ones (3,000 in all). tenpai:none when "
-                        "nobody is.", frozenset({"tenpai"})),
-    "chombo": CommandInfo("chombo", "a penalty", "/chombo bob",
-                          "A reverse mangan: the offender pays as if each other player won "
-                          "a mangan by tsumo. The hand is replayed.", frozenset({""})),
-}
+RON_USAGE = ("/ron winner:alice from:bob han:3 fu:30   or   "
+             "/ron winner:alice from:bob hand:234m067p23456788s win:2s dora:1m ura:7s")
+RON_DETAILS = (
+    "han: and fu:, or yakuman:1 (2 for double); or the tiles: hand: all 14 tiles "
+    "(123m456p789s11z; z 1-4 winds, 5-7 dragons; 0 a red five), win: the winning tile, "
+    "dora:/ura: the indicators, melds: called melds as pon555z chi456p kan1111m ankan2222p "
+    "(their tiles not repeated in hand:). With double ron, winner:alice carol and "
+    "han:alice=3 carol=2."
+)
+VALUE_OPTIONS = (
+    Option("han", Kind.TEXT, "han (with two winners: alice=3 carol=2)"),
+    Option("fu", Kind.TEXT, "fu (with two winners: alice=30 carol=40)"),
+    Option("yakuman", Kind.INT, "a limit hand: 1, or 2 for a double", low=1, high=6),
+    Option("hand", Kind.TEXT, "or the tiles: 234m067p23456788s"),
+    Option("win", Kind.TEXT, "the winning tile, e.g. 2s"),
+    Option("dora", Kind.TEXT, "dora indicators"),
+    Option("ura", Kind.TEXT, "ura dora indicators"),
+    Option("melds", Kind.TEXT, "called melds: pon555z chi456p kan1111m ankan2222p"),
+)
+WIN_OPTIONS = (
+    Option("winner", Kind.PLAYERS, "who won (two for a double ron)"),
+    *VALUE_OPTIONS,
+    Option("riichi", Kind.BOOL, "the winner declared riichi"),
+)
 GLOSSARY = (
     "Riichi words: han and fu measure a hand; dora are bonus tiles; riichi = a closed ready "
     "hand declared with a 1,000 stick; honba = the counter of repeats and draws, worth 300 a "
@@ -124,11 +124,38 @@ class RiichiGame(Game):
     min_players = 3
     max_players = 4
     rulebook = RULEBOOK
-    commands = COMMANDS
-    result_command = "ron"
     glossary = GLOSSARY
     zero_sum = False  # sticks sit on the table between hands; the end is uma and oka
     edit_key = "result"  # /edit result:3 han:4 (hand: is the tiles)
+
+    def declare(self) -> tuple[CommandSpec, ...]:
+        return (
+            CommandSpec("ron", "a win on a discard", RON_USAGE, RON_DETAILS,
+                        (WIN_OPTIONS[0], Option("from", Kind.PLAYER, "who dealt in"),
+                         *WIN_OPTIONS[1:]), may=Rule.PLAYER, play=self._result,
+                        records=True),
+            CommandSpec("tsumo", "a win by self-draw",
+                        "/tsumo winner:alice han:4 fu:30   (or the tiles, as for /ron)",
+                        "As /ron, without from:.", WIN_OPTIONS, may=Rule.PLAYER,
+                        play=self._result),
+            CommandSpec("riichi", "put a riichi stick down", "/riichi alice",
+                        "The stick is on the table from now; the next winner takes them all.",
+                        (Option("", Kind.PLAYERS, "who declares riichi (you if empty)",
+                                name="player"),), may=Rule.PLAYER, play=self._declare),
+            CommandSpec("draw", "an exhaustive draw", "/draw tenpai:alice carol",
+                        "Noten players pay the tenpai ones (3,000 in all). tenpai:none when "
+                        "nobody is.", (Option("tenpai", Kind.PLAYERS,
+                                              "the players who are tenpai (none if nobody)"),),
+                        may=Rule.PLAYER, play=self._result),
+            CommandSpec("chombo", "a penalty", "/chombo bob",
+                        "A reverse mangan: the offender pays as if each other player won a "
+                        "mangan by tsumo. The hand is replayed.",
+                        (Option("", Kind.PLAYER, "who pays the penalty", name="player",
+                                required=True),), may=Rule.PLAYER, play=self._result),
+        )
+
+    def edit_options(self) -> tuple[Option, ...]:
+        return VALUE_OPTIONS  # an edit changes the value of a win, not who won
 
     def setup(self, options: Mapping[str, str], players: list[Player],
               named: bool) -> tuple[list[Player], dict[str, Any] | None]:
@@ -139,7 +166,12 @@ class RiichiGame(Game):
 
     # --- results -------------------------------------------------------------------------
 
-    def play(self, ctx: PlayContext) -> PlayOutcome:
+    def _declare(self, ctx: PlayContext) -> PlayOutcome:
+        if _state(ctx.state)["over"]:
+            raise UserError("The game is over: /endgame for the final scores with uma.")
+        return self._riichi(ctx, list((ctx.pending or {}).get("riichi", [])))
+
+    def _result(self, ctx: PlayContext) -> PlayOutcome:
         state = _state(ctx.state)
         riichi = list((ctx.pending or {}).get("riichi", []))
         kind, options = ctx.command, dict(ctx.options)
@@ -161,8 +193,6 @@ class RiichiGame(Game):
             options = {**earlier, **options}
         elif state["over"]:
             raise UserError("The game is over: /endgame for the final scores with uma.")
-        if kind == "riichi":
-            return self._riichi(ctx, riichi)
         seats = _seats(ctx.roster)
         dealer = seats[state["round"] % len(seats)]
         deltas = dict.fromkeys(seats, 0)
@@ -250,7 +280,7 @@ class RiichiGame(Game):
         han_text, fu_text = own("han"), own("fu")
         if han_text is None:
             raise UserError(f"Give han: and fu:, yakuman:1, or the tiles. "
-                            f"{COMMANDS[ctx.command if ctx.editing is None else 'ron'].usage}")
+                            f"{RON_USAGE}")
         han = parse_int(han_text, "han", 1, 100)
         if fu_text is None:
             if han < 5:
@@ -380,9 +410,6 @@ class RiichiGame(Game):
         lines += [f"{i}. {roster.by_seat(s).name} {scores[s]:,} -> {final[s]:+.1f}"
                   for i, s in enumerate(ranked, 1)]
         return lines
-
-    def waiting_for(self, pending: Mapping[str, Any], rules: Mapping[str, Any]) -> list[int]:
-        return []
 
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
                      rules: Mapping[str, Any]) -> str:

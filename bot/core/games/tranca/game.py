@@ -7,11 +7,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.core.cards import Card, parse_cards
+from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.errors import UserError
-from bot.core.games.base import CommandInfo, Game, HandResult, PlayContext, PlayOutcome
+from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome
 from bot.core.games.tranca.scoring import SideRound, card_value, check_meld, round_score
 from bot.core.grammar import clip, parse_bool, parse_int, split_list
 from bot.core.money import money_rules
+from bot.core.permissions import Rule
 from bot.core.players import Player, Roster, check_name
 from bot.core.rules import Preset, RuleBook, int_rule
 
@@ -56,20 +58,28 @@ RULEBOOK = RuleBook(
 USAGE = ("/round side:A table:365 hand:40 clean:1 dirty:1 twos:0 red3:3 black3:1 morto:yes "
          "out:yes   or   /round side:A melds:[4H 5H 6H 7H 8H 9H 2C] [KS KD KC] hand:AS 9H 3C "
          "red3:2")
-COMMANDS = {
-    "round": CommandInfo(
-        "round", "enter a side's round: by counts or by cards", USAGE,
-        "side: A, B or C (or a player's name). By counts: table: card points laid down "
-        "(red 3s included), hand: card points left in hand, clean:/dirty:/twos: canastras. "
-        "By cards: melds: each meld in [brackets] (checked: 3+ cards, one 2 as wild at most "
-        "unless all 2s, no 3s, one suit in a row or one rank) and hand: the cards in hand "
-        "(black 3s found there). red3: red 3s laid down; black3: black 3s left in hand; "
-        "morto:no when the morto was not taken and used; out:yes for the final move. The "
-        "round is scored when every side is in.",
-        frozenset({"side", "table", "hand", "clean", "dirty", "twos", "red3", "black3",
-                   "morto", "out", "melds"}),
-    ),
-}
+ROUND_DETAILS = (
+    "side: A, B or C (or a player's name). By counts: table: card points laid down (red 3s "
+    "included), hand: card points left in hand, clean:/dirty:/twos: canastras. By cards: "
+    "melds: each meld in [brackets] (checked: 3+ cards, one 2 as wild at most unless all 2s, "
+    "no 3s, one suit in a row or one rank) and hand: the cards in hand (black 3s found "
+    "there). red3: red 3s laid down; black3: black 3s left in hand; morto:no when the morto "
+    "was not taken and used; out:yes for the final move. The round is scored when every "
+    "side is in."
+)
+ROUND_OPTIONS = (
+    Option("side", Kind.TEXT, "A, B or C, or a player of the side", required=True),
+    Option("table", Kind.INT, "card points laid down (red 3s included)", low=0, high=100000),
+    Option("hand", Kind.TEXT, "card points left in hand, or the cards"),
+    Option("melds", Kind.TEXT, "the melds, each in [brackets], instead of table:"),
+    Option("clean", Kind.INT, "clean canastras", low=0, high=50),
+    Option("dirty", Kind.INT, "dirty canastras", low=0, high=50),
+    Option("twos", Kind.INT, "canastras of 2s", low=0, high=50),
+    Option("red3", Kind.INT, "red 3s laid down", low=0, high=12),
+    Option("black3", Kind.INT, "black 3s left in hand", low=0, high=12),
+    Option("morto", Kind.BOOL, "the morto was taken and used (default yes)"),
+    Option("out", Kind.BOOL, "this side made the final move"),
+)
 GLOSSARY = (
     "Tranca words: meld = 3+ cards of one suit in a row or of one rank; canastra = a meld of "
     "7 or more (clean without a 2 as wild, dirty with one); morto = the spare 11-card pile a "
@@ -88,14 +98,17 @@ class TrancaGame(Game):
     min_players = 2
     max_players = 6
     rulebook = RULEBOOK
-    commands = COMMANDS
-    result_command = "round"
     glossary = GLOSSARY
     zero_sum = False
     edit_key = "round"
     hand_word = "round"
-    newgame_keys = frozenset({"teams"})
+    newgame_options = (Option("teams", Kind.TEXT, "Tranca teams: alice+carol bob+dave"),)
     player_columns = False
+
+    def declare(self) -> tuple[CommandSpec, ...]:
+        return (CommandSpec("round", "enter a side's round: by counts or by cards", USAGE,
+                            ROUND_DETAILS, ROUND_OPTIONS, may=Rule.PLAYER, play=self._round,
+                            records=True),)
 
     # --- sides ---------------------------------------------------------------------------
 
@@ -152,10 +165,8 @@ class TrancaGame(Game):
 
     # --- rounds --------------------------------------------------------------------------
 
-    def play(self, ctx: PlayContext) -> PlayOutcome:
+    def _round(self, ctx: PlayContext) -> PlayOutcome:
         options = dict(ctx.options)
-        if "" in options:
-            raise UserError(f"Give the round as key:value options: {USAGE}")
         sides = _sides(ctx.state)
         if ctx.editing is not None:
             entered = dict(ctx.editing["sides"])
@@ -255,9 +266,6 @@ class TrancaGame(Game):
         score, parts = round_score(SideRound(table, hand, clean, dirty, twos, red3, black3,
                                              morto, out), rules)
         return score, parts, detail
-
-    def waiting_for(self, pending: Mapping[str, Any], rules: Mapping[str, Any]) -> list[int]:
-        return []  # sides, not players, are waited for; the note says which
 
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
                      rules: Mapping[str, Any]) -> str:

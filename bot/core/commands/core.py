@@ -1,0 +1,171 @@
+"""The core's commands, each declared once. A game's own commands are in its folder."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.core.commands.spec import CommandSpec, Kind, Needs, Option
+from bot.core.games.base import Game
+from bot.core.handlers import (
+    board,
+    chat,
+    exchange,
+    hands,
+    help,
+    looking_back,
+    sessions,
+)
+from bot.core.i18n import LANGUAGES
+from bot.core.permissions import Rule
+from bot.core.rules import RuleSpec
+
+MAX_NUMBER = 1_000_000
+
+
+def _which(game: Game, what: str) -> Option:
+    return Option(game.edit_key, Kind.INT, f"which {game.hand_word} {what}", low=1,
+                  high=MAX_NUMBER)
+
+
+def _edit_options(game: Game) -> tuple[Option, ...]:
+    which = _which(game, "to change")
+    return (Option(which.key, which.kind, which.help, required=True, low=which.low,
+                   high=which.high),
+            *game.edit_options(), Option("reason", Kind.TEXT, "why, for the record"))
+
+
+def _rule_option(spec: RuleSpec) -> Option:
+    kind = {"int": Kind.INT, "bool": Kind.BOOL, "choice": Kind.CHOICE}.get(spec.kind,
+                                                                          Kind.TEXT)
+    return Option(spec.key, kind, spec.help[:100], low=spec.low, high=spec.high,
+                  choices=spec.choices)
+
+
+def _rules_options(game: Game) -> tuple[Option, ...]:
+    return (Option("preset", Kind.TEXT, "a named set of rules",
+                   choices=tuple(p.name for p in game.rulebook.presets)),
+            *(_rule_option(spec) for spec in game.rulebook.specs))
+
+
+def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
+    presets = tuple(dict.fromkeys(p.name for g in games.values() for p in g.rulebook.presets))
+    newgame_extra = tuple({o.key: o for g in games.values() for o in g.newgame_options}
+                          .values())
+    return [
+        CommandSpec(
+            "newgame", "start a game in this chat",
+            "/newgame marriage players:alice bob carol [preset:kidnap]",
+            "2 to 10 players with different names (letters, digits, - _ . '). Without "
+            "players: you sit down and the others /join. One open game per chat: /endgame "
+            "ends it first.",
+            (Option("", Kind.TEXT, "which game", name="game", choices=tuple(games)),
+             Option("players", Kind.TEXT, "@mentions or names, e.g. @ram sita hari"),
+             *newgame_extra,
+             Option("preset", Kind.TEXT, "a rule preset", choices=presets)),
+            needs=Needs.NOTHING, run=sessions.newgame),
+        CommandSpec(
+            "join", "sit down in the open game", "/join   or   /join name:Ram",
+            "You play from the next hand. A seat typed by name at /newgame is given to you "
+            "by the person who started the game or an admin (/seat).",
+            (Option("", Kind.TEXT, "the name to play under", name="name"),),
+            may=Rule.SEAT, run=sessions.join),
+        CommandSpec(
+            "seat", "give a seat to a person's account", "/seat carol person:@carol",
+            "Binds a seat typed by name to the person who plays it (person:none makes it a "
+            "guest seat again). A seat bound to an account is that account's alone.",
+            (Option("", Kind.PLAYER, "the seat", name="seat", required=True),
+             Option("person", Kind.MEMBER, "the person (none: a guest seat)", required=True)),
+            may=Rule.STARTER, run=sessions.seat),
+        CommandSpec("players", "show the seats", "/players", run=sessions.players),
+        CommandSpec(
+            "sitout", "sit out the next hands", "/sitout   or   /sitout bob",
+            "The player keeps their seat and totals but is not in the hands that follow "
+            "(n in the maal exchange counts only those playing).",
+            (Option("", Kind.PLAYERS, "who sits out (you if empty)", name="player"),),
+            may=Rule.SELF, run=sessions.sitout),
+        CommandSpec(
+            "back", "play again after sitting out", "/back   or   /back bob", "",
+            (Option("", Kind.PLAYERS, "who is back (you if empty)", name="player"),),
+            may=Rule.SELF, run=sessions.back),
+        CommandSpec("board", "the last hands and the totals", "/board",
+                    "Money is shown when a rate or currency is set (/rules rate:0.25).",
+                    run=board.board),
+        CommandSpec(
+            "undo", "undo the last hand (or drop a waiting one)", "/undo [reason:wrong winner]",
+            "Nothing is deleted: the hand is kept in the log as undone. On Telegram and "
+            "Discord a bare /undo asks first; with a reason it is done at once.",
+            (Option("reason", Kind.TEXT, "why, for the record"),),
+            may=Rule.RECORDER, run=hands.undo, confirm=True),
+        CommandSpec(
+            "edit", "re-enter a recorded hand", "/edit hand:3 maal:bob=6 seen:bob carol",
+            "Give only what changes; the rest stays. The hand keeps the rules it was scored "
+            "with, and the totals follow.", may=Rule.HAND_PLAYER, run=hands.edit,
+            derive=_edit_options),
+        CommandSpec(
+            "rules", "show or change the rules",
+            "/rules   /rules preset:kidnap   /rules unseen:15 rate:0.25 currency:Rs",
+            "Changes apply to the hands that follow; recorded hands keep their rules. See "
+            "/help rules for every key.", may=Rule.TABLE_RULES, free_view=True,
+            run=chat.rules, derive=_rules_options),
+        CommandSpec(
+            "endgame", "end the game: standings and who pays whom", "/endgame",
+            "Settles up in the fewest transfers. The game is archived, not deleted. On "
+            "Telegram and Discord it asks first.", may=Rule.PLAYER, run=sessions.endgame,
+            confirm=True),
+        CommandSpec("chart", "a chart of the running totals", "/chart",
+                    "A picture of every player's total hand by hand.",
+                    run=looking_back.chart),
+        CommandSpec(
+            "history", "the hands as entered, undone and edited ones too",
+            "/history   or   /history hand:3",
+            "Who recorded each hand and when, and what was undone or edited, with the reason "
+            "when one was given (/undo reason:...).", run=looking_back.history,
+            derive=lambda game: (_which(game, "in full"),)),
+        CommandSpec(
+            "settings", "this chat's settings", "/settings timezone:Asia/Kathmandu language:ne",
+            "timezone: used for the times in /history and the periods of /stats. language: "
+            + " or ".join(f"{k} ({v})" for k, v in LANGUAGES.items())
+            + " for the main replies and the Marriage words.",
+            (Option("timezone", Kind.TEXT, "e.g. Asia/Kathmandu"),
+             Option("language", Kind.CHOICE, "the language of the replies",
+                    choices=tuple(LANGUAGES))),
+            may=Rule.ADMIN, free_view=True, needs=Needs.NOTHING, run=chat.settings),
+        CommandSpec(
+            "stats", "players' records across every game here",
+            "/stats   /stats alice   /stats alice period:month",
+            "Sessions, hands, wins and win rate, average maal (Marriage), net points and "
+            "money, best and worst night; without a name, the leaderboard. period: month, "
+            "year or all (in the chat's timezone). Tranca keeps score by side and is left out.",
+            (Option("", Kind.TEXT, "one player's record (the leaderboard if empty)",
+                    name="player"),
+             Option("period", Kind.CHOICE, "this month, this year or all time",
+                    choices=looking_back.PERIODS)),
+            needs=Needs.NOTHING, run=looking_back.stats_),
+        CommandSpec(
+            "link", "count a guest name as a person in /stats",
+            "/link name:Bob @bob   or   /link name:Bob (yourself)", "",
+            (Option("name", Kind.TEXT, "the guest's name", required=True),
+             Option("", Kind.MEMBER, "the person (you if empty)", name="user")),
+            may=Rule.ADMIN, needs=Needs.NOTHING, run=chat.link),
+        CommandSpec(
+            "export", "the game as a file", "/export   /export format:csv   /export all",
+            "JSON (for /import) or CSV (a row per player per hand); all: every session of "
+            "this chat.",
+            (Option("format", Kind.CHOICE, "json (for /import) or csv",
+                    choices=("json", "csv")),
+             Option("", Kind.BOOL, "every session of this chat, not only the open one",
+                    name="all")),
+            needs=Needs.NOTHING, run=exchange.export),
+        CommandSpec(
+            "import", "bring an /export into a chat with no games yet",
+            "/import, with the JSON file", "",
+            (Option("", Kind.FILE, "the JSON file from /export", name="file"),),
+            may=Rule.ADMIN, needs=Needs.NOTHING, run=exchange.import_),
+        CommandSpec(
+            "help", "this help", "/help [command]   /help rules",
+            "", (Option("", Kind.TEXT, "a command, rules, words or a game", name="topic"),),
+            needs=Needs.NOTHING, run=help.help_),
+        CommandSpec("start", "this help", "/start", "",
+                    (Option("", Kind.TEXT, "a command, rules, words or a game", name="topic"),),
+                    needs=Needs.NOTHING, run=help.help_, hidden=True),
+    ]

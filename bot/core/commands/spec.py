@@ -1,0 +1,142 @@
+"""A command, declared once: its name, help, typed options, who may run it and its handler.
+
+Every face is built from these declarations: the Discord command tree, the Telegram command
+menu, the console (which reads the same text grammar) and /help. The core's own commands are
+declared in `bot/core/commands/core.py`; a game declares its commands in its own folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from bot.core.permissions import Rule
+
+if TYPE_CHECKING:
+    from bot.core.games.base import Game, PlayContext, PlayOutcome
+    from bot.core.handlers.call import Call, Outcome
+
+
+class Kind(StrEnum):
+    """What an option takes, so each platform can offer the right input for it."""
+
+    TEXT = "text"
+    INT = "int"  # a whole number within low..high
+    BOOL = "bool"  # yes or no
+    CHOICE = "choice"  # one of `choices`
+    PLAYER = "player"  # one seated player, by name or mention
+    PLAYERS = "players"  # several seated players
+    MEMBER = "member"  # a person on the platform, seated or not (/link)
+    FILE = "file"  # a file sent with the command (/import)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option. `key` is what the core reads; "" holds the words after the command name,
+    which people may also give as `name:` (so Discord, which needs a name, and the text
+    grammar agree)."""
+
+    key: str
+    kind: Kind = Kind.TEXT
+    help: str = ""
+    name: str = ""
+    required: bool = False
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.key and not self.name:
+            raise ValueError("an option for the free words needs a name")
+        if self.kind == Kind.INT and (self.low is None or self.high is None):
+            raise ValueError(f"INT option {self.label} needs low and high")
+        if self.kind == Kind.CHOICE and not self.choices:
+            raise ValueError(f"CHOICE option {self.label} needs choices")
+
+    @property
+    def label(self) -> str:
+        """The name people see and type."""
+        return self.key or self.name
+
+    def describe(self) -> str:
+        """One line for /help: the option, what it takes, and its help."""
+        if self.kind == Kind.INT:
+            takes = f"{self.low} to {self.high}"
+        elif self.kind == Kind.BOOL:
+            takes = "yes or no"
+        elif self.kind == Kind.CHOICE:
+            takes = " | ".join(self.choices)
+        elif self.kind in (Kind.PLAYER, Kind.MEMBER):
+            takes = "a name or @mention"
+        elif self.kind == Kind.PLAYERS:
+            takes = "names or @mentions"
+        else:
+            takes = ""
+        head = f"{self.label}:" if self.key else f"{self.label} (or just the words)"
+        parts = [p for p in (takes, self.help) if p]
+        return f"{head} {' - '.join(parts)}" + (" (required)" if self.required else "")
+
+
+Handler = Callable[["Call"], Awaitable["Outcome"]]
+Play = Callable[["PlayContext"], "PlayOutcome"]
+Derive = Callable[["Game"], tuple[Option, ...]]
+
+
+class Needs(StrEnum):
+    GAME = "game"  # the chat's open game
+    NOTHING = "nothing"  # works with no game open (help, settings, stats, newgame...)
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """A command as people use it. A core command has `run`; a game's command has `play`
+    (the game's pure handler) and is run by the core's game-command handler. `derive` adds
+    options that depend on the chat's game (/rules takes that game's rule keys)."""
+
+    name: str
+    summary: str
+    usage: str
+    details: str = ""
+    options: tuple[Option, ...] = ()
+    may: Rule = Rule.ANYONE
+    needs: Needs = Needs.GAME
+    run: Handler | None = None
+    play: Play | None = None
+    game: str | None = None  # the game that declares it; None: the core, for every game
+    records: bool = False  # records a hand (round, result): /edit re-enters the game's one
+    confirm: bool = False  # changes what can't be typed back: platforms with buttons ask first
+    flow: bool = False  # with no options, platforms with buttons offer taps instead
+    derive: Derive | None = None
+    hidden: bool = False  # answered, but not in menus or the help list (/start)
+    free_view: bool = False  # with no options it only shows: anyone may (/rules, /settings)
+
+    def option(self, label: str) -> Option | None:
+        for option in self.options:
+            if option.label == label or option.key == label:
+                return option
+        return None
+
+    def for_game(self, game: Game) -> CommandSpec:
+        """This command as it stands in a chat playing `game`: derived options filled in."""
+        if self.derive is None:
+            return self
+        extra = self.derive(game)
+        taken = {o.label for o in self.options}
+        return replace(self, options=self.options + tuple(o for o in extra
+                                                          if o.label not in taken),
+                       derive=None)
+
+    def accepted(self) -> str:
+        """The options it takes, as people type them, for error messages."""
+        labels = [f"{o.label}:" for o in self.options if o.key] + [
+            f"{o.label}" for o in self.options if not o.key]
+        return ", ".join(labels) or "no options"
+
+
+def describe_kind(option: Option) -> dict[str, Any]:
+    """An option as plain data (tests and tools that print the table)."""
+    return {"key": option.key, "label": option.label, "kind": str(option.kind),
+            "required": option.required, "low": option.low, "high": option.high,
+            "choices": list(option.choices)}

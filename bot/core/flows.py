@@ -1,0 +1,149 @@
+"""Questions the bot asks, platform-free: what is asked, the choices, and the token that says
+what an answer is about. Each platform only renders a Question (Telegram: inline keyboards
+and a reply prompt; Discord: selects, buttons and a modal) and sends the answer back with
+`Service.answer`; what an answer becomes is decided in `bot/core/handlers/flows.py`.
+
+A token rides in the platform's button data (64 bytes on Telegram), sealed with an HMAC over
+the chat and its contents, so a button the bot did not issue for this chat is refused.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from bot.core.i18n import t
+from bot.core.players import Player
+
+SIG_BYTES = 8  # 64 bits: forging one by guessing is hopeless
+
+
+class Ask(StrEnum):
+    PICK = "pick"  # one of the choices
+    TOGGLE = "toggle"  # any of the choices, then Done
+    CONFIRM = "confirm"  # yes or no
+    ACTIONS = "actions"  # buttons that start something new (the board's Next hand, Undo)
+    TYPE = "type"  # a typed answer, a value per field (the maal); a reply, or a form
+
+
+class Step(StrEnum):
+    WINNER = "hw"  # args: session, hand no
+    SEEN = "hs"  # args: session, hand no, winner seat, seen mask
+    UNDO = "cu"  # args: session, hand no (0: the waiting hand)
+    END = "ce"  # args: session, hands recorded
+    INPUT = "hi"  # args: session, hand no
+    BOARD = "hb"  # args: session
+
+
+# Answers. A TOGGLE answer is "t<seat>" (toggle one) or "s<mask>" (exactly these).
+YES, NO, DONE, CANCEL, NEXT, UNDO, OPEN = "yes", "no", "done", "x", "next", "undo", "open"
+
+
+@dataclass(frozen=True)
+class Token:
+    step: Step
+    starter: int  # who started it (0: anyone); they and chat admins may answer
+    args: tuple[int, ...] = ()
+
+    def payload(self) -> str:
+        return ".".join([self.step.value, str(self.starter), *map(str, self.args)])
+
+
+@dataclass(frozen=True)
+class Choice:
+    label: str
+    value: str
+    chosen: bool = False
+    danger: bool = False
+
+
+@dataclass(frozen=True)
+class Question:
+    ask: Ask
+    text: str
+    token: Token
+    choices: tuple[Choice, ...] = ()
+    fields: tuple[str, ...] = ()  # TYPE: who still has to give a value
+    example: str = ""  # TYPE: what an answer looks like
+    prompt_now: bool = False  # TYPE: the wait has just begun: ask at once, don't offer
+
+    def for_starter(self, starter: int) -> Question:
+        return replace(self, token=replace(self.token, starter=starter))
+
+
+def chosen(values: list[str]) -> str:
+    """A TOGGLE answer from a list of the choices picked at once (a multi-select)."""
+    mask = 0
+    for value in values:
+        if value[:1] == "t" and value[1:].isdecimal():
+            mask |= 1 << int(value[1:])
+    return f"s{mask}"
+
+
+def seal(token: Token, chat: str, secret: bytes) -> str:
+    payload = token.payload()
+    return f"{payload}.{_signature(payload, chat, secret)}"
+
+
+def unseal(data: str, chat: str, secret: bytes) -> Token | None:
+    """The token in `data` if the bot issued it for this chat; None for anything else."""
+    payload, _, signature = data.rpartition(".")
+    if not payload or not hmac.compare_digest(signature, _signature(payload, chat, secret)):
+        return None
+    parts = payload.split(".")
+    try:
+        return Token(Step(parts[0]), int(parts[1]), tuple(int(p) for p in parts[2:]))
+    except (IndexError, ValueError):
+        return None
+
+
+def _signature(payload: str, chat: str, secret: bytes) -> str:
+    digest = hmac.new(secret, f"{chat}|{payload}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:SIG_BYTES]).decode().rstrip("=")
+
+
+# --- the questions ------------------------------------------------------------------------
+
+def winner(session_id: int, hand_no: int, word: str, players: list[Player],
+           starter: int) -> Question:
+    return Question(Ask.PICK, t("flow_who_won", Word=t(word).capitalize(), no=hand_no),
+                    Token(Step.WINNER, starter, (session_id, hand_no)),
+                    tuple(Choice(p.name, str(p.seat)) for p in players))
+
+
+def seen(session_id: int, hand_no: int, players: list[Player], winner: Player, mask: int,
+         starter: int) -> Question:
+    others = [p for p in players if p.seat != winner.seat]
+    return Question(
+        Ask.TOGGLE, t("flow_who_saw", winner=winner.name),
+        Token(Step.SEEN, starter, (session_id, hand_no, winner.seat, mask)),
+        (*(Choice(p.name, f"t{p.seat}", chosen=bool(mask >> p.seat & 1)) for p in others),
+         Choice(t("flow_done"), DONE)))
+
+
+def confirm(step: Step, text: str, yes: str, session_id: int, no: int,
+            starter: int) -> Question:
+    return Question(Ask.CONFIRM, text, Token(step, starter, (session_id, no)),
+                    (Choice(yes, YES, danger=True), Choice(t("flow_keep"), NO)))
+
+
+def board_actions(session_id: int, next_hand: bool) -> Question:
+    """Under a board: start the next hand, or undo. Anyone may press; what they start
+    checks who they are."""
+    choices = ((Choice(t("flow_next_hand"), NEXT),) if next_hand else ()) + (
+        Choice(t("flow_undo"), UNDO),)
+    return Question(Ask.ACTIONS, "", Token(Step.BOARD, 0, (session_id,)), choices)
+
+
+def needed_input(session_id: int, hand_no: int, what: str, word: str,
+                 names: list[str], prompt_now: bool) -> Question:
+    """A waiting hand asks for what is missing (Marriage: each named player's maal)."""
+    example = " ".join(f"{n}=5" for n in names[:3])
+    text = t("flow_input", What=what.capitalize(), word=t(word), no=hand_no, example=example,
+             names=", ".join(names))
+    return Question(Ask.TYPE, text, Token(Step.INPUT, 0, (session_id, hand_no)),
+                    (Choice(t("flow_enter", what=what), OPEN),), tuple(names), example,
+                    prompt_now)

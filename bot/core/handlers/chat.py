@@ -1,0 +1,73 @@
+"""The chat's own settings: /settings (timezone, language), /link and /rules."""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.core import i18n
+from bot.core.command import Reply
+from bot.core.errors import UserError
+from bot.core.grammar import clip, split_list
+from bot.core.handlers.call import Call, Outcome
+from bot.core.handlers.sessions import rules_line
+from bot.core.i18n import t
+from bot.core.players import check_name
+
+
+async def settings(call: Call) -> Outcome:
+    options, current = call.options, call.settings
+    if not options:
+        return Outcome(Reply(t("settings", timezone=current.timezone,
+                               language=current.language)))
+    if "language" in options:
+        current.language = options["language"]
+        i18n.language.set(current.language)
+    if "timezone" in options:
+        name = options["timezone"].strip()
+        try:
+            ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise UserError(f"`{clip(name)}` is not a timezone; use a name like "
+                            "Asia/Kathmandu, Europe/London or UTC.") from None
+        current.timezone = name
+    await call.tx.save_settings(current)
+    return Outcome(Reply(t("settings_saved", timezone=current.timezone,
+                           language=current.language)), changed=True)
+
+
+async def link(call: Call) -> Outcome:
+    options = call.options
+    name = check_name(options.get("name", ""))
+    target = call.command.actor
+    words = split_list(options.get("", ""))
+    if words:
+        mentioned = call.command.mentions.get(words[0]) or call.command.mentions.get(
+            words[0].lower())
+        if mentioned is None:
+            raise UserError("Mention the person to link, e.g. /link name:Bob @bob (or "
+                            "leave it out to link the name to yourself).")
+        target = mentioned
+    call.settings.links[name.lower()] = {"id": target.id, "name": target.name}
+    await call.tx.save_settings(call.settings)
+    return Outcome(Reply(f"The guest {name} is {target.name} in /stats from now on."),
+                   changed=True)
+
+
+async def rules(call: Call) -> Outcome:
+    session, game = call.open_session(), call.game
+    options = dict(call.options)
+    if not options:
+        lines = [f"Rules in force ({game.title}):"]
+        lines += [f"{k}: {v}" for k, v in game.rulebook.describe(session.rules)]
+        lines.append("Presets: " + ", ".join(p.name for p in game.rulebook.presets)
+                     + ". See /help rules.")
+        return Outcome(Reply("\n".join(lines)))
+    updated = dict(session.rules)
+    if "preset" in options:
+        updated = game.rulebook.with_preset(updated, options.pop("preset"))
+    updated = game.rulebook.apply(updated, options)
+    session.rules = updated
+    await call.tx.save_session(session)
+    note = t("waiting_note") if session.pending else ""
+    return Outcome(Reply(t("rules_changed", note=note, rules=rules_line(game, updated))),
+                   changed=True)

@@ -1,0 +1,68 @@
+"""The scorebook as a file: /export (JSON or CSV) and /import."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from bot.core import i18n
+from bot.core.command import Attachment, Reply
+from bot.core.errors import UserError
+from bot.core.games import get_game
+from bot.core.handlers.call import Call, Outcome
+
+
+async def export(call: Call) -> Outcome:
+    options = call.options
+    fmt = options.get("format") or "json"
+    everything = options.get("") == "yes"
+    chosen = await call.tx.chat_sessions() if everything else (
+        [call.session] if call.session is not None else [])
+    if not chosen:
+        raise UserError("No game is open here; /export all exports the past ones.")
+    ids = [s.id for s in chosen if s.id is not None]
+    data = await call.tx.export(ids)
+    body = json.dumps(data, ensure_ascii=False, indent=1, default=str).encode() \
+        if fmt == "json" else _csv(data, call.settings.zone).encode()
+    what = i18n.plural(len(ids), "session")
+    return Outcome(Reply(f"Export of {what} ({fmt}).",
+                         file=Attachment(f"maalbot-{len(ids)}-sessions.{fmt}", body)))
+
+
+async def import_(call: Call) -> Outcome:
+    if call.command.attachment is None:
+        raise UserError("Send the JSON file of an /export with /import.")
+    try:
+        data = json.loads(call.command.attachment)
+        count = await call.tx.restore(data)
+    except (ValueError, KeyError, TypeError) as error:
+        raise UserError(f"Not imported: {error}") from None
+    return Outcome(Reply(f"Imported {i18n.plural(count, 'session')}. /board shows the open "
+                         "one, /stats all of them."), changed=True)
+
+
+def _csv(data: Mapping[str, Any], zone: ZoneInfo) -> str:
+    """One row per player per hand: for a spreadsheet."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["session", "game", "hand", "time", "player", "points", "recorded_by",
+                     "status"])
+    for session in data["sessions"]:
+        names = {p["seat"]: p["name"] for p in session["players"]}
+        game = get_game(session["game"])
+        for hand in session["hands"]:
+            when = datetime.fromisoformat(hand["created_at"]).astimezone(zone) \
+                .strftime("%Y-%m-%d %H:%M") if hand.get("created_at") else ""
+            status = "live" if not hand.get("voided_at") else (hand.get("void_reason")
+                                                                or "undone")
+            for seat, points in sorted(hand["deltas"].items(), key=lambda kv: int(kv[0])):
+                label = names.get(int(seat), seat) if game.player_columns else f"side {seat}"
+                value = points / 10 ** game.point_places if game.point_places else points
+                writer.writerow([session["id"], session["game"], hand["no"], when, label,
+                                 value, hand["recorded_by_name"], status])
+    return out.getvalue()

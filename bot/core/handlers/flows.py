@@ -1,0 +1,164 @@
+"""What an answer to one of the bot's questions becomes (the questions: bot/core/flows.py).
+
+A tap or a typed answer arrives with its sealed token. Picking the winner and toggling who
+has seen only change the question; Done, Yes and a typed maal become ordinary commands,
+handled and checked like typed ones. A question about a table that has changed since it was
+asked is refused, never applied to whatever is current.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from bot.core import flows
+from bot.core.command import Actor, Command, Reply
+from bot.core.flows import Step, Token
+from bot.core.handlers.board import waiting_names
+from bot.core.handlers.call import Call, Outcome
+from bot.core.handlers.hands import STALE, platform_number
+from bot.core.i18n import t
+from bot.core.players import Roster
+from bot.core.session import SessionState
+
+if TYPE_CHECKING:
+    from bot.core.service import Service, Snapshot
+
+AdminCheck = Callable[[], Awaitable[bool]]
+NOT_YOURS = ("Only the person who started this, or a chat admin, can use these buttons.")
+INVALID = "This button is no longer valid."
+
+
+async def answer(service: Service, chat: str, actor: Actor, token: Token, value: str,
+                 origin: str | None, admin: AdminCheck | None) -> Reply:
+    if token.starter and token.starter != platform_number(actor.id):
+        if not (actor.is_admin or (admin is not None and await admin())):
+            return Reply.error(NOT_YOURS)
+        actor = replace(actor, is_admin=True)
+    if value == flows.CANCEL or value == flows.NO:
+        return Reply(t("flow_cancelled"), in_place=True)
+    step = token.step
+    if step == Step.BOARD:
+        return await _board_action(service, chat, actor, value, admin)
+    if step in (Step.UNDO, Step.END) and value == flows.YES and len(token.args) == 2:
+        name = "undo" if step == Step.UNDO else "endgame"
+        reply = await service.handle(Command(
+            chat, actor, name, origin_id=_origin(origin, "confirm"),
+            expect={"session": token.args[0], "hand": token.args[1]}), admin)
+        return _in_place(reply)
+    snapshot = await service.snapshot(chat)
+    if step == Step.INPUT and len(token.args) == 2:
+        return await _input(service, chat, actor, token, value, origin, admin, snapshot)
+    if step in (Step.WINNER, Step.SEEN) and len(token.args) >= 2:
+        return await _hand_flow(service, chat, actor, token, value, origin, admin, snapshot)
+    return Reply.error(INVALID)
+
+
+def start_hand(call: Call) -> Outcome | None:
+    """/hand with nothing typed (or only the winner) on a platform with buttons: the first
+    question of the tap flow. None where the game is typed or the table can't start a hand
+    (the command itself then says what is missing)."""
+    session, game = call.session, call.game
+    if session is None or not game.seen_flow or session.pending is not None \
+            or set(call.options) - {"winner"}:
+        return None
+    playing = [p for p in session.players if not p.sitting_out]
+    if len(playing) < game.min_players:
+        return None
+    assert session.id is not None
+    starter = platform_number(call.command.actor.id)
+    if "winner" in call.options:
+        winner = Roster(playing).resolve(call.options["winner"], call.command.mentions)
+        reply = seen_question(session, winner.seat, 0, starter)
+    else:
+        question = flows.winner(session.id, session.hand_count + 1, game.hand_word, playing,
+                                starter)
+        reply = Reply(question.text, question=question)
+    return Outcome(reply)
+
+
+def seen_question(session: SessionState, winner_seat: int, mask: int, starter: int) -> Reply:
+    assert session.id is not None
+    playing = [p for p in session.players if not p.sitting_out]
+    winner = session.roster.by_seat(winner_seat)
+    question = flows.seen(session.id, session.hand_count + 1, playing, winner,
+                          mask | 1 << winner_seat, starter)
+    return Reply(question.text, question=question)
+
+
+def _fresh(snapshot: Snapshot | None, token: Token) -> bool:
+    """Is the table still where it was when the question was asked?"""
+    if snapshot is None:
+        return False
+    session = snapshot.session
+    return (session.id == token.args[0] and session.hand_count + 1 == token.args[1]
+            and (session.pending is None) == (token.step != Step.INPUT))
+
+
+async def _hand_flow(service: Service, chat: str, actor: Actor, token: Token, value: str,
+                     origin: str | None, admin: AdminCheck | None,
+                     snapshot: Snapshot | None) -> Reply:
+    if not _fresh(snapshot, token):
+        return _in_place(Reply.error(STALE))
+    assert snapshot is not None
+    seats = {p.seat for p in snapshot.session.players if not p.sitting_out}
+    if token.step == Step.WINNER:
+        if not value.isdecimal() or int(value) not in seats:
+            return Reply.error(INVALID)
+        return _in_place(seen_question(snapshot.session, int(value), 0, token.starter))
+    if len(token.args) != 4 or token.args[2] not in seats:
+        return Reply.error(INVALID)
+    winner, mask = token.args[2], token.args[3]
+    if value == flows.DONE:
+        roster = snapshot.session.roster
+        seen = [p.name for p in roster if mask >> p.seat & 1 and p.seat in seats
+                and p.seat != winner]
+        reply = await service.handle(Command(
+            chat, actor, "hand", {"winner": roster.by_seat(winner).name,
+                                  "seen": " ".join(seen)},
+            origin_id=_origin(origin, "hand")), admin)
+        return _in_place(reply)
+    if value[:1] == "t" and value[1:].isdecimal() and int(value[1:]) in seats:
+        mask ^= 1 << int(value[1:])
+    elif value[:1] == "s" and value[1:].isdecimal():
+        mask = int(value[1:]) & sum(1 << s for s in seats)
+    else:
+        return Reply.error(INVALID)
+    return _in_place(seen_question(snapshot.session, winner, mask, token.starter))
+
+
+async def _input(service: Service, chat: str, actor: Actor, token: Token, value: str,
+                 origin: str | None, admin: AdminCheck | None,
+                 snapshot: Snapshot | None) -> Reply:
+    if not _fresh(snapshot, token):
+        return Reply.error(STALE)
+    assert snapshot is not None
+    session, game = snapshot.session, snapshot.game
+    if value == flows.OPEN:  # show the form: who still has to answer
+        assert session.id is not None
+        names = waiting_names(game, session)
+        question = flows.needed_input(session.id, session.hand_count + 1, game.waiting_input,
+                                      game.hand_word, names, prompt_now=True)
+        return Reply(question.text, question=question)
+    command = game.waiting_command
+    return await service.handle(Command(chat, actor, command, {"": value},
+                                        origin_id=origin), admin)
+
+
+async def _board_action(service: Service, chat: str, actor: Actor, value: str,
+                        admin: AdminCheck | None) -> Reply:
+    if value == flows.NEXT:
+        return await service.handle(Command(chat, actor, "hand", buttons=True), admin)
+    if value == flows.UNDO:
+        return await service.handle(Command(chat, actor, "undo", buttons=True), admin)
+    return Reply.error(INVALID)
+
+
+def _origin(origin: str | None, step: str) -> str | None:
+    return f"{origin}:{step}" if origin else None
+
+
+def _in_place(reply: Reply) -> Reply:
+    reply.in_place = True
+    return reply

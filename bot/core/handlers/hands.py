@@ -1,0 +1,203 @@
+"""Hands: a game's own commands (which record, wait or just answer), /undo and /edit."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.core import flows, permissions
+from bot.core.command import Reply
+from bot.core.errors import UserError
+from bot.core.games.base import KEEP, Game, PlayContext, PlayOutcome
+from bot.core.grammar import parse_int
+from bot.core.handlers.board import board_reply
+from bot.core.handlers.call import Call, Outcome
+from bot.core.i18n import t
+from bot.core.permissions import Rule
+from bot.core.players import Roster
+from bot.core.points import show
+from bot.core.session import HandRecord, SessionState, Void, WaitingHand
+
+STALE = "The table changed since this was asked; nothing was done. Ask again."
+
+
+def _changes(outcome: PlayOutcome) -> bool:
+    return (outcome.result is not None or outcome.pending is not KEEP
+            or outcome.rules is not None or outcome.state is not KEEP)
+
+
+async def play(call: Call) -> Outcome:
+    """A game's command: the game reads it; whatever it changes is kept here."""
+    spec, game, command = call.spec, call.game, call.command
+    assert spec.play is not None
+    session = call.session
+    if session is None:  # a command that needs no game (a calculator): it may only answer
+        outcome = spec.play(PlayContext(
+            command=spec.name, options=command.options, roster=Roster([]), hand_players=[],
+            rules=game.rulebook.defaults(), pending=None, actor=command.actor,
+            actor_player=None, mentions=command.mentions))
+        if _changes(outcome):
+            raise UserError(t("no_game"))
+        return Outcome(Reply(outcome.text))
+    rules = game.rulebook.complete(session.rules)
+    pending = session.pending
+    playing = [p for p in session.players if not p.sitting_out]
+    if spec.records and len(playing) < game.min_players and pending is None:
+        raise UserError(f"{game.title} needs at least {game.min_players} players in a hand; "
+                        f"playing: {Roster(playing).listing()}. Others sit down with /join "
+                        "or come back with /back.")
+    outcome = spec.play(PlayContext(
+        command=spec.name, options=command.options, roster=session.roster,
+        hand_players=playing, rules=rules, pending=pending.entry if pending else None,
+        actor=command.actor, actor_player=call.roles.seat, mentions=command.mentions,
+        state=session.game_state, totals=session.totals))
+    if not _changes(outcome):
+        return Outcome(Reply(outcome.text))
+    permissions.check(spec.may, call.roles, f"use /{spec.name} here",
+                      hand_count=session.hand_count)
+    if outcome.rules is not None:
+        session.rules = outcome.rules
+    began = False
+    if outcome.pending is not KEEP:
+        if outcome.pending is None:
+            session.pending = None
+        elif pending is not None:
+            pending.entry = outcome.pending
+        else:
+            began = True
+            session.pending = WaitingHand(command.actor.id, command.actor.name,
+                                          command.origin_id, outcome.pending)
+    if outcome.result is None:
+        if outcome.state is not KEEP:
+            session.game_state = outcome.state
+        await call.tx.save_session(session)
+        if session.pending is not None and outcome.pending is not KEEP:
+            return Outcome(await board_reply(call, session, outcome.text, wait_began=began),
+                           True)
+        return Outcome(Reply(outcome.text), True)
+    result = outcome.result
+    hand = HandRecord(
+        no=session.hand_count + 1, players=result.players, inputs=result.inputs, rules=rules,
+        deltas=result.deltas, summary=result.summary,
+        recorded_by=pending.by if pending else command.actor.id,
+        recorded_by_name=pending.by_name if pending else command.actor.name,
+        origin_id=pending.origin if pending else command.origin_id,
+        state_before=session.game_state,
+    )
+    assert session.id is not None
+    await call.tx.add_hand(session.id, hand)
+    if outcome.state is not KEEP:
+        session.game_state = outcome.state
+    _add(session.totals, hand.deltas, +1)
+    session.hand_count = hand.no
+    await call.tx.save_session(session)
+    head = (t("recorded", Word=t(game.hand_word).capitalize(), no=hand.no,
+              summary=hand.summary) + f"\n{deltas_line(game, session, hand.deltas)}")
+    return Outcome(await board_reply(call, session, head), True)
+
+
+async def undo(call: Call) -> Outcome:
+    session, game, command = call.open_session(), call.game, call.command
+    reason = command.options.get("reason") or None
+    asked = command.expect
+    # a bare /undo on a platform with buttons asks first; a typed reason is a decision made
+    ask = command.buttons and asked is None and reason is None
+    assert session.id is not None
+    if session.pending is not None:
+        if asked is not None and asked != {"session": session.id, "hand": 0}:
+            raise UserError(STALE)
+        permissions.check(Rule.RECORDER, call.roles, "drop the waiting "
+                          f"{t(game.hand_word)}", recorded_by=session.pending.by)
+        if ask:
+            return _ask(flows.confirm(
+                flows.Step.UNDO, t("flow_drop_waiting", word=t(game.hand_word)),
+                t("flow_yes_drop"), session.id, 0, _starter(call)))
+        session.pending = None
+        await call.tx.save_session(session)
+        return Outcome(await board_reply(call, session, t("dropped", word=t(game.hand_word))),
+                       True)
+    if session.hand_count == 0:
+        raise UserError(f"There is no {t(game.hand_word)} to undo yet.")
+    hand = await call.tx.hand(session.id, session.hand_count)
+    assert hand is not None, "hand_count and the hand log disagree"
+    if asked is not None and asked != {"session": session.id, "hand": hand.no}:
+        raise UserError(STALE)
+    permissions.check(Rule.RECORDER, call.roles,
+                      f"undo {t(game.hand_word)} {hand.no} (recorded by "
+                      f"{hand.recorded_by_name})", hand=hand)
+    if ask:
+        return _ask(flows.confirm(
+            flows.Step.UNDO, t("flow_undo_question", word=t(game.hand_word),
+                               no=hand.no, summary=hand.summary.splitlines()[0]),
+            t("flow_yes_undo"), session.id, hand.no, _starter(call)))
+    await call.tx.void_hand(session.id, hand.no, command.actor.id, Void(False, reason))
+    _add(session.totals, hand.deltas, -1)
+    session.hand_count -= 1
+    session.game_state = hand.state_before
+    await call.tx.save_session(session)
+    text = t("undid", word=t(game.hand_word), no=hand.no, summary=hand.summary)
+    return Outcome(await board_reply(call, session, text), True)
+
+
+async def edit(call: Call) -> Outcome:
+    session, game, command = call.open_session(), call.game, call.command
+    options = dict(command.options)
+    word = game.edit_key
+    if word not in options:
+        raise UserError(f"Say which {t(word)}: /edit {word}:3 ...")
+    if session.hand_count == 0:
+        raise UserError(f"There are no {t(word + 's')} to edit yet.")
+    no = parse_int(options.pop(word), word, 1, session.hand_count)
+    reason = options.pop("reason", None) or None
+    assert session.id is not None
+    old = await call.tx.hand(session.id, no)
+    assert old is not None
+    permissions.check(Rule.HAND_PLAYER, call.roles, f"edit {t(word)} {no}", hand=old)
+    outcome = game.reenter(PlayContext(
+        command=game.result_command, options=options, roster=session.roster,
+        hand_players=[p for p in session.players if p.seat in old.players],
+        rules=game.rulebook.complete(old.rules), pending=None, actor=command.actor,
+        actor_player=call.roles.seat, mentions=command.mentions, editing=old.inputs,
+        state=old.state_before))
+    if outcome.result is None:
+        raise UserError(outcome.text or "That edit does not make a complete hand.")
+    new = HandRecord(
+        no=no, players=outcome.result.players, inputs=outcome.result.inputs, rules=old.rules,
+        deltas=outcome.result.deltas, summary=outcome.result.summary,
+        recorded_by=command.actor.id, recorded_by_name=command.actor.name,
+        origin_id=command.origin_id, state_before=old.state_before,
+    )
+    # What the hand carried forward is left as it was: an edit re-scores this hand only.
+    await call.tx.void_hand(session.id, no, command.actor.id, Void(True, reason))
+    await call.tx.add_hand(session.id, new)
+    _add(session.totals, old.deltas, -1)
+    _add(session.totals, new.deltas, +1)
+    await call.tx.save_session(session)
+    text = (f"{t(word).capitalize()} {no} changed: {new.summary}\n"
+            f"{deltas_line(game, session, new.deltas)} (was "
+            f"{deltas_line(game, session, old.deltas)})")
+    return Outcome(await board_reply(call, session, text), True)
+
+
+def _starter(call: Call) -> int:
+    """The sender's platform number, for a question only they (and admins) may answer."""
+    return platform_number(call.command.actor.id)
+
+
+def platform_number(actor_id: str) -> int:
+    tail = actor_id.rpartition(":")[2]
+    return int(tail) if tail.isdecimal() else 0
+
+
+def _ask(question: flows.Question) -> Outcome:
+    return Outcome(Reply(question.text, question=question))
+
+
+def _add(totals: dict[int, int], deltas: Mapping[int, int], sign: int) -> None:
+    for key, value in deltas.items():
+        totals[key] = totals.get(key, 0) + sign * value
+
+
+def deltas_line(game: Game, session: SessionState, deltas: Mapping[int, int]) -> str:
+    labels = dict(game.columns(session.roster, session.game_state))
+    return "  ".join(f"{labels.get(k, k)} {show(v, game.point_places)}"
+                     for k, v in deltas.items())

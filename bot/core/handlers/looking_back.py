@@ -1,0 +1,100 @@
+"""Looking back: /chart, /history and /stats."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+
+from bot.core import i18n, stats
+from bot.core.command import Attachment, Reply
+from bot.core.errors import UserError
+from bot.core.games import get_game
+from bot.core.grammar import clip, parse_int
+from bot.core.handlers.call import Call, Outcome
+from bot.core.i18n import t
+
+HISTORY_ROWS = 20
+
+
+async def chart(call: Call) -> Outcome:
+    session, game = call.open_session(), call.game
+    assert session.id is not None
+    hands = await call.tx.all_hands(session.id)
+    if not hands:
+        raise UserError(f"No {t(game.hand_word + 's')} yet: nothing to chart.")
+    columns = game.columns(session.roster, session.game_state)
+    # the chart's font has no Devanagari: its title stays in English
+    title = f"{game.title}: {len(hands)} {game.hand_word}{'s' if len(hands) > 1 else ''}"
+    from bot.core.chart import render_chart  # matplotlib: loaded when first needed
+
+    # matplotlib takes a moment: off the event loop
+    png = await asyncio.to_thread(render_chart, columns, hands, call.rules(), title,
+                                  game.hand_word, game.point_places)
+    return Outcome(Reply(f"Running totals after {i18n.plural(len(hands), game.hand_word)}.",
+                         file=Attachment(f"chart-{session.id}-{len(hands)}.png", png,
+                                         "image")))
+
+
+async def history(call: Call) -> Outcome:
+    session, game = call.open_session(), call.game
+    assert session.id is not None
+    zone = call.settings.zone
+    log = await call.tx.history(session.id)
+    word = game.edit_key
+    if word in call.options:
+        no = parse_int(call.options[word], word, 1, max([h.no for h in log] or [1]))
+        log = [h for h in log if h.no == no]
+    elif len(log) > HISTORY_ROWS:
+        log = log[-HISTORY_ROWS:]
+    if not log:
+        return Outcome(Reply(f"No {t(game.hand_word + 's')} yet."))
+    lines = []
+    for hand in log:
+        when = hand.created_at.astimezone(zone).strftime("%d %b %H:%M") \
+            if hand.created_at else ""
+        lines.append(f"{t(game.hand_word).capitalize()} {hand.no} · {when} · recorded by "
+                     f"{hand.recorded_by_name}: {hand.summary.splitlines()[0]}")
+        if hand.voided_at is not None and hand.void is not None:
+            at = hand.voided_at.astimezone(zone).strftime("%d %b %H:%M")
+            what = "replaced by an edit" if hand.void.edited else "undone"
+            reason = hand.void.reason
+            lines.append(f"   {what} {at}" + (f" (reason: {reason})" if reason else ""))
+    return Outcome(Reply("\n".join(lines)))
+
+
+PERIODS = ("month", "year", "all")
+
+
+async def stats_(call: Call) -> Outcome:
+    options, settings = call.options, call.settings
+    zone = settings.zone
+    period = options.get("period") or "all"
+    now = datetime.now(zone)
+    starts = {"month": now.replace(day=1, hour=0, minute=0, second=0, microsecond=0),
+              "year": now.replace(month=1, day=1, hour=0, minute=0, second=0,
+                                  microsecond=0),
+              "all": None}
+    played = []
+    for past in await call.tx.chat_sessions():
+        assert past.id is not None
+        played.append((past, await call.tx.all_hands(past.id)))
+    table = stats.compute(played, settings.links, starts[period])
+    if not table:
+        return Outcome(Reply("No hands recorded here yet (Tranca keeps score by side "
+                             "and is not in /stats)."))
+    currency = next((get_game(s.game).rulebook.complete(s.rules).get("currency")
+                     for s, _ in reversed(played) if get_game(s.game).player_columns),
+                    "") or ""
+    when = {"month": "this month", "year": "this year", "all": "all time"}[period]
+    who = options.get("", "").strip()
+    if not who:
+        lines = [f"Leaderboard ({when}):", *stats.leaderboard(table, currency)]
+        return Outcome(Reply("\n".join(lines)))
+    mentioned = call.command.mentions.get(who) or call.command.mentions.get(who.lower())
+    wanted = who.lstrip("@").lower()
+    rows = [r for r in table.values() if (mentioned and r.key == mentioned.id)
+            or r.name.lower() == wanted]
+    if not rows:
+        names = ", ".join(sorted(r.name for r in table.values()))
+        raise UserError(f"No stats for `{clip(who)}` ({when}). Players: {names}.")
+    return Outcome(Reply("\n".join(stats.describe(rows[0], currency, when))))

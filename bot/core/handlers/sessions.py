@@ -1,0 +1,277 @@
+"""Sessions and seats: /newgame, /join, /seat, /sitout, /back, /players and /endgame."""
+
+from __future__ import annotations
+
+from bot.core import flows, i18n, permissions
+from bot.core.command import Command, Reply
+from bot.core.errors import UserError
+from bot.core.games.base import Game
+from bot.core.grammar import split_list
+from bot.core.handlers.board import board_reply
+from bot.core.handlers.call import Call, Outcome
+from bot.core.handlers.hands import STALE, _ask, _starter
+from bot.core.i18n import t
+from bot.core.money import format_money, money_shown, settle_up, to_money
+from bot.core.permissions import Rule
+from bot.core.players import Player, check_name, suggest_name
+from bot.core.points import show
+from bot.core.session import ENDED, SessionState
+
+
+async def newgame(call: Call) -> Outcome:
+    options, command = call.options, call.command
+    if call.session is not None:
+        open_game = call.table.games[call.session.game]
+        raise UserError(t("already_open", title=open_game.title,
+                          players=call.session.roster.listing(),
+                          count=i18n.plural(call.session.hand_count, open_game.hand_word)))
+    words = split_list(options.get("", ""))
+    if "game" in options and words:
+        raise UserError("Name the game once: /newgame marriage players:alice bob")
+    if len(words) > 1:
+        raise UserError("Name the players with players:, e.g. "
+                        "/newgame marriage players:alice bob carol")
+    from bot.core.games import get_game
+
+    game = get_game(options.get("game") or (words[0] if words else call.table.default_game.key))
+    extra = {o.key for o in game.newgame_options}
+    named = "players" in options or bool(extra & options.keys())
+    players = [] if not named and extra else _seat_players(options.get("players", ""),
+                                                           command, game)
+    players, game_state = game.setup(options, players, named)
+    rules = game.rulebook.defaults()
+    if "preset" in options:
+        rules = game.rulebook.with_preset(rules, options["preset"])
+    state = SessionState(chat=command.chat, game=game.key, players=players, rules=rules,
+                         created_by=command.actor.id, game_state=game_state)
+    await call.tx.save_session(state)
+    more = "" if len(players) >= game.min_players else t("more_join", n=game.min_players)
+    return Outcome(Reply(t(
+        "new_game", title=game.title, players=state.roster.listing(), more=more,
+        rules=rules_line(game, rules), word=t(game.hand_word), usage=game.result_spec.usage),
+        menu=game.key), changed=True)
+
+
+async def join(call: Call) -> Outcome:
+    session = call.open_session()
+    game, actor = call.game, call.command.actor
+    roster = session.roster
+    if call.roles.seat is not None:
+        raise UserError(f"You are already seated as {call.roles.seat.name}.")
+    wanted = call.options.get("name") or call.options.get("")
+    name = check_name(wanted) if wanted else suggest_name(actor.name, roster.names())
+    existing = roster.by_name(name)
+    if existing is not None:
+        if existing.user_id is not None:
+            raise UserError(f"{existing.name} is someone else's seat; "
+                            "pick another name with /join name:NAME.")
+        # A seat typed by name is somebody's: taking it needs the starter's or an admin's say.
+        if not permissions.allowed(Rule.SEAT, call.roles, claim=True):
+            raise UserError(
+                f"{existing.name} is a seat typed by name. The person who started the game "
+                f"or a chat admin can give it to you: /seat {existing.name} person:@you. Or sit "
+                "down under another name: /join name:NAME.")
+        existing.user_id = actor.id
+        await call.tx.save_session(session)
+        return Outcome(Reply(f"You are {existing.name} now (seat {existing.seat})."), True)
+    if len(roster) >= game.max_players:
+        raise UserError(f"{game.title} takes at most {game.max_players} players; "
+                        "the table is full.")
+    player = Player(seat=_next_seat(session.players), name=name, user_id=actor.id,
+                    joined_after=session.hand_count)
+    session.players.append(player)
+    await call.tx.save_session(session)
+    when = t("from_next") if session.hand_count else t("from_first")
+    return Outcome(Reply(t("joins", name=player.name, seat=player.seat, when=when,
+                           players=session.roster.listing())), changed=True)
+
+
+async def seat(call: Call) -> Outcome:
+    """/seat NAME person:@someone: give a seat to a person's account (none: a guest seat)."""
+    session = call.open_session()
+    mentions = call.command.mentions
+    player = session.roster.resolve(call.options[""], mentions)
+    who = call.options["person"].strip()
+    if who.lower() in ("none", "-"):
+        player.user_id = None
+        await call.tx.save_session(session)
+        return Outcome(Reply(f"{player.name} is a guest seat now."), True)
+    person = mentions.get(who) or mentions.get(who.lower())
+    if person is None:
+        raise UserError(f"Mention the person: /seat {player.name} person:@them.")
+    taken = session.roster.find_user(person.id)
+    if taken is not None and taken.seat != player.seat:
+        raise UserError(f"{person.name} already plays as {taken.name}.")
+    player.user_id = person.id
+    await call.tx.save_session(session)
+    return Outcome(Reply(f"{player.name} is {person.name} now (seat {player.seat})."), True)
+
+
+async def sitout(call: Call) -> Outcome:
+    return await _sitting_out(call, True)
+
+
+async def back(call: Call) -> Outcome:
+    return await _sitting_out(call, False)
+
+
+async def _sitting_out(call: Call, out: bool) -> Outcome:
+    session = call.open_session()
+    names = split_list(call.options.get("", ""))
+    if names:
+        players = session.roster.resolve_many(names, call.command.mentions)
+    else:
+        if call.roles.seat is None:
+            raise UserError(f"Say who: /{call.spec.name} NAME. "
+                            f"Players: {session.roster.listing()}.")
+        players = [call.roles.seat]
+    permissions.check(Rule.SELF, call.roles, f"/{call.spec.name} someone else", seats=players)
+    already = [p.name for p in players if p.sitting_out == out]
+    if already:
+        state = "sitting out" if out else "playing"
+        raise UserError(f"{', '.join(already)} {'is' if len(already) == 1 else 'are'} "
+                        f"already {state}.")
+    for player in players:
+        player.sitting_out = out
+    await call.tx.save_session(session)
+    who = ", ".join(p.name for p in players)
+    playing = ", ".join(p.name for p in session.players if not p.sitting_out)
+    verb = "sits out" if out else "is back"
+    note = " A hand already waiting keeps its players." if session.pending else ""
+    playing_line = f" Playing: {playing}." if playing else " Nobody is playing now."
+    return Outcome(Reply(f"{who} {verb} from the next hand.{playing_line}{note}"), True)
+
+
+async def players(call: Call) -> Outcome:
+    session, game = call.open_session(), call.game
+    lines = [f"{game.title}, {i18n.plural(len(session.players), 'player')}:"]
+    for p in session.players:
+        notes = []
+        if p.joined_after:
+            notes.append(f"joined after {t(game.hand_word)} {p.joined_after}")
+        if p.user_id is None:
+            notes.append("guest")
+        if p.sitting_out:
+            notes.append("sitting out")
+        suffix = f" ({', '.join(notes)})" if notes else ""
+        lines.append(f"{p.seat}. {p.name}{suffix}")
+    status = game.status(session.totals, call.rules(), session.game_state, session.roster)
+    if status:
+        lines.append(status)
+    return Outcome(Reply("\n".join(lines)))
+
+
+async def endgame(call: Call) -> Outcome:
+    session, game, command = call.open_session(), call.game, call.command
+    if session.pending is not None:
+        note = game.pending_note(session.pending.entry, session.roster, call.rules())
+        raise UserError(f"{t(game.hand_word).capitalize()} {session.hand_count + 1} {note}. "
+                        "Finish it, or drop it with /undo, then /endgame.")
+    assert session.id is not None
+    asked = command.expect
+    if asked is not None and asked != {"session": session.id, "hand": session.hand_count}:
+        raise UserError(STALE)
+    if command.buttons and asked is None:
+        what = "who pays whom" if game.zero_sum else "the final scores"
+        return _ask(flows.confirm(
+            flows.Step.END, t("flow_end_question", count=i18n.plural(session.hand_count,
+                                                                      game.hand_word),
+                              what=what),
+            t("flow_yes_end"), session.id, session.hand_count, _starter(call)))
+    rules = call.rules()
+    reply = await board_reply(call, session, "")
+    session.status = ENDED
+    await call.tx.save_session(session)
+    reply.text = "\n".join(final_lines(game, session, rules, reply))
+    reply.question = None
+    reply.menu = ""
+    assert reply.board is not None
+    reply.board.ended = True
+    return Outcome(reply, changed=True)
+
+
+def final_lines(game: Game, session: SessionState, rules: dict, reply: Reply) -> list[str]:
+    names = dict(game.columns(session.roster, session.game_state))
+    standings = sorted(names, key=lambda k: (-session.totals.get(k, 0), k))
+    rate, places = str(rules["rate"]), game.point_places
+    show_money = money_shown(rules)
+    currency = rules.get("currency") or ""
+
+    def amount(points: int) -> str:
+        text = f"{show(points, places)} points"
+        if show_money:
+            text += f" = {format_money(to_money(points, rate, places), currency)}"
+        return text
+
+    lines = [t("game_over", count=i18n.plural(session.hand_count, game.hand_word))]
+    final = game.final_lines(session.totals, rules, session.game_state, session.roster)
+    if final:
+        lines += final  # the game's own final scores (Riichi: uma and oka)
+    else:
+        lines.append(t("final_standings"))
+        lines += [f"{i}. {names[k]} {amount(session.totals.get(k, 0))}"
+                  for i, k in enumerate(standings, 1)]
+        status = game.status(session.totals, rules, session.game_state, session.roster)
+        if status:
+            lines.append(status)
+    # Only a zero-sum game settles up between players; Tranca scores are a race.
+    transfers = settle_up({k: session.totals.get(k, 0) for k in names}) if game.zero_sum \
+        else []
+    if transfers:
+        lines.append(t("settle"))
+        for move in transfers:
+            what = (format_money(to_money(move.points, rate, places), currency) if show_money
+                    else f"{show(move.points, places, signed=False)} points")
+            lines.append(t("pays", payer=names[move.payer], payee=names[move.payee],
+                           amount=what))
+    elif game.zero_sum:
+        lines.append(t("nobody_owes"))
+    lines.append(t("archived"))
+    assert reply.board is not None
+    reply.board.transfers = [
+        {"from": names[m.payer], "to": names[m.payee],
+         "points": float(m.points / 10 ** places) if places else m.points,
+         "money": float(to_money(m.points, rate, places))} for m in transfers]
+    return lines
+
+
+def rules_line(game: Game, rules: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in game.rulebook.brief(rules) if v != "")
+
+
+def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
+    words = split_list(text)
+    players: list[Player] = []
+    if not words:
+        # Nobody named: the person starting the game sits down; the others /join.
+        return [Player(seat=1, name=suggest_name(command.actor.name, []),
+                       user_id=command.actor.id)]
+    if len(words) > game.max_players:
+        raise UserError(f"{game.title} takes {game.min_players} to {game.max_players} players; "
+                        f"you named {len(words)}.")
+    seen: set[str] = set()
+    accounts: set[str] = set()
+    for i, word in enumerate(words, 1):
+        mentioned = command.mentions.get(word.lower()) or command.mentions.get(word)
+        if mentioned is not None:
+            if mentioned.id in accounts:
+                raise UserError(f"{mentioned.name} is named twice; every player needs a "
+                                "different name.")
+            accounts.add(mentioned.id)
+            name = suggest_name(mentioned.name, [p.name for p in players])
+            user_id: str | None = mentioned.id
+        else:
+            name, user_id = check_name(word), None
+        if name.lower() in seen:
+            raise UserError(f"{name} is named twice; every player needs a different name.")
+        seen.add(name.lower())
+        handle = name.lower() if word.startswith("@") and user_id is None else None
+        players.append(Player(seat=i, name=name, user_id=user_id, handle=handle))
+    if len(players) < game.min_players:
+        raise UserError(f"{game.title} takes {game.min_players} to {game.max_players} players; "
+                        f"you named {len(players)}.")
+    return players
+
+
+def _next_seat(players: list[Player]) -> int:
+    return max((p.seat for p in players), default=0) + 1

@@ -1,0 +1,121 @@
+"""Who may change what: the one place the scorebook's permissions are decided.
+
+Each command declares a Rule (in its spec); the service checks the simple ones before the
+command runs and a handler asks `check` again with the hand or seats a rule is about. The
+README's permission table is this module in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from bot.core.command import Actor
+from bot.core.errors import UserError
+
+if TYPE_CHECKING:
+    from bot.core.players import Player
+    from bot.core.session import HandRecord, SessionState
+
+
+class Rule(StrEnum):
+    ANYONE = "anyone"
+    PLAYER = "player"  # a player seated (by account) at the open game, its starter, an admin
+    TABLE_RULES = "table_rules"  # before the first hand: PLAYER; after: STARTER
+    STARTER = "starter"  # the person who started the open game, or an admin
+    ADMIN = "admin"  # a chat admin (Telegram) or someone who can manage the server (Discord)
+    RECORDER = "recorder"  # the hand's recorder, the starter, an admin (undo)
+    HAND_PLAYER = "hand_player"  # the hand's players, its recorder, the starter, an admin
+    SELF = "self"  # your own seat; someone else's: the starter or an admin
+    SEAT = "seat"  # a new seat: anyone; a seat typed by name: the starter or an admin
+
+
+WHO = {
+    Rule.ANYONE: "anyone",
+    Rule.PLAYER: "a player at the table, the person who started the game or a chat admin",
+    Rule.TABLE_RULES: "before the first hand a player; after it the person who started the "
+                      "game or a chat admin",
+    Rule.STARTER: "the person who started the game or a chat admin",
+    Rule.ADMIN: "a chat admin",
+    Rule.RECORDER: "the person who recorded it, the person who started the game or a chat "
+                   "admin",
+    Rule.HAND_PLAYER: "its players, the person who recorded it, the person who started the "
+                      "game or a chat admin",
+    Rule.SELF: "the player themselves, the person who started the game or a chat admin",
+    Rule.SEAT: "anyone for a new seat; for a seat typed by name, the person who started "
+               "the game or a chat admin",
+}
+
+# Rules the service can decide from the session alone, before the command runs.
+UP_FRONT = frozenset({Rule.ANYONE, Rule.PLAYER, Rule.TABLE_RULES, Rule.STARTER, Rule.ADMIN})
+
+
+@dataclass(frozen=True)
+class Roles:
+    """What the person sending a command is, in this chat."""
+
+    actor: Actor
+    seat: Player | None  # their own seat: linked to their account, never matched by name
+    starter: bool
+    admin: bool
+
+    @property
+    def trusted(self) -> bool:
+        return self.starter or self.admin
+
+
+def roles_of(actor: Actor, session: SessionState | None) -> Roles:
+    if session is None:
+        return Roles(actor, None, False, actor.is_admin)
+    seat = session.roster.find_user(actor.id)
+    handles = {h.lower() for h in actor.handles}
+    if seat is None and handles:
+        seat = next((p for p in session.players if p.user_id is None and p.handle in handles),
+                    None)
+    if seat is None and actor.by_name:
+        named = session.roster.by_name(actor.name)
+        seat = named if named is not None and named.user_id is None else None
+    return Roles(actor, seat, session.created_by == actor.id, actor.is_admin)
+
+
+def needs_admin_status(rule: Rule) -> bool:
+    """Whether the answer can depend on the person being a chat admin (an adapter fetches
+    it only for these)."""
+    return rule != Rule.ANYONE
+
+
+def allowed(rule: Rule, roles: Roles, *, hand_count: int = 0,
+            hand: HandRecord | None = None, recorded_by: str | None = None,
+            seats: Iterable[Player] = (), claim: bool = False) -> bool:
+    if roles.admin or rule == Rule.ANYONE:
+        return True
+    if rule == Rule.ADMIN:
+        return False
+    if roles.starter:
+        return True
+    if rule == Rule.PLAYER:
+        return roles.seat is not None
+    if rule == Rule.TABLE_RULES:
+        return roles.seat is not None and hand_count == 0
+    if rule == Rule.STARTER:
+        return False
+    if rule == Rule.RECORDER:
+        by = hand.recorded_by if hand is not None else recorded_by
+        return by == roles.actor.id
+    if rule == Rule.HAND_PLAYER:
+        assert hand is not None
+        return hand.recorded_by == roles.actor.id or (
+            roles.seat is not None and roles.seat.seat in hand.players)
+    if rule == Rule.SELF:
+        return roles.seat is not None and all(p.seat == roles.seat.seat for p in seats)
+    if rule == Rule.SEAT:
+        return not claim  # a seat typed by name is someone's: claiming it needs trust
+    raise AssertionError(rule)
+
+
+def check(rule: Rule, roles: Roles, what: str, **facts: object) -> None:
+    """Raise a UserError that says who may, unless `roles` may."""
+    if not allowed(rule, roles, **facts):  # type: ignore[arg-type]
+        raise UserError(f"Only {WHO[rule]} can {what}.")

@@ -1,0 +1,30 @@
+"""Points as the board keeps them: whole numbers in units of 10^-places.
+
+Most games score whole points (places 0). A game whose scores have decimals (Call Break's
+8.2) keeps tenths (places 1), so sums stay exact; every number a person sees or a file holds
+goes through here.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+
+def value(points: int, places: int = 0) -> Decimal:
+    return Decimal(points).scaleb(-places) if places else Decimal(points)
+
+
+def as_json(points: int, places: int = 0) -> int | float:
+    """A JSON number: an int when whole."""
+    amount = value(points, places)
+    return int(amount) if amount == amount.to_integral() else float(amount)
+
+
+def show(points: int, places: int = 0, *, signed: bool = True) -> str:
+    """"+41", "-3.5", "0", with thousands separators: "+1,200"."""
+    if points == 0:
+        return "0"
+    amount = value(points, places)
+    text = f"{abs(amount):,.{places}f}"
+    sign = "-" if amount < 0 else ("+" if signed else "")
+    return sign + text
