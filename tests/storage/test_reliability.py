@@ -17,7 +17,7 @@ from bot.runner import serve_health
 from bot.storage import open_store
 from bot.storage.migrations import MIGRATIONS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = "asha bikash chandra"
 
 

@@ -205,7 +205,7 @@ async def test_a_player_without_username_is_mentioned_by_text_mention(tg: Harnes
     assert snapshot.session.players[1].user_id == f"telegram:{BOB['id']}"
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_the_whole_process_plays_a_hand_and_stops_on_sigterm(tmp_path: Path):
