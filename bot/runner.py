@@ -64,7 +64,7 @@ async def serve_health(store: SqlStore, port: int) -> web.AppRunner:
 
 async def run(settings: Settings) -> int:
     store = await open_store(settings.database_url)
-    service = Service(store)
+    service = Service(store, secret=settings.button_key())
     adapters = build_adapters(settings, service)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -15,6 +17,7 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     log_format: str = "plain"  # or "json": one object a line, with chat and command ids
     health_port: int | None = None  # serve GET /health on this port while running
+    button_secret: str | None = None  # seals button data; derived from the tokens if unset
 
     # Telegram: polling by default; a webhook when TELEGRAM_WEBHOOK_URL is set (several
     # processes behind a load balancer). TELEGRAM_API_URL points at another Bot API server.
@@ -33,7 +36,7 @@ class Settings(BaseSettings):
     discord_shard_count: int | None = None
     discord_shard_ids: str | None = None  # e.g. "0,1": the shards this process runs
 
-    @field_validator("discord_token", "telegram_token", "telegram_webhook_url",
+    @field_validator("discord_token", "telegram_token", "telegram_webhook_url", "button_secret",
                      "telegram_webhook_secret", "discord_api_url", "discord_gateway_url",
                      "discord_shard_ids", "discord_test_guild", "discord_shard_count",
                      "health_port", mode="before")
@@ -67,6 +70,14 @@ class Settings(BaseSettings):
         if not self.discord_shard_ids:
             return None
         return [int(p) for p in self.discord_shard_ids.split(",")]
+
+    def button_key(self) -> bytes:
+        """The key that seals button data: BUTTON_SECRET, else derived from the tokens, so
+        every process of one bot agrees and buttons outlive a restart."""
+        if self.button_secret:
+            return self.button_secret.encode()
+        seed = f"maalbot-buttons:{self.telegram_token or ''}|{self.discord_token or ''}"
+        return hashlib.sha256(seed.encode()).digest()
 
     def platforms(self) -> dict[str, str | None]:
         return {"discord": self.discord_token, "telegram": self.telegram_token}

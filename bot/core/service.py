@@ -10,6 +10,7 @@ transaction rolls back, so it changes nothing.
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -47,11 +48,13 @@ class Snapshot:
 
 class Service:
     def __init__(self, store: Store, board_rows: int = BOARD_ROWS,
-                 table: CommandTable = TABLE, secret: bytes = b"maalbot") -> None:
+                 table: CommandTable = TABLE, secret: bytes | None = None) -> None:
         self.store = store
         self.board_rows = board_rows
         self.table = table
-        self.secret = secret  # seals button data (bot/core/flows.py)
+        # Seals button data (bot/core/flows.py). Processes that share buttons (after a
+        # restart, behind one bot) must share it: the runner derives it from the settings.
+        self.secret = secret or secrets.token_bytes(32)
 
     # --- commands ------------------------------------------------------------------------
 

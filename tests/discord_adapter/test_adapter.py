@@ -199,14 +199,16 @@ async def test_slow_work_is_deferred_then_followed_up(dc: DiscordHarness, monkey
     await new_game(dc)
     monkeypatch.setattr(adapter_module, "DEFER_AFTER", 0.05)
     real = dc.adapter.service.handle
+    release = asyncio.Event()
 
-    async def slow(command):  # the database is having a bad moment
-        await asyncio.sleep(0.3)
-        return await real(command)
+    async def slow(command, admin=None):  # the database is having a bad moment
+        await release.wait()  # ... until the test has seen the interaction deferred
+        return await real(command, admin)
 
     monkeypatch.setattr(dc.adapter.service, "handle", slow)
     payload = slash("board", ALICE)
     callback = await dc.reply_to(payload)
+    release.set()
     assert callback["type"] == 5  # "thinking..."
     await dc.fake.wait(lambda: any("embeds" in (f or {}) for f in dc.fake.followups()))
     assert dc.fake.followups()[-1]["embeds"][0]["title"] == "Board"

@@ -50,12 +50,19 @@ async def test_history_keeps_what_was_undone_and_edited_with_reasons(table: Tabl
 
 
 async def test_the_timezone_setting(table: Table):
+    from datetime import UTC, datetime, timedelta
+
     await table.ok(NEW)
+    before = datetime.now(UTC)
     await table.ok(HANDS[0])
-    utc = (await table.ok("/history")).text
+    after = datetime.now(UTC)
     await table.ok("/settings timezone:Asia/Kathmandu")
     assert "Asia/Kathmandu" in (await table.ok("/settings")).text
-    assert (await table.ok("/history")).text != utc  # 5:45 ahead
+    shown = (await table.ok("/history")).text.split(" · ")[1]
+    # Kathmandu is UTC+5:45: the time shown is the hand's UTC time moved 5:45 ahead
+    nepal = [(moment + timedelta(hours=5, minutes=45)).strftime("%d %b %H:%M")
+             for moment in (before, after)]
+    assert shown in nepal, (shown, nepal)
     assert "not a timezone" in await table.error("/settings timezone:Mars/Base")
 
 
@@ -84,19 +91,22 @@ async def test_telegram_sends_the_chart_as_a_photo(tg: Harness):
 
 async def test_stats_across_sessions_with_links_and_periods(table: Table):
     await table.ok(NEW)
-    await table.ok(HANDS[0])  # alice +13 (3,1 maal: 9-4=... see the board)
-    first = (await table.board())["totals"]
+    # n = 3; alice wins with maal 3, bob seen with 1, carol unseen (murder: her maal is 0);
+    # P = 4: alice 3*3 - 4 + 3 + 10 = +18, bob 3*1 - 4 - 3 = -4, carol 0 - 4 - 10 = -14
+    await table.ok(HANDS[0])
     await table.ok("/endgame")
     await table.ok("/newgame players:alice bob dave")
     await table.ok("/rules rate:0.5 currency:Rs")
+    # dave wins with 10, alice seen with 3, bob unseen; P = 13:
+    # dave 30 - 13 + 3 + 10 = +30, alice 9 - 13 - 3 = -7, bob 0 - 13 - 10 = -23
     await table.ok("/hand winner:dave seen:alice maal:alice=3 dave=10")
-    second = (await table.board())["totals"]
     board = (await table.ok("/stats")).text
     assert board.startswith("Leaderboard (all time):")
-    assert f"alice {first['alice'] + second['alice']:+,}" in board
+    assert "alice +11 (2 hands, 1 win" in board  # +18 - 7
+    assert "bob -27 (2 hands, 0 wins" in board  # -4 - 23
     alice = (await table.ok("/stats alice")).text
     assert "2 sessions, 2 hands, 1 win (50%)" in alice and "average maal 3.0" in alice
-    assert f"{second['alice'] * 0.5:.2f} Rs where played for money" in alice
+    assert "-3.50 Rs where played for money" in alice  # -7 at 0.5 a point
     await table.ok("/link name:dave", by="Dev", admin=True)  # linking is an admin's say
     dev = (await table.ok("/stats dev period:month")).text
     assert dev.startswith("Dev (this month): 1 session, 1 hand, 1 win")

@@ -77,13 +77,13 @@ def test_a_foul_paid_to_the_winner_only_and_a_misdeal():
 
 
 @st.composite
-def hands(draw):
+def hands(draw, with_winner: bool = False):
     n = draw(st.integers(2, 10))
     players = tuple(range(1, n + 1))
     fouls = frozenset(draw(st.sets(st.sampled_from(players), max_size=n - 1)))
     clean = [p for p in players if p not in fouls]
-    winner = draw(st.one_of(st.none(), st.sampled_from(clean))) if fouls else draw(
-        st.sampled_from(clean))
+    winner = draw(st.one_of(st.none(), st.sampled_from(clean))) \
+        if fouls and not with_winner else draw(st.sampled_from(clean))
     seen = frozenset(draw(st.sets(st.sampled_from(players)))) | (
         {winner} if winner else frozenset())
     maal = {p: draw(st.integers(0, 200)) for p in clean}
@@ -113,10 +113,13 @@ def test_every_hand_is_zero_sum(hand, rules):
     assert sum(result.game_points.values()) == 0
 
 
-@given(hands(), rule_sets)
+# generated directly: every example has a winner and the murder rule (none is thrown away)
+murder_rules = rule_sets.map(lambda rules: replace(rules, unseen_maal=MURDER))
+
+
+@given(hands(with_winner=True), murder_rules)
 def test_murdered_maal_changes_nothing_and_seen_maal_always_counts(hand, rules):
-    if rules.unseen_maal != MURDER or hand.winner is None:
-        return
+    assert hand.winner is not None and rules.unseen_maal == MURDER
     unseen = [p for p in hand.players if p not in hand.seen and p not in hand.fouls]
     wiped = {p: (0 if p in unseen else v) for p, v in hand.maal.items()}
     again = replace(hand, maal=wiped)
