@@ -10,6 +10,7 @@ import asyncio
 import os
 import uuid
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 from telegram.ext import AIORateLimiter
@@ -137,11 +138,11 @@ def table(service: Service) -> Table:
 
 # --- the adapters against their fakes (used by several test modules) -----------------
 
-@pytest.fixture
-async def tg(store: SqlStore) -> AsyncIterator[Harness]:
+@asynccontextmanager
+async def running_telegram(service: Service) -> AsyncIterator[Harness]:
+    """The real Telegram adapter for `service`, against a fake Bot API."""
     fake = FakeTelegram()
     base = await fake.start()
-    service = Service(store)
     adapter = TelegramAdapter(
         service, fake.token, base, poll_timeout=1,
         # the real limiter, with the group limit raised so a test is not held to 20/minute
@@ -153,6 +154,12 @@ async def tg(store: SqlStore) -> AsyncIterator[Harness]:
     finally:
         await adapter.stop()
         await fake.stop()
+
+
+@pytest.fixture
+async def tg(store: SqlStore) -> AsyncIterator[Harness]:
+    async with running_telegram(Service(store)) as harness:
+        yield harness
 
 
 @pytest.fixture

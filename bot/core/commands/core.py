@@ -74,7 +74,8 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "Binds a seat typed by name to the person who plays it (person:none makes it a "
             "guest seat again). A seat bound to an account is that account's alone.",
             (Option("", Kind.PLAYER, "the seat", name="seat", required=True),
-             Option("person", Kind.MEMBER, "the person (none: a guest seat)", required=True)),
+             Option("person", Kind.TEXT, "@the person, or none for a guest seat",
+                    required=True)),
             may=Rule.STARTER, run=sessions.seat),
         CommandSpec("players", "show the seats", "/players", run=sessions.players),
         CommandSpec(

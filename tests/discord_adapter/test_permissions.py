@@ -1,0 +1,72 @@
+"""Every cell of the permission table on Discord, through discord.py's real command tree:
+members, players, the game's starter and people who can manage the server
+(tests/permission_cases.py)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from tests.discord_helpers import MANAGE_GUILD, DiscordHarness, slash
+from tests.fakes.discord_api import user
+from tests.permission_cases import ADMIN, MEMBER, PLAYER, STARTER, Case, cells, refused
+
+PEOPLE = {STARTER: user(501, "hana"), PLAYER: user(502, "pia"), MEMBER: user(503, "mo"),
+          ADMIN: user(504, "ada")}
+_channels = itertools.count(930500000000000001)
+
+
+def payload(case_or_line: Case | str, who: dict[str, Any], channel: int) -> dict[str, Any]:
+    perms = MANAGE_GUILD if who is PEOPLE[ADMIN] else "0"
+    if isinstance(case_or_line, str):  # a setup line, in the words of its slash command
+        name, _, rest = case_or_line[1:].partition(" ")
+        options = dict(part.split(":", 1) for part in _options(rest))
+        return slash(name, who, permissions=perms, channel_id=channel, **options)
+    name, sub, options = case_or_line.discord
+    if sub is None:
+        return slash(name, who, permissions=perms, channel_id=channel, **options)
+    data = slash(name, who, permissions=perms, channel_id=channel)
+    inner = slash(name, who, **options)["data"]["options"]
+    data["data"]["options"] = [{"name": sub, "type": 1, "options": inner}]
+    return data
+
+
+def _options(text: str) -> list[str]:
+    """`winner:zed seen:hana pia` -> ["winner:zed", "seen:hana pia"]."""
+    parts: list[str] = []
+    for word in text.split():
+        if ":" in word:
+            parts.append(word)
+        else:
+            parts[-1] += " " + word
+    return parts
+
+
+SETUP = {"/sitout pia": ("sitout", {"player": "pia"})}
+
+
+async def test_who_may_change_what_on_discord(dc: DiscordHarness):
+    for person in (PEOPLE[STARTER], PEOPLE[PLAYER]):
+        dc.fake.users[person["id"]] = person
+    wrong = []
+    for case, role in cells():  # every cell in a channel of its own
+        channel = next(_channels)
+        new = slash("newgame", PEOPLE[STARTER], channel_id=channel,
+                    players="<@501> <@502> zed")
+        started = await dc.reply_to(new)
+        assert "Players: hana, pia, zed" in started["data"]["content"], started
+        for line in case.setup:
+            if line in SETUP:
+                name, options = SETUP[line]
+                setup = slash(name, PEOPLE[STARTER], channel_id=channel, **options)
+            else:
+                setup = payload(line, PEOPLE[STARTER], channel)
+            answer = await dc.reply_to(setup)
+            assert not answer["data"].get("flags", 0) & 64, (line, answer)
+        answer = (await dc.reply_to(payload(case, PEOPLE[role], channel)))["data"]
+        text = answer.get("content") or answer["embeds"][0]["description"]
+        ok = not refused(text) if role in case.allowed else (
+            bool(answer.get("flags", 0) & 64) and refused(text))  # refusals are ephemeral
+        if not ok:
+            wrong.append(f"{role} / {case.what}: {text}")
+    assert not wrong, "\n".join(wrong)

@@ -1,0 +1,80 @@
+"""Who may change what, as cases both adapters play through: the README's permission table.
+
+Every case starts a fresh game in a chat of its own: the starter (`hana`) types
+`players:@hana @pia zed` — hana and pia are seated by their accounts, zed is a guest seat
+typed by name. Then the setup lines run (as the starter unless another role is named) and one
+role sends the action. Roles: a member of the chat who is not playing, a player seated by
+account, the game's starter, a chat admin who is not playing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+MEMBER, PLAYER, STARTER, ADMIN = "member", "player", "starter", "admin"
+ROLES = (MEMBER, PLAYER, STARTER, ADMIN)
+HAND = "/hand winner:zed seen:hana pia maal:zed=1 hana=1 pia=1"
+
+
+@dataclass(frozen=True)
+class Case:
+    what: str  # the README's words
+    action: str  # as typed (Telegram, console)
+    allowed: frozenset[str]
+    setup: tuple[str, ...] = ()
+    # the same action on Discord: (command, subcommand or None, options)
+    discord: tuple[str, str | None, dict[str, Any]] = ("", None, {})
+    roles: tuple[str, ...] = ROLES
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+CASES = [
+    Case("record a hand", HAND, frozenset({PLAYER, STARTER, ADMIN}),
+         discord=("hand", None, {"winner": "zed", "seen": "hana pia",
+                                 "maal": "zed=1 hana=1 pia=1"})),
+    Case("undo a hand someone else recorded", "/undo reason:x",
+         frozenset({STARTER, ADMIN}), (HAND,), ("undo", None, {"reason": "x"})),
+    Case("fix a hand you played in", "/edit hand:1 maal:zed=2",
+         frozenset({PLAYER, STARTER, ADMIN}), (HAND,),
+         ("edit", "marriage", {"hand": 1, "maal": "zed=2"})),
+    Case("fix a hand you were not in", "/edit hand:1 maal:zed=2",
+         frozenset({STARTER, ADMIN}),
+         ("/sitout pia", "/hand winner:zed seen:hana maal:zed=1 hana=1"),
+         ("edit", "marriage", {"hand": 1, "maal": "zed=2"})),
+    Case("change the rules before the first hand", "/rules seen:4",
+         frozenset({PLAYER, STARTER, ADMIN}), (), ("rules", "marriage", {"seen": 4})),
+    Case("change the rate mid-game", "/rules rate:2", frozenset({STARTER, ADMIN}), (HAND,),
+         ("rules", "marriage", {"rate": "2"})),
+    Case("change the maal table mid-game", "/setmaal tiplu:3 8",
+         frozenset({STARTER, ADMIN}), (HAND,), ("setmaal", None, {"tiplu": "3 8"})),
+    Case("end the game", "/endgame", frozenset({PLAYER, STARTER, ADMIN}), (),
+         ("endgame", None, {})),
+    Case("sit someone else out", "/sitout zed", frozenset({STARTER, ADMIN}), (),
+         ("sitout", None, {"player": "zed"})),
+    Case("give a seat to an account", "/seat zed person:none", frozenset({STARTER, ADMIN}),
+         (), ("seat", None, {"seat": "zed", "person": "none"})),
+    Case("take a seat typed by name", "/join name:zed", frozenset({ADMIN}), (),
+         ("join", None, {"name": "zed"}), roles=(MEMBER, ADMIN)),
+    Case("import a game", "/import", frozenset({ADMIN}), (), ("import", None, {})),
+    Case("link a guest name for /stats", "/link name:zed", frozenset({ADMIN}), (),
+         ("link", None, {"name": "zed"})),
+    Case("change the chat's settings", "/settings timezone:UTC", frozenset({ADMIN}), (),
+         ("settings", None, {"timezone": "UTC"})),
+    Case("look at the board", "/board", frozenset(ROLES), (HAND,), ("board", None, {})),
+]
+
+# refused because of who sent it (the words of bot/core/permissions.py, or /join's)
+REFUSALS = ("Only ", "can give it to you")
+
+
+def refused(text: str) -> bool:
+    return any(r in text for r in REFUSALS)
+
+
+def cells() -> list[tuple[Case, str]]:
+    return [(case, role) for case in CASES for role in case.roles]
+
+
+def cell_id(value: object) -> str:
+    return value.what.replace(" ", "_") if isinstance(value, Case) else str(value)
