@@ -9,6 +9,7 @@ import asyncio
 import json
 import re
 import sys
+import uuid
 from pathlib import Path
 from typing import TextIO
 
@@ -39,8 +40,9 @@ def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT) -> Command:
         except OSError as error:
             raise UserError(f"Can't read {path}: {error.strerror}.") from None
         parsed.options.pop("")
+    # an origin id per line, so that after a failure the bot can tell whether it was recorded
     return Command(chat=chat, actor=actor, name=parsed.name, options=parsed.options,
-                   attachment=attachment)
+                   attachment=attachment, origin_id=f"console:{uuid.uuid4().hex}")
 
 
 def render_plain(reply: Reply) -> str:

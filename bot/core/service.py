@@ -9,6 +9,7 @@ transaction rolls back, so it changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -35,6 +36,12 @@ BOARD_ROWS = 10
 AdminCheck = Callable[[], Awaitable[bool]]
 FAILED = ("Something went wrong on my side and nothing was recorded. Please try again in a "
           "moment.")
+SLOW = "That took too long, so I stopped; nothing was recorded. Please try again in a moment."
+NOT_SURE = ("Something went wrong on my side and I can't tell whether that was recorded: look "
+            "at /board before sending it again.")
+RECORDED = "(The connection dropped as this was saved; it was recorded.)"
+COMMAND_SECONDS = 20.0  # a command that takes longer is given up (and rolled back)
+CHECK_SECONDS = 5.0  # how long to look for whether a failed command was recorded
 
 
 @dataclass(frozen=True)
@@ -48,8 +55,10 @@ class Snapshot:
 
 class Service:
     def __init__(self, store: Store, board_rows: int = BOARD_ROWS,
-                 table: CommandTable = TABLE, secret: bytes | None = None) -> None:
+                 table: CommandTable = TABLE, secret: bytes | None = None,
+                 command_seconds: float = COMMAND_SECONDS) -> None:
         self.store = store
+        self.command_seconds = command_seconds
         self.board_rows = board_rows
         self.table = table
         # Seals button data (bot/core/flows.py). Processes that share buttons (after a
@@ -187,7 +196,8 @@ class Service:
     async def _safely(self, run: Callable[..., Awaitable[Reply]], command: Command | None,
                       admin: AdminCheck | None) -> Reply:
         try:
-            return await run(command, admin)
+            async with asyncio.timeout(self.command_seconds):
+                return await run(command, admin)
         except UserError as error:
             return Reply.error(error.message)
         except DuplicateOrigin:
@@ -197,12 +207,31 @@ class Service:
             reply = Reply.from_json(previous or {"ok": True, "text": "Already recorded."})
             reply.duplicate = True
             return reply
+        except Exception as error:
+            # A bug, the database went away, or it took too long. Whether the change was
+            # committed is known only by its origin id: say only what is known.
+            slow = isinstance(error, TimeoutError)
+            log.log(logging.WARNING if slow else logging.ERROR,
+                    "command failed: chat=%s command=%s origin=%s",
+                    command.chat if command else "?", command.name if command else "?",
+                    command.origin_id if command else "?", exc_info=not slow)
+            return await self._after_failure(command, slow)
+
+    async def _after_failure(self, command: Command | None, slow: bool) -> Reply:
+        if command is None or command.origin_id is None:
+            return Reply.error(NOT_SURE)
+        try:
+            async with asyncio.timeout(CHECK_SECONDS):
+                previous = await self.store.origin_reply(command.origin_id)
         except Exception:
-            # A bug, or the database went away: the transaction rolled back, so say so.
-            log.exception("command failed: chat=%s command=%s origin=%s",
-                          command.chat if command else "?", command.name if command else "?",
-                          command.origin_id if command else "?")
-            return Reply.error(FAILED)
+            log.warning("could not check origin %s after a failure", command.origin_id,
+                        exc_info=True)
+            return Reply.error(NOT_SURE)
+        if previous is None:
+            return Reply.error(SLOW if slow else FAILED)
+        reply = Reply.from_json(previous)
+        reply.text = f"{reply.text}\n{RECORDED}" if reply.ok else reply.text
+        return reply
 
 
 def unknown_command(name: str, known: list[str]) -> str:

@@ -54,18 +54,32 @@ class SqlStore:
             lock = asyncio.Lock()
             self._locks[key] = lock
         async with lock:
+            conn = await self.engine.connect()
             try:
-                async with self.engine.begin() as conn:
+                transaction = await conn.begin()
+                try:
                     if conn.dialect.name == "postgresql":
                         await conn.execute(
                             text("SELECT pg_advisory_xact_lock(hashtextextended(:chat, 0))"),
                             {"chat": chat},
                         )
                     yield SqlChatTransaction(conn, chat)
+                    await transaction.commit()
+                except (asyncio.CancelledError, TimeoutError):
+                    # Given up on (a timeout): a database that stopped answering won't answer
+                    # a ROLLBACK either. Drop the connection; the server rolls back for us.
+                    await conn.invalidate()
+                    raise
+                except BaseException:
+                    if transaction.is_active:
+                        await transaction.rollback()
+                    raise
             except IntegrityError as error:
                 if "origin" in str(error.orig).lower():
                     raise DuplicateOrigin from error
                 raise
+            finally:
+                await conn.close()
 
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None:
         async with self.engine.connect() as conn:
