@@ -50,9 +50,10 @@ def choice_rule(key: str, default: str, choices: Mapping[str, str], help: str) -
 
 
 def decimal_rule(key: str, default: str, low: str, high: str, help: str) -> RuleSpec:
-    # Stored as a string so that 0.1 stays exactly 0.1 in JSON and in the database.
+    # Stored as a string so that 0.1 stays exactly 0.1 in JSON and in the database; written
+    # out in full, since normalize() alone turns 10 into "1E+1".
     def parse(text: str) -> str:
-        return str(parse_decimal(text, f"`{key}`", Decimal(low), Decimal(high)).normalize())
+        return f"{parse_decimal(text, f'`{key}`', Decimal(low), Decimal(high)).normalize():f}"
 
     return RuleSpec(key, default, help, parse, kind="decimal")
 

@@ -68,3 +68,13 @@ def test_money_formatting():
     assert format_money(to_money(-14, "0.25")) == "-3.50"
     assert format_money(to_money(40, "0.25")) == "10"
     assert format_money(Decimal("0.125")) == "0.125"
+
+
+def test_a_rate_is_kept_as_people_write_it():
+    # a whole rate like 10 was kept as "1E+1" (Decimal.normalize) and shown so in /rules
+    from bot.core.money import money_rules
+
+    rate = money_rules()[0]
+    assert [rate.parse(text) for text in ("10", "100", "0.50", "1.25", "0")] == [
+        "10", "100", "0.5", "1.25", "0"]
+    assert to_money(32, rate.parse("10"), places=1) == Decimal(32)  # 3.2 points at 10

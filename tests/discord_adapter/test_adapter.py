@@ -63,7 +63,7 @@ async def test_every_command_is_synced_with_typed_options(dc: DiscordHarness):
     assert {"morto", "out", "melds"} <= set(edits["tranca"])
     assert "yakuman" in edits["riichi"]
     groups = {o["name"]: o for o in synced["rules"]["options"]}
-    assert set(groups) == {"marriage", "marriage_rummy", "tranca", "riichi"}
+    assert set(groups) == {"marriage", "marriage_rummy", "tranca", "riichi", "callbreak"}
     rules = {o["name"]: o for o in groups["marriage"]["options"]}
     assert (rules["seen"]["type"], rules["seen"]["min_value"], rules["seen"]["max_value"]) \
         == (4, 0, 1000)
@@ -71,7 +71,7 @@ async def test_every_command_is_synced_with_typed_options(dc: DiscordHarness):
                                                                    "counted"]
     assert rules["tunnel_pachaunu"]["type"] == 5
     assert [c["value"] for c in synced["newgame"]["options"][0]["choices"]] == [
-        "marriage", "marriage_rummy", "tranca", "riichi"]
+        "marriage", "marriage_rummy", "tranca", "riichi", "callbreak"]
     def check(command: dict) -> None:  # Discord's limits, for commands and subcommands
         assert 1 <= len(command["description"]) <= 100
         assert len(command.get("options", [])) <= 25
@@ -271,6 +271,17 @@ async def test_a_tranca_board_has_no_next_hand_button(dc: DiscordHarness):
     await dc.reply_to(slash("round", ALICE, side="A", table=100))
     callback = await dc.reply_to(slash("round", ALICE, side="B", table=50))
     assert set(custom_ids(callback["data"])) == {"Undo"}
+
+
+async def test_a_call_break_round_by_bid_then_tricks(dc: DiscordHarness):
+    await dc.reply_to(slash("newgame", ALICE, game="callbreak", players="alice bob carol dave"))
+    callback = await dc.reply_to(slash("bid", ALICE, bids="3 4 2 3"))
+    assert "waits for tricks" in callback["data"]["embeds"][0]["description"]
+    callback = await dc.reply_to(slash("tricks", ALICE, tricks="5 2 3 3"))
+    # 3 with 2 over: 3.2; 4 bid, 2 taken: -4; 2 with 1 over: 2.1; 3 exactly: 3.0
+    assert "alice +3.2  bob -4.0  carol +2.1  dave +3.0" in callback["data"]["embeds"][0][
+        "description"]
+    assert (await board(dc))["totals"] == {"alice": 3.2, "bob": -4, "carol": 2.1, "dave": 3}
 
 
 async def test_buttons_keep_working_after_a_restart(dc: DiscordHarness):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.core.errors import UserError
 from bot.core.games.base import Game
+from bot.core.games.callbreak import CallBreakGame
 from bot.core.games.marriage.game import MarriageGame
 from bot.core.games.marriage_rummy import MarriageRummyGame
 from bot.core.games.riichi import RiichiGame
@@ -12,11 +13,12 @@ from bot.core.grammar import clip
 
 GAMES: dict[str, Game] = {
     game.key: game for game in (MarriageGame(), MarriageRummyGame(), TrancaGame(),
-                                RiichiGame())
+                                RiichiGame(), CallBreakGame())
 }
 ALIASES = {"nepali": "marriage", "marriage_nepali": "marriage", "rummy": "marriage_rummy",
            "indian": "marriage_rummy", "marriage-rummy": "marriage_rummy",
-           "mahjong": "riichi", "sanma": "riichi"}
+           "mahjong": "riichi", "sanma": "riichi", "call_break": "callbreak",
+           "call-break": "callbreak"}
 
 
 def get_game(name: str) -> Game:

@@ -26,6 +26,7 @@ SEATS = {  # a table for each game, and a player's name to use in options
     "marriage_rummy": ("players:asha bikash chetan", "asha"),
     "tranca": ("teams:ana+bia caio+davi", "ana"),
     "riichi": ("players:alice bob carol dave", "alice"),
+    "callbreak": ("players:alice bob carol dave", "alice"),
 }
 UNKNOWN = ("has no option", "takes key:value")
 

@@ -1,0 +1,5 @@
+"""Call Break (Nepal, India, Bangladesh): bids, tricks, scores in tenths."""
+
+from bot.core.games.callbreak.game import CallBreakGame
+
+__all__ = ["CallBreakGame"]
