@@ -312,3 +312,9 @@ async def test_sitting_out_and_back(table: Table):
     reply = await table.ok("/hand winner:dave seen:alice maal:alice=0 dave=0")
     assert set(reply.board.hands[-1]["points"]) == {"alice", "bob", "carol", "dave"}
     assert "Say who" in await table.error("/sitout", by="stranger")
+
+
+async def test_another_games_newgame_option_is_refused_not_ignored(table: Table):
+    assert "Nepali Marriage has no /newgame option teams:" in await table.error(
+        "/newgame marriage teams:a+b c+d")
+    assert "No game is open" in await table.error("/board")  # nothing was started

@@ -35,6 +35,10 @@ async def newgame(call: Call) -> Outcome:
 
     game = get_game(options.get("game") or (words[0] if words else call.table.default_game.key))
     extra = {o.key for o in game.newgame_options}
+    foreign = sorted(options.keys() - extra - {"", "players", "preset"})
+    if foreign:  # another game's option (teams: is Tranca's)
+        raise UserError(f"{game.title} has no /newgame option {foreign[0]}:. "
+                        f"Usage: {call.spec.usage}")
     named = "players" in options or bool(extra & options.keys())
     players = [] if not named and extra else _seat_players(options.get("players", ""),
                                                            command, game)
