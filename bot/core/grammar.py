@@ -19,6 +19,16 @@ MAX_COMMAND_LENGTH = 4000
 _KEY = re.compile(r"(?:(?<=\s)|^)([A-Za-z_][A-Za-z0-9_]*):")
 _COMMAND = re.compile(r"^/([A-Za-z][A-Za-z0-9_]*)(?:@([A-Za-z0-9_]+))?(?=\s|$)")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """Control characters become spaces; half an emoji (a lone surrogate, which no database
+    can store) is refused with a word on what to do."""
+    if _SURROGATE.search(text):
+        raise UserError("That message has a broken character in it (half of an emoji?); "
+                        "please type it again.")
+    return _CONTROL.sub(" ", text)
 
 
 @dataclass(frozen=True)
@@ -37,7 +47,7 @@ def parse_command_text(text: str) -> ParsedText:
     text = text.strip()
     if len(text) > MAX_COMMAND_LENGTH:
         raise UserError(f"That command is too long (over {MAX_COMMAND_LENGTH} characters).")
-    text = _CONTROL.sub(" ", text)
+    text = clean_text(text)
     match = _COMMAND.match(text)
     if not match:
         raise UserError("Commands start with / and a name, for example /board. Try /help.")

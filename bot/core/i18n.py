@@ -39,6 +39,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "settings": "timezone: {timezone} · language: {language}",
         "settings_saved": "Settings saved. timezone: {timezone} · language: {language}",
         "no_such_player": "No player called `{name}`. Players: {players}.",
+        "no_such_player_close": "No player called `{name}`: did you mean {close}? Players: "
+                                "{players}.",
         "already_open": "A {title} game is already open here ({count}, players {players}). "
                         "End it with /endgame before starting another.",
         "joins": "{name} joins at seat {seat}, {when}. Players: {players}.",
@@ -94,6 +96,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "settings": "समय क्षेत्र: {timezone} · भाषा: {language}",
         "settings_saved": "सेटिङ सुरक्षित भयो। समय क्षेत्र: {timezone} · भाषा: {language}",
         "no_such_player": "`{name}` नामको खेलाडी छैन। खेलाडी: {players}।",
+        "no_such_player_close": "`{name}` नामको खेलाडी छैन: {close} भन्न खोज्नुभएको? खेलाडी: "
+                                "{players}।",
         "already_open": "यहाँ {title} खेल पहिल्यै खुला छ ({count}, खेलाडी {players})। अर्को "
                         "सुरु गर्नुअघि /endgame ले यसलाई सक्नुहोस्।",
         "joins": "{name} {seat} नम्बर सिटमा बस्नुभयो, {when}। खेलाडी: {players}।",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -38,9 +39,42 @@ class Player:
         return cls(**data)
 
 
+# Letters of other alphabets that look like Latin ones: a name is compared by its skeleton,
+# so "аlice" (Cyrillic а) can't sit beside "alice".
+_LOWER_LOOK_ALIKES = {
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
+    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j",
+    "ѕ": "s", "ԁ": "d", "ɡ": "g", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w",
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
+    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ϲ": "c", "ϳ": "j", "ѵ": "v",
+}
+_LOOK_ALIKES = str.maketrans({**_LOWER_LOOK_ALIKES,
+                              **{k.upper(): v.upper() for k, v in _LOWER_LOOK_ALIKES.items()
+                                 if len(k.upper()) == 1}})
+_CONFUSABLE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like: compatibility forms folded, accents and case dropped,
+    look-alike letters of other alphabets read as Latin."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return plain.translate(_LOOK_ALIKES)
+
+
+def _scripts(name: str) -> set[str]:
+    found = set()
+    for char in name:
+        if unicodedata.category(char)[0] == "L":
+            found.add(unicodedata.name(char, "?").split()[0])
+    return found & set(_CONFUSABLE_SCRIPTS)
+
+
 def check_name(raw: str) -> str:
-    """A name people can type back: letters, marks, digits and - _ . ' only."""
-    name = raw.strip().lstrip("@")
+    """A name people can type back: letters, marks, digits and - _ . ' only, in one of the
+    alphabets that look alike (not Latin and Cyrillic mixed), with at least one letter."""
+    # one form for what looks the same: fullwidth ａｌｉｃｅ is alice, é is one character
+    name = unicodedata.normalize("NFKC", raw.strip()).lstrip("@")
     if not name:
         raise UserError("A player needs a name.")
     if len(name) > MAX_NAME_LENGTH:
@@ -54,6 +88,13 @@ def check_name(raw: str) -> str:
                 f"`{clip(name)}` can't be a name: use letters, digits and - _ . ' "
                 "(no spaces, emoji or symbols), so it can be typed back in a command."
             )
+    if not any(unicodedata.category(c)[0] == "L" for c in name):
+        raise UserError(f"`{clip(name)}` can't be a name: it needs a letter.")
+    scripts = _scripts(name)
+    if len(scripts) > 1:
+        mixed = " and ".join(sorted(scripts)).lower()
+        raise UserError(f"`{clip(name)}` mixes alphabets ({mixed}); letters that look alike "
+                        "would make two players look the same. Type it in one alphabet.")
     if name.lower() in RESERVED_NAMES:
         raise UserError(f"`{clip(raw.strip())}` is a reserved word on chat platforms; "
                         "pick another name.")
@@ -63,16 +104,22 @@ def check_name(raw: str) -> str:
 
 
 def suggest_name(display_name: str, taken: Iterable[str]) -> str:
-    """A typeable, unique name from a display name ("Ram Bahadur 🎲" -> "Ram_Bahadur")."""
+    """A typeable, unique name from a display name ("Ram Bahadur 🎲" -> "Ram_Bahadur"); it
+    never looks like a name already taken."""
+    display = unicodedata.normalize("NFKC", display_name)
+    if len(_scripts(display)) > 1:  # "Аlice" with a Cyrillic А: read the look-alikes as Latin
+        display = display.translate(_LOOK_ALIKES)
     kept = "".join(
-        c if unicodedata.category(c)[0] in "LMN" or c in "-_.'" else "_" for c in display_name
+        c if unicodedata.category(c)[0] in "LMN" or c in "-_.'" else "_" for c in display
     )
-    base = re.sub(r"_+", "_", kept).strip("_")[:MAX_NAME_LENGTH] or "player"
+    base = re.sub(r"_+", "_", kept).strip("_")[:MAX_NAME_LENGTH]
+    if not any(unicodedata.category(c)[0] == "L" for c in base) or len(_scripts(base)) > 1:
+        base = "player"
     if base[0].isdecimal() or base.lower() in RESERVED_NAMES:
         base = ("p_" + base)[:MAX_NAME_LENGTH]
-    lowered = {t.lower() for t in taken}
+    shapes = {skeleton(t) for t in taken}
     candidate, n = base, 2
-    while candidate.lower() in lowered:
+    while skeleton(candidate) in shapes:
         suffix = str(n)
         candidate = base[: MAX_NAME_LENGTH - len(suffix)] + suffix
         n += 1
@@ -101,34 +148,54 @@ class Roster:
         raise KeyError(seat)
 
     def by_name(self, name: str) -> Player | None:
-        key = name.lower()
-        return next((p for p in self.players if p.name.lower() == key), None)
+        """The player of that name, as typed (any case, any compatible form)."""
+        key = unicodedata.normalize("NFKC", name).casefold()
+        return next((p for p in self.players if p.name.casefold() == key), None)
+
+    def looks_like(self, name: str) -> Player | None:
+        """A player whose name looks the same as `name` (alice and аlice, jose and josé)."""
+        key = skeleton(name)
+        return next((p for p in self.players if skeleton(p.name) == key), None)
 
     def find_user(self, user_id: str) -> Player | None:
         return next((p for p in self.players if p.user_id == user_id), None)
 
     def resolve(self, token: str, mentions: Mapping[str, Actor] | None = None) -> Player:
-        """`@Bob`, `bob` or a platform mention -> the player; unknown or ambiguous is an error."""
+        """`@Bob`, `bob` or a platform mention -> the player; unknown or ambiguous is an error.
+        A mentioned person is a player only by their account (or the @username the seat was
+        named by), never by their display name."""
         raw = token.strip()
         mentioned = (mentions or {}).get(raw.lower()) or (mentions or {}).get(raw)
         if mentioned is not None:
-            player = self.find_user(mentioned.id)
-            if player is not None:
-                return player
-            raw = mentioned.name
+            player = self.find_user(mentioned.id) or self._by_handle(mentioned.handles)
+            if player is None:
+                raise UserError(f"{clip(mentioned.name)} is not a player here. Players: "
+                                f"{self.listing()}.")
+            return player
         if _MENTION.match(raw):
             raise UserError(f"That person is not a player here. Players: {self.listing()}.")
-        key = raw.lstrip("@").lower()
-        exact = [p for p in self.players if p.name.lower() == key]
+        key = unicodedata.normalize("NFKC", raw.lstrip("@")).casefold()
+        exact = [p for p in self.players if p.name.casefold() == key]
         if len(exact) == 1:
             return exact[0]
-        prefix = [p for p in self.players if p.name.lower().startswith(key)] if key else []
+        prefix = [p for p in self.players if p.name.casefold().startswith(key)] if key else []
         if len(prefix) == 1:
             return prefix[0]
         if len(prefix) > 1:
             options = ", ".join(p.name for p in prefix)
             raise UserError(f"`{clip(raw)}` could be {options}; type more of the name.")
+        close = difflib.get_close_matches(key, [p.name.casefold() for p in self.players],
+                                          n=1, cutoff=0.6)
+        if close:
+            suggestion = next(p.name for p in self.players if p.name.casefold() == close[0])
+            raise UserError(t("no_such_player_close", name=clip(raw), close=suggestion,
+                              players=self.listing()))
         raise UserError(t("no_such_player", name=clip(raw), players=self.listing()))
+
+    def _by_handle(self, handles: Iterable[str]) -> Player | None:
+        wanted = {h.lower() for h in handles}
+        return next((p for p in self.players if p.user_id is None and p.handle in wanted),
+                    None)
 
     def resolve_many(self, tokens: Iterable[str], mentions: Mapping[str, Actor] | None = None,
                      what: str = "players") -> list[Player]:

@@ -18,9 +18,10 @@ from dataclasses import dataclass, replace
 
 from bot.core import i18n, permissions
 from bot.core.command import Actor, Command, Reply
-from bot.core.commands import TABLE, CommandTable
+from bot.core.commands.built import TABLE
 from bot.core.commands.options import normalise
 from bot.core.commands.spec import CommandSpec, Needs
+from bot.core.commands.table import CommandTable
 from bot.core.errors import UserError
 from bot.core.flows import Token, unseal
 from bot.core.games.base import Game

@@ -32,7 +32,7 @@ from bot.discord_adapter.tree import SlashCommand, SlashOption, slash_commands
 
 log = logging.getLogger(__name__)
 DEFER_AFTER = 2.0  # seconds; Discord wants an answer within 3
-MAX_FILE_BYTES = 5_000_000
+MAX_FILE_BYTES = 25_000_000  # Discord's attachment limit for bots
 _MENTION = re.compile(r"<@!?(\d+)>")
 
 
@@ -164,7 +164,9 @@ class DiscordAdapter:
         files = [v for o, v in values.items() if o.kind == Kind.FILE and v is not None]
         if files:
             if files[0].size > MAX_FILE_BYTES:
-                await self.send(interaction, Reply.error("That file is too large to import."))
+                await self.send(interaction, Reply.error(
+                    f"That file is over {MAX_FILE_BYTES // 1_000_000} MB; /export sends big "
+                    "games compressed (.json.gz)."))
                 return
             attachment = await files[0].read()
         options, mentions = await self._core_options(interaction, values)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import discord
 
 from bot.core.command import Reply
@@ -15,19 +17,31 @@ NO_PINGS = discord.AllowedMentions.none()
 
 
 def message_parts(reply: Reply) -> tuple[str | None, list[discord.Embed]]:
-    """(content, embeds) for a reply."""
+    """(content, embeds) for a reply. The core's text is plain: names people chose may hold
+    Markdown (`[text](https://...)`, `**`), so it is shown as typed, never rendered."""
+    text = escape(reply.text)
     if not reply.ok:
-        return _clip(f"⚠️ {reply.text}", CONTENT_LIMIT), []
+        return _clip(f"⚠️ {text}", CONTENT_LIMIT), []
     if reply.table is None:
-        return _clip(reply.text, CONTENT_LIMIT), []
-    table = _code_block(reply.table, EMBED_LIMIT - len(reply.text) - 2)
+        return _clip(text, CONTENT_LIMIT), []
+    table = _code_block(reply.table, EMBED_LIMIT - len(text) - 2)
     title = "Final standings" if reply.board is not None and reply.board.ended else "Board"
-    description = f"{reply.text}\n{table}" if reply.text else table
+    description = f"{text}\n{table}" if text else table
     if len(description) > EMBED_LIMIT:
-        return _clip(reply.text, CONTENT_LIMIT), [
+        return _clip(text, CONTENT_LIMIT), [
             discord.Embed(title=title, description=_code_block(reply.table, EMBED_LIMIT),
                           colour=COLOUR)]
     return None, [discord.Embed(title=title, description=description, colour=COLOUR)]
+
+
+_MARKDOWN = re.compile(r"([\\*_~|`>\[\]])")
+_HEADING = re.compile(r"^(#+|-# )", re.MULTILINE)
+
+
+def escape(text: str) -> str:
+    """Every Markdown character escaped (Discord shows the character and drops the
+    backslash): no masked link, bold, spoiler, quote or heading from what people typed."""
+    return _HEADING.sub(lambda m: "\\" + m.group(1), _MARKDOWN.sub(r"\\\1", text))
 
 
 def _code_block(table: str, limit: int) -> str:

@@ -10,9 +10,8 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.storage.tables import hands, sessions
+from bot.storage.validate import FORMAT, VERSION, RestoreError, check_backup
 
-FORMAT = "maalbot-backup"
-VERSION = 1
 _DATES = ("created_at", "ended_at", "voided_at")
 
 
@@ -51,10 +50,6 @@ async def export_chat(engine: AsyncEngine, chat: str) -> dict[str, Any]:
         return await export_sessions(conn, chat)
 
 
-class RestoreError(ValueError):
-    """A backup that can't be restored here (a ValueError, so the core can report it)."""
-
-
 async def import_chat(engine: AsyncEngine, data: dict[str, Any], chat: str | None = None) -> int:
     """Restore a backup into a chat with no sessions yet; returns the sessions restored."""
     async with engine.begin() as conn:
@@ -63,9 +58,9 @@ async def import_chat(engine: AsyncEngine, data: dict[str, Any], chat: str | Non
 
 async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
                           target: str | None) -> int:
-    if not isinstance(data, Mapping) or data.get("format") != FORMAT \
-            or data.get("version") != VERSION or not target:
-        raise RestoreError("this is not a Maalbot export (format maalbot-backup, version 1)")
+    check_backup(data)  # all of it, before anything is written
+    if not target:
+        raise RestoreError("the backup names no chat; give one")
     existing = (await conn.execute(
         select(func.count()).select_from(sessions).where(sessions.c.chat == target)
     )).scalar_one()

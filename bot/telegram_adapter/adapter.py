@@ -55,8 +55,8 @@ T = TypeVar("T")
 
 ADMIN_CACHE_SECONDS = 60
 SEND_ATTEMPTS = 4
-ANONYMOUS_ADMIN_ID = 1087968824
-MAX_DOCUMENT_BYTES = 5_000_000  # "GroupAnonymousBot": an admin posting as the group
+ANONYMOUS_ADMIN_ID = 1087968824  # "GroupAnonymousBot": an admin posting as the group
+MAX_DOCUMENT_BYTES = 20_000_000  # the most a bot may download from Telegram (getFile)
 
 
 def chat_key(chat_id: int) -> str:
@@ -157,10 +157,15 @@ class TelegramAdapter:
         private = message.chat.type == ChatType.PRIVATE
         if not self.service.knows(parsed.name) and not (addressed or private):
             return  # maybe another bot's command: stay quiet in groups
+        try:
+            attachment = await self._document(message)
+        except UserError as error:
+            await self._send(message, Reply.error(error.message))
+            return
         command = Command(
             chat=chat_key(message.chat_id), actor=self._actor_for(user, False),
             name=parsed.name, options=parsed.options, origin_id=self._origin(message),
-            mentions=mentions, attachment=await self._document(message), buttons=True)
+            mentions=mentions, attachment=attachment, buttons=True)
         reply = await self.service.handle(command, self._admin_check(message, user))
         await self._deliver(message, reply)
 
@@ -188,7 +193,9 @@ class TelegramAdapter:
         if document is None:
             return None
         if (document.file_size or 0) > MAX_DOCUMENT_BYTES:
-            return None
+            raise UserError(f"That file is over {MAX_DOCUMENT_BYTES // 1_000_000} MB, the most "
+                            "a bot can fetch from Telegram; /export sends big games "
+                            "compressed (.json.gz).")
         file = await self._retry(lambda: document.get_file())
         return bytes(await self._retry(lambda: file.download_as_bytearray()))
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from bot.core.errors import UserError
 from bot.core.grammar import parse_command_text
 from bot.core.service import Service
 from bot.storage import open_store
@@ -318,3 +319,21 @@ async def test_another_games_newgame_option_is_refused_not_ignored(table: Table)
     assert "Nepali Marriage has no /newgame option teams:" in await table.error(
         "/newgame marriage teams:a+b c+d")
     assert "No game is open" in await table.error("/board")  # nothing was started
+
+
+async def test_odd_input_gets_a_clear_answer_not_a_crash(table: Table):
+    await table.ok(NEW)
+    assert "not a timezone" in await table.error("/settings timezone:" + "A" * 300)
+    with pytest.raises(UserError, match="broken character"):  # the text grammar says so
+        parse_command_text("/undo reason:half \ud83d an emoji")
+    from bot.core.command import Actor, Command  # Discord's typed options reach the core raw
+
+    raw = await table.service.handle(Command(table.chat, Actor("test:host", "host", True),
+                                             "undo", {"reason": "half \ud83d an emoji"}))
+    assert not raw.ok and "broken character" in raw.text
+    assert "needs a letter" in await table.error("/join name:-")
+    await table.ok("/hand winner:alice seen:bob maal:alice=3 bob=1")
+    nul = await table.ok("/undo reason:a\x00b")  # a NUL is read as a space
+    assert "Undid hand 1" in nul.text
+    text = (await table.ok("/history")).text
+    assert "(reason: a b)" in text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import bot.discord_adapter.adapter as adapter_module
 from bot.core.command import Actor, Command
@@ -25,6 +26,11 @@ from tests.discord_helpers import (
 from tests.fakes.discord_api import CHANNEL_ID
 
 EPHEMERAL = 64
+
+
+def shown(content: str) -> str:
+    """A message as Discord displays it: Markdown escapes resolved."""
+    return re.sub(r"\\(.)", r"\1", content)
 
 
 def select_id(message: dict) -> str:
@@ -221,7 +227,7 @@ async def test_rules_by_subcommand_for_the_game_being_played(dc: DiscordHarness)
         {"name": "unseen_maal", "type": 3, "value": "kidnap"},
         {"name": "seen", "type": 4, "value": 4}]}]
     callback = await dc.reply_to(payload)
-    assert "unseen_maal kidnap" in callback["data"]["content"]
+    assert "unseen_maal kidnap" in shown(callback["data"]["content"])
     wrong = slash("rules", ALICE)
     wrong["data"]["options"] = [{"name": "tranca", "type": 1, "options": [
         {"name": "target", "type": 4, "value": 2000}]}]
@@ -304,3 +310,14 @@ async def test_buttons_keep_working_after_a_restart(dc: DiscordHarness):
             "description"]
     finally:
         await fresh.client.close()
+
+
+async def test_names_are_shown_as_typed_never_as_markdown(dc: DiscordHarness):
+    await new_game(dc)
+    name = "[click](https://evil.example) **me**"
+    tricky = {**ALICE, "global_name": name}  # alice's account, a display name with Markdown
+    await dc.reply_to(slash("hand", tricky, winner="alice", seen="bob", maal="alice=1 bob=2"))
+    content = (await dc.reply_to(slash("history", ALICE)))["data"]["content"]
+    # "recorded by <display name>": escaped, so Discord shows the characters, no link, no bold
+    assert "\\[click\\](https://evil.example) \\*\\*me\\*\\*" in content
+    assert f"recorded by {name}" in shown(content)

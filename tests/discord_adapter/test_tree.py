@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core.commands import TABLE
+from bot.core.commands.built import TABLE
 from bot.core.commands.spec import Kind
 from bot.discord_adapter.tree import slash_commands
 from tests.discord_helpers import DiscordHarness

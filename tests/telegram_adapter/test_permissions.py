@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 from bot.core.command import Reply
-from bot.core.commands import TABLE
+from bot.core.commands.built import TABLE
 from bot.core.commands.spec import CommandSpec, Needs
 from bot.core.handlers.call import Call, Outcome
 from bot.core.permissions import Rule

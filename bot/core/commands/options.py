@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.errors import UserError
-from bot.core.grammar import clip, parse_bool, parse_int
+from bot.core.grammar import clean_text, clip, parse_bool, parse_int
 
 
 def normalise(spec: CommandSpec, options: Mapping[str, str]) -> dict[str, str]:
@@ -45,6 +45,7 @@ def _unknown(spec: CommandSpec, given: str) -> str:
 
 
 def _value(option: Option, text: str) -> str:
+    text = clean_text(text)  # typed options from Discord do not pass the text grammar
     if option.kind == Kind.INT:
         assert option.low is not None and option.high is not None
         return str(parse_int(text, option.label, option.low, option.high))

@@ -13,6 +13,8 @@ from bot.core.handlers.sessions import rules_line
 from bot.core.i18n import t
 from bot.core.players import check_name
 
+MAX_TIMEZONE = 64  # the longest IANA name is 32 characters
+
 
 async def settings(call: Call) -> Outcome:
     options, current = call.options, call.settings
@@ -25,8 +27,10 @@ async def settings(call: Call) -> Outcome:
     if "timezone" in options:
         name = options["timezone"].strip()
         try:
+            if len(name) > MAX_TIMEZONE:
+                raise ValueError(name)
             ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
+        except (ZoneInfoNotFoundError, ValueError, OSError):
             raise UserError(f"`{clip(name)}` is not a timezone; use a name like "
                             "Asia/Kathmandu, Europe/London or UTC.") from None
         current.timezone = name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 from collections.abc import Mapping
@@ -15,6 +16,9 @@ from bot.core.command import Attachment, Reply
 from bot.core.errors import UserError
 from bot.core.games import get_game
 from bot.core.handlers.call import Call, Outcome
+
+COMPRESS_OVER = 1_000_000  # bytes
+MAX_UNPACKED = 200_000_000  # an import bigger than this is not a real export
 
 
 async def export(call: Call) -> Outcome:
@@ -29,21 +33,34 @@ async def export(call: Call) -> Outcome:
     data = await call.tx.export(ids)
     body = json.dumps(data, ensure_ascii=False, indent=1, default=str).encode() \
         if fmt == "json" else _csv(data, call.settings.zone).encode()
+    name = f"maalbot-{len(ids)}-sessions.{fmt}"
+    if len(body) > COMPRESS_OVER:  # big sessions travel compressed: chat file limits are ~5 MB
+        body, name = gzip.compress(body, mtime=0), name + ".gz"
     what = i18n.plural(len(ids), "session")
-    return Outcome(Reply(f"Export of {what} ({fmt}).",
-                         file=Attachment(f"maalbot-{len(ids)}-sessions.{fmt}", body)))
+    return Outcome(Reply(f"Export of {what} ({fmt}).", file=Attachment(name, body)))
 
 
 async def import_(call: Call) -> Outcome:
     if call.command.attachment is None:
         raise UserError("Send the JSON file of an /export with /import.")
     try:
-        data = json.loads(call.command.attachment)
-        count = await call.tx.restore(data)
-    except (ValueError, KeyError, TypeError) as error:
+        data = json.loads(_unpacked(call.command.attachment))
+        count = await call.tx.restore(data)  # checked whole first: nothing written if wrong
+    except (ValueError, KeyError, TypeError, EOFError, gzip.BadGzipFile) as error:
         raise UserError(f"Not imported: {error}") from None
     return Outcome(Reply(f"Imported {i18n.plural(count, 'session')}. /board shows the open "
                          "one, /stats all of them."), changed=True)
+
+
+def _unpacked(data: bytes) -> bytes:
+    """An export as sent: plain JSON, or gzipped (.json.gz); never more than fits."""
+    if data[:2] != b"\x1f\x8b":
+        return data
+    with gzip.GzipFile(fileobj=io.BytesIO(data)) as unzipped:
+        plain = unzipped.read(MAX_UNPACKED + 1)
+    if len(plain) > MAX_UNPACKED:
+        raise ValueError(f"the file unpacks to over {MAX_UNPACKED // 1_000_000} MB")
+    return plain
 
 
 def _csv(data: Mapping[str, Any], zone: ZoneInfo) -> str:

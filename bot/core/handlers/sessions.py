@@ -13,7 +13,7 @@ from bot.core.handlers.hands import STALE, _ask, _starter
 from bot.core.i18n import t
 from bot.core.money import format_money, money_shown, settle_up, to_money
 from bot.core.permissions import Rule
-from bot.core.players import Player, check_name, suggest_name
+from bot.core.players import Player, check_name, skeleton, suggest_name
 from bot.core.points import show
 from bot.core.session import ENDED, SessionState
 
@@ -65,6 +65,10 @@ async def join(call: Call) -> Outcome:
     wanted = call.options.get("name") or call.options.get("")
     name = check_name(wanted) if wanted else suggest_name(actor.name, roster.names())
     existing = roster.by_name(name)
+    twin = roster.looks_like(name)
+    if existing is None and twin is not None:
+        raise UserError(f"`{name}` looks like {twin.name}, who is already at the table; "
+                        "pick a name that reads differently.")
     if existing is not None:
         if existing.user_id is not None:
             raise UserError(f"{existing.name} is someone else's seat; "
@@ -253,7 +257,7 @@ def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
     if len(words) > game.max_players:
         raise UserError(f"{game.title} takes {game.min_players} to {game.max_players} players; "
                         f"you named {len(words)}.")
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # skeleton -> the name, so look-alikes are refused too
     accounts: set[str] = set()
     for i, word in enumerate(words, 1):
         mentioned = command.mentions.get(word.lower()) or command.mentions.get(word)
@@ -266,9 +270,13 @@ def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
             user_id: str | None = mentioned.id
         else:
             name, user_id = check_name(word), None
-        if name.lower() in seen:
-            raise UserError(f"{name} is named twice; every player needs a different name.")
-        seen.add(name.lower())
+        twin = seen.get(skeleton(name))
+        if twin is not None:
+            raise UserError(f"{name} is named twice; every player needs a different name."
+                            if twin == name.casefold() else
+                            f"`{name}` looks like {twin}: every player needs a name that "
+                            "reads differently.")
+        seen[skeleton(name)] = name.casefold()
         handle = name.lower() if word.startswith("@") and user_id is None else None
         players.append(Player(seat=i, name=name, user_id=user_id, handle=handle))
     if len(players) < game.min_players:

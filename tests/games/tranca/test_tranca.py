@@ -125,6 +125,6 @@ async def test_rounds_wait_for_every_side_and_edit_and_undo_work(table: Table):
 
 async def test_newgame_checks_the_teams(table: Table):
     assert "2 pairs or 2 trios" in await table.error("/newgame tranca teams:a+b c")
-    assert "different name" in await table.error("/newgame tranca teams:a+b a+c")
+    assert "reads differently" in await table.error("/newgame tranca teams:a+b a+c")
     await table.ok("/newgame tranca teams:a+b+c d+e+f")
     assert "Target 5,000" in (await table.ok("/board")).text

@@ -14,7 +14,7 @@ from bot.core.games.tranca.scoring import SideRound, card_value, check_meld, rou
 from bot.core.grammar import clip, parse_bool, parse_int, split_list
 from bot.core.money import money_rules
 from bot.core.permissions import Rule
-from bot.core.players import Player, Roster, check_name
+from bot.core.players import Player, Roster, check_name, skeleton
 from bot.core.rules import Preset, RuleBook, int_rule
 
 LETTERS = "ABC"
@@ -123,9 +123,9 @@ class TrancaGame(Game):
             if len(teams) != 2 or sizes not in ({2}, {3}):
                 raise UserError("Tranca is 2 pairs or 2 trios: teams:alice+carol bob+dave "
                                 "(or players:alice bob for individuals).")
-            names = [n.lower() for t in teams for n in t]
+            names = [skeleton(n) for t in teams for n in t]
             if len(set(names)) != len(names):
-                raise UserError("Every player needs a different name.")
+                raise UserError("Every player needs a name that reads differently.")
             # seats alternate: a player of A, then of B, then of A ...
             order = [team[i] for i in range(len(teams[0])) for team in teams]
             seated = [Player(seat=i, name=n) for i, n in enumerate(order, 1)]

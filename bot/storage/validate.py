@@ -1,0 +1,172 @@
+"""A backup or export checked whole before it touches anything: its shape, its games and
+players, every hand's numbers, and the totals against the hands. An import that would leave a
+chat unusable is refused with what is wrong, and nothing is written."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from bot.core.errors import UserError
+from bot.core.games import GAMES
+from bot.core.players import Player, check_name
+from bot.core.session import ENDED, OPEN
+from bot.storage.tables import hands, sessions
+
+FORMAT, VERSION = "maalbot-backup", 1
+SESSION_KEYS = {c.name for c in sessions.columns} | {"hands"}
+HAND_KEYS = {c.name for c in hands.columns}
+PLAYER_KEYS = set(Player.__dataclass_fields__)
+MAX_SESSIONS, MAX_HANDS = 10_000, 1_000_000
+
+
+class RestoreError(ValueError):
+    """A backup that can't be restored here (a ValueError, so the core can report it)."""
+
+
+def check_backup(data: Any) -> None:
+    """Raise RestoreError naming the first thing wrong, or return when all of it is sound."""
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT \
+            or data.get("version") != VERSION:
+        raise RestoreError(f"this is not a Maalbot export (format {FORMAT}, version "
+                           f"{VERSION})")
+    found = data.get("sessions")
+    if not isinstance(found, list) or len(found) > MAX_SESSIONS:
+        raise RestoreError("`sessions` must be a list of at most "
+                           f"{MAX_SESSIONS:,} sessions")
+    open_sessions = 0
+    hand_total = 0
+    for i, session in enumerate(found, 1):
+        where = f"session {i}"
+        _check_session(session, where)
+        open_sessions += session["status"] == OPEN
+        hand_total += len(session["hands"])
+        if hand_total > MAX_HANDS:
+            raise RestoreError(f"more than {MAX_HANDS:,} hands in all")
+    if open_sessions > 1:
+        raise RestoreError("more than one open game: a chat has one at a time")
+
+
+def _check_session(session: Any, where: str) -> None:
+    if not isinstance(session, Mapping):
+        raise RestoreError(f"{where} is not an object")
+    _only(session, SESSION_KEYS, where)
+    for key in ("id", "game", "status", "players", "rules", "totals", "hand_count",
+                "created_by", "created_at", "hands"):
+        if key not in session:
+            raise RestoreError(f"{where} has no `{key}`")
+    game = GAMES.get(session["game"]) if isinstance(session["game"], str) else None
+    if game is None:
+        raise RestoreError(f"{where}: unknown game `{str(session['game'])[:30]}`; games: "
+                           + ", ".join(GAMES))
+    where = f"{where} ({game.title})"
+    _kind(session, "id", int, where)
+    _kind(session, "hand_count", int, where)
+    _kind(session, "rules", Mapping, where)
+    _kind(session, "totals", Mapping, where)
+    _kind(session, "hands", list, where)
+    _kind(session, "created_by", str, where)
+    _date(session.get("created_at"), f"{where}: created_at")
+    _date(session.get("ended_at"), f"{where}: ended_at", optional=True)
+    if session["status"] not in (OPEN, ENDED):
+        raise RestoreError(f"{where}: status is {OPEN} or {ENDED}")
+    seats = _check_players(session["players"], where)
+    # a game's board columns: its players' seats, or Tranca's sides (1, 2, 3)
+    columns = seats if game.player_columns else {1, 2, 3}
+    totals = _numbers(session["totals"], f"{where}: totals")
+    if not set(totals) <= columns:
+        raise RestoreError(f"{where}: totals for a column that is not at the table")
+    live: dict[int, dict[int, int]] = {}
+    for j, hand in enumerate(session["hands"], 1):
+        no, deltas = _check_hand(hand, f"{where}, hand entry {j}", columns, game.zero_sum)
+        if hand.get("voided_at") is None:
+            if no in live:
+                raise RestoreError(f"{where}: hand {no} is live twice")
+            live[no] = deltas
+    if sorted(live) != list(range(1, len(live) + 1)) or len(live) != session["hand_count"]:
+        raise RestoreError(f"{where}: the live hands are not numbered 1 to hand_count "
+                           f"({session['hand_count']})")
+    sums: dict[int, int] = {}
+    for deltas in live.values():
+        for column, points in deltas.items():
+            sums[column] = sums.get(column, 0) + points
+    if any(sums.get(c, 0) != totals.get(c, 0) for c in set(sums) | set(totals)):
+        raise RestoreError(f"{where}: the totals are not the sum of the hands")
+
+
+def _check_players(players: Any, where: str) -> set[int]:
+    if not isinstance(players, list) or not players:
+        raise RestoreError(f"{where}: players must be a list")
+    seats: set[int] = set()
+    names: set[str] = set()
+    for player in players:
+        if not isinstance(player, Mapping):
+            raise RestoreError(f"{where}: a player is not an object")
+        _only(player, PLAYER_KEYS, f"{where}, a player")
+        if not isinstance(player.get("seat"), int) or not isinstance(player.get("name"), str):
+            raise RestoreError(f"{where}: a player needs a seat number and a name")
+        try:
+            name = check_name(player["name"])
+        except UserError as error:
+            raise RestoreError(f"{where}: {error.message}") from None
+        if player["seat"] in seats or name.casefold() in names:
+            raise RestoreError(f"{where}: two players share seat {player['seat']} or the "
+                               f"name {name}")
+        seats.add(player["seat"])
+        names.add(name.casefold())
+    return seats
+
+
+def _check_hand(hand: Any, where: str, seats: set[int],
+                zero_sum: bool) -> tuple[int, dict[int, int]]:
+    if not isinstance(hand, Mapping):
+        raise RestoreError(f"{where} is not an object")
+    _only(hand, HAND_KEYS | {"session_id"}, where)
+    for key in ("id", "no", "players", "inputs", "rules", "deltas", "summary",
+                "recorded_by", "recorded_by_name", "created_at"):
+        if key not in hand:
+            raise RestoreError(f"{where} has no `{key}`")
+    _kind(hand, "no", int, where)
+    _kind(hand, "id", int, where)
+    _date(hand.get("created_at"), f"{where}: created_at")
+    _date(hand.get("voided_at"), f"{where}: voided_at", optional=True)
+    deltas = _numbers(hand["deltas"], f"{where}: deltas")
+    if not set(deltas) <= seats:
+        raise RestoreError(f"{where}: points for a column that is not at the table")
+    if zero_sum and sum(deltas.values()) != 0:
+        raise RestoreError(f"{where}: the points don't add up to zero")
+    return hand["no"], deltas
+
+
+def _numbers(values: Any, where: str) -> dict[int, int]:
+    if not isinstance(values, Mapping):
+        raise RestoreError(f"{where} must map columns to points")
+    out = {}
+    for key, value in values.items():
+        if not str(key).isdecimal() or isinstance(value, bool) or not isinstance(value, int):
+            raise RestoreError(f"{where}: `{str(key)[:10]}` must be a column number with "
+                               "whole points")
+        out[int(key)] = value
+    return out
+
+
+def _only(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise RestoreError(f"{where} has an unknown key `{str(extra[0])[:30]}`")
+
+
+def _kind(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...],
+          where: str) -> None:
+    if not isinstance(data[key], kind) or isinstance(data[key], bool):
+        raise RestoreError(f"{where}: `{key}` has the wrong type")
+
+
+def _date(value: Any, where: str, optional: bool = False) -> None:
+    if value is None and optional:
+        return
+    try:
+        datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise RestoreError(f"{where} is not a date") from None

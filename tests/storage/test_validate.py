@@ -1,0 +1,82 @@
+"""/import and restore check a file whole before it touches anything."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+
+import pytest
+
+import bot.core.handlers.exchange as exchange
+from bot.core.command import Actor, Command
+from bot.core.grammar import parse_command_text
+from bot.core.service import Service
+from tests.conftest import Table
+
+ADMIN = Actor("test:host", "host", is_admin=True, by_name=True)
+
+
+async def exported(table: Table) -> dict:
+    await table.ok("/newgame players:alice bob carol")
+    await table.ok("/hand winner:alice seen:bob maal:alice=3 bob=1")
+    await table.ok("/hand winner:bob seen:alice carol maal:alice=3 bob=1 carol=8")
+    reply = await table.ok("/export")
+    assert reply.file is not None
+    return json.loads(reply.file.data)
+
+
+async def import_into(service: Service, chat: str, data: bytes):
+    parsed = parse_command_text("/import")
+    return await service.handle(Command(chat, ADMIN, parsed.name, parsed.options,
+                                        attachment=data))
+
+
+def spoil(data: dict, how: str) -> dict:
+    bad = copy.deepcopy(data)
+    session = bad["sessions"][0]
+    if how == "unknown game":
+        session["game"] = "poker"
+    elif how == "extra key in a player":
+        session["players"][0]["admin"] = True
+    elif how == "totals not the sum":
+        session["totals"]["1"] += 5
+    elif how == "a hand not zero-sum":
+        session["hands"][0]["deltas"]["1"] += 1
+    elif how == "two open games":
+        bad["sessions"].append({**copy.deepcopy(session), "id": session["id"] + 1})
+    elif how == "a gap in the hands":
+        session["hands"][1]["no"] = 3
+    elif how == "not a date":
+        session["created_at"] = "yesterday"
+    elif how == "a name nobody can type":
+        session["players"][1]["name"] = "bob smith"
+    return bad
+
+
+@pytest.mark.parametrize("how", ["unknown game", "extra key in a player", "totals not the sum",
+                                 "a hand not zero-sum", "two open games",
+                                 "a gap in the hands", "not a date",
+                                 "a name nobody can type"])
+async def test_a_spoiled_export_is_refused_and_nothing_is_written(table: Table, how: str):
+    data = await exported(table)
+    reply = await import_into(table.service, "fresh", json.dumps(spoil(data, how)).encode())
+    assert not reply.ok and reply.text.startswith("Not imported:"), reply.text
+    assert "Something went wrong" not in reply.text
+    board = await table.service.handle(Command("fresh", ADMIN, "stats"))
+    assert "No hands recorded here yet" in board.text  # the chat is as empty as before
+    good = await import_into(table.service, "fresh", json.dumps(data).encode())
+    assert good.ok and good.text.startswith("Imported 1 session")  # and still importable
+
+
+async def test_big_exports_travel_compressed(table: Table, monkeypatch):
+    await exported(table)
+    monkeypatch.setattr(exchange, "COMPRESS_OVER", 100)  # any real export is bigger
+    reply = await table.ok("/export")
+    assert reply.file is not None and reply.file.name.endswith(".json.gz")
+    assert json.loads(gzip.decompress(reply.file.data))["sessions"][0]["hand_count"] == 2
+    back = await import_into(table.service, "other", reply.file.data)
+    assert back.ok and back.text.startswith("Imported 1 session")
+    monkeypatch.setattr(exchange, "MAX_UNPACKED", 10_000)
+    bomb = gzip.compress(b" " * 10_010)  # a small file that unpacks to too much
+    assert "unpacks to over" in (await import_into(table.service, "third", bomb)).text
