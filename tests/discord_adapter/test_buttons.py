@@ -1,0 +1,42 @@
+"""Components on Discord: a confirmation is about what it names, and only components the
+bot issued, in that channel, work."""
+
+from __future__ import annotations
+
+import json
+
+from tests.discord_adapter.test_adapter import board, new_game, select_id
+from tests.discord_helpers import ALICE, DiscordHarness, component, custom_ids, slash
+
+HAND = {"winner": "alice", "seen": "bob", "maal": "alice=3 bob=1"}
+
+
+async def test_an_old_undo_question_does_not_undo_a_newer_hand(dc: DiscordHarness):
+    await new_game(dc)
+    await dc.reply_to(slash("hand", ALICE, **HAND))
+    await dc.reply_to(slash("hand", ALICE, **HAND))
+    ask = slash("undo", ALICE)
+    assert (await dc.reply_to(ask))["data"]["content"].startswith("Undo hand 2")
+    message = dc.message_of(ask)
+    await dc.reply_to(slash("hand", ALICE, **HAND))  # hand 3 before anyone taps
+    yes = component(message, custom_ids(message)["Yes, undo"], ALICE)
+    answer = await dc.reply_to(yes)
+    assert "table changed since this was asked" in answer["data"]["content"]
+    assert (await board(dc))["hand_count"] == 3
+
+
+async def test_forged_and_foreign_component_data_do_nothing(dc: DiscordHarness):
+    await new_game(dc)
+    start = slash("hand", ALICE)
+    await dc.reply_to(start)
+    message = dc.message_of(start)
+    real = select_id(message)  # mb:s:TOKEN
+    head, _, signature = real.rpartition(".")
+    forged = head + "." + ("A" if signature[0] != "A" else "B") + signature[1:]
+    # Discord only sends ids a message carries: a forged one comes on a forged message
+    fake_message = json.loads(json.dumps(message).replace(real, forged))
+    answer = await dc.reply_to(component(fake_message, forged, ALICE, values=["1"]))
+    assert answer["data"]["flags"] & 64 and "no longer valid" in answer["data"]["content"]
+    elsewhere = {**message, "channel_id": str(int(message["channel_id"]) + 1)}
+    answer = await dc.reply_to(component(elsewhere, real, ALICE, values=["1"]))
+    assert "no longer valid" in answer["data"]["content"]

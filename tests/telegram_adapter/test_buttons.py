@@ -1,0 +1,65 @@
+"""Buttons on Telegram: a confirmation is about what it names, and only buttons the bot
+issued, in that chat, work."""
+
+from __future__ import annotations
+
+from tests.telegram_adapter.test_adapter import NEW, board
+from tests.telegram_helpers import ALICE, CAROL, GROUP, Harness
+
+HAND = "/hand winner:alice seen:carol maal:alice=3 carol=1"
+
+
+async def test_an_old_undo_question_does_not_undo_a_newer_hand(tg: Harness):
+    await tg.say(ALICE, NEW)
+    await tg.say(ALICE, HAND)
+    await tg.say(ALICE, HAND)
+    await tg.say(ALICE, "/undo")  # "Undo hand 2?"
+    ask = (await tg.replies(4))[-1]
+    assert ask["text"].startswith("Undo hand 2")
+    await tg.say(ALICE, HAND)  # hand 3 is recorded before anyone taps
+    await tg.replies(5)
+    await tg.tap(ALICE, tg.sent_message(ask), tg.buttons(ask)["Yes, undo"])
+    edits = await tg.fake.wait_for("editMessageText", 1)
+    assert "table changed since this was asked" in edits[-1]["text"]
+    assert (await board(tg))["hand_count"] == 3
+
+
+async def test_an_old_end_question_does_not_end_the_next_game(tg: Harness):
+    await tg.say(ALICE, NEW)
+    await tg.say(ALICE, "/endgame")
+    ask = (await tg.replies(2))[-1]
+    assert ask["text"].startswith("End the game after 0 hands")
+    await tg.tap(ALICE, tg.sent_message(ask), tg.buttons(ask)["Yes, end it"])
+    await tg.fake.wait_for("editMessageText", 1)
+    await tg.say(ALICE, NEW)  # a new game
+    await tg.say(ALICE, HAND)
+    await tg.replies(4)
+    await tg.tap(ALICE, tg.sent_message(ask), tg.buttons(ask)["Yes, end it"])  # the old one
+    await tg.fake.wait_for("answerCallbackQuery", 2)
+    assert (await board(tg))["hand_count"] == 1  # the new game is still open
+
+
+async def test_forged_and_foreign_button_data_do_nothing(tg: Harness):
+    await tg.say(ALICE, NEW)
+    await tg.say(ALICE, "/hand")
+    ask = (await tg.replies(2))[-1]
+    real = tg.buttons(ask)["alice"]
+    flow = tg.sent_message(ask)
+    token, _, value = real.rpartition("|")
+    payload, _, signature = token.rpartition(".")
+    forged = [
+        f"{payload}.{signature[:-1]}{'A' if signature[-1] != 'A' else 'B'}|{value}",  # sig
+        f"{payload.replace('.' + str(ALICE['id']) + '.', '.' + str(CAROL['id']) + '.')}"
+        f".{signature}|{value}",  # someone else's flow, keeping the signature
+        "hw.0.1.1|1",  # no signature at all
+    ]
+    for i, data in enumerate(forged, 1):
+        await tg.tap(CAROL, flow, data, query_id=f"forged-{i}")
+    answers = await tg.fake.wait_for("answerCallbackQuery", len(forged))
+    assert all("no longer valid" in a["text"] for a in answers), answers
+    # the same, real button data sent from another chat is foreign there
+    other = {**flow, "chat": {"id": GROUP - 1, "type": "supergroup", "title": "Other"}}
+    await tg.tap(ALICE, other, real, query_id="foreign")
+    answers = await tg.fake.wait_for("answerCallbackQuery", len(forged) + 1)
+    assert "no longer valid" in answers[-1]["text"]
+    assert tg.fake.sent("editMessageText") == []  # nothing moved
