@@ -88,10 +88,12 @@ def test_a_five_player_evening_of_thirty_hands(tmp_path: Path):
     assert board["rate"] == 0.25 and board["currency"] == "Rs"
     end = replies[-1]
     assert "Game over after 30 hands" in end["text"]
-    left = dict(totals)
+    # played for money (Rs at 0.25 a point): the settle-up clears everyone's money
+    left = {p: totals[p] * 0.25 for p in players}
     for t in end["board"]["transfers"]:
-        left[t["from"]] += t["points"]
-        left[t["to"]] -= t["points"]
+        assert t["currency"] == "Rs"
+        left[t["from"]] += t["money"]
+        left[t["to"]] -= t["money"]
         assert f"{t['from']} pays {t['to']}" in end["text"]
     assert all(v == 0 for v in left.values())
     assert len(end["board"]["transfers"]) <= len(players) - 1

@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from bot.core import points as pts
-from bot.core.money import format_money, json_number, money_shown, to_money
+from bot.core.money import format_money, json_number, money_places
 from bot.core.session import HandRecord
 
 MAX_COLUMN = 10
@@ -29,6 +29,7 @@ class BoardView:
     money: dict[str, int | float]
     waiting_for: list[str] | None = None  # names whose input a waiting hand still needs
     waiting: bool = False  # a hand (round, result) is waiting for more input
+    moneys: dict[str, dict[str, int | float]] = field(default_factory=dict)  # per currency
     ended: bool = False
     transfers: list[dict[str, Any]] = field(default_factory=list)
 
@@ -38,6 +39,8 @@ class BoardView:
             "hand_count": self.hand_count, "totals": self.totals, "rate": self.rate,
             "currency": self.currency, "money": self.money,
         }
+        if self.moneys:
+            data["moneys"] = self.moneys
         if self.waiting_for is not None:
             data["waiting_for"] = self.waiting_for
         if self.ended:
@@ -52,6 +55,7 @@ class BoardView:
             hands=list(data.get("hands", [])), hand_count=int(data.get("hand_count", 0)),
             totals=dict(data.get("totals", {})), rate=data.get("rate", 1),
             currency=str(data.get("currency", "")), money=dict(data.get("money", {})),
+            moneys=dict(data.get("moneys", {})),
             waiting_for=data.get("waiting_for"), waiting="waiting_for" in data,
             ended=bool(data.get("ended")), transfers=list(data.get("transfers", [])))
 
@@ -68,24 +72,25 @@ def render_table(
     columns: list[tuple[int, str]],
     hands: list[HandRecord],
     totals: Mapping[int, int],
-    rules: Mapping[str, Any],
+    money: Mapping[str, Mapping[int, Decimal]],
     hand_count: int,
     places: int = 0,
 ) -> str:
+    """The board; `money` per currency, added hand by hand at each hand's rate."""
     labels = _labels([label for _, label in columns])
-    money = money_shown(rules)
-    rate = str(rules.get("rate", "1"))
-    money_cells = [format_money(to_money(totals.get(key, 0), rate, places))
-                   for key, _ in columns]
+    money_rows = [(currency or "money",
+                   [format_money(amounts.get(key, Decimal(0)), places=money_places(
+                       amounts.values())) for key, _ in columns])
+                  for currency, amounts in money.items()]
     cells_by_row = [[pts.show(hand.deltas[key], places) if key in hand.deltas else ""
                      for key, _ in columns] for hand in hands]
     total_cells = [pts.show(totals.get(key, 0), places) for key, _ in columns]
     widths = [
         max([len(labels[i]), len(total_cells[i]), *(len(r[i]) for r in cells_by_row),
-             len(money_cells[i]) if money else 0])
+             *(len(cells[i]) for _, cells in money_rows)])
         for i in range(len(columns))
     ]
-    first = max(3, len(str(hand_count)) + 1, len(str(rules.get("currency") or "")))
+    first = max(3, len(str(hand_count)) + 1, *(len(c) for c, _ in money_rows))
 
     def line(head: str, cells: list[str]) -> str:
         padded = (c.rjust(w) for c, w in zip(cells, widths, strict=True))
@@ -98,8 +103,7 @@ def render_table(
     out.extend(line(str(h.no), cells) for h, cells in zip(hands, cells_by_row, strict=True))
     out.append("-" * len(out[0]))
     out.append(line("Σ", total_cells))
-    if money:
-        out.append(line(str(rules.get("currency") or "")[:first], money_cells))
+    out.extend(line(currency, cells) for currency, cells in money_rows)
     return "\n".join(out)
 
 
@@ -110,11 +114,16 @@ def board_view(
     totals: Mapping[int, int],
     rules: Mapping[str, Any],
     hand_count: int,
+    money: Mapping[str, Mapping[int, Decimal]],
     waiting_for: list[str] | None = None,
     places: int = 0,
 ) -> BoardView:
+    """`money`: per currency, hand by hand; `money` in the view is the table's currency now,
+    `moneys` every currency played in."""
     names = {key: label for key, label in columns}
     rate = str(rules.get("rate", "1"))
+    currency = str(rules.get("currency") or "")
+    here = money.get(currency, {})
     return BoardView(
         game=game,
         players=[label for _, label in columns],
@@ -125,8 +134,9 @@ def board_view(
         totals={label: pts.as_json(totals.get(key, 0), places) for key, label in columns},
         rate=json_number(Decimal(rate)),
         currency=rules.get("currency") or "",
-        money={label: json_number(to_money(totals.get(key, 0), rate, places))
-               for key, label in columns},
+        money={label: json_number(here.get(key, Decimal(0))) for key, label in columns},
+        moneys={c: {label: json_number(amounts.get(key, Decimal(0)))
+                    for key, label in columns} for c, amounts in money.items()},
         waiting_for=waiting_for,
         waiting=waiting_for is not None,
     )

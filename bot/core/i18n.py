@@ -24,6 +24,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "more_join": " Others sit down with /join (at least {n} players).",
         "recorded": "{Word} {no}: {summary}",
         "board_head": "{title}: {count}",
+        "finished": "finished",
         "undid": "Undid {word} {no} ({summary}).",
         "dropped": "Dropped the waiting {word}.",
         "waiting_maal": "Hand waiting for maal from {who}: each sends /maal 7, or anyone "
@@ -38,6 +39,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "help_more": "/help COMMAND for details, /help rules for the rules.",
         "settings": "timezone: {timezone} · language: {language}",
         "settings_saved": "Settings saved. timezone: {timezone} · language: {language}",
+        "past_games": "Finished games: /board game:last (or game:2).",
         "no_such_player": "No player called `{name}`. Players: {players}.",
         "no_such_player_close": "No player called `{name}`: did you mean {close}? Players: "
                                 "{players}.",
@@ -81,6 +83,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "more_join": " अरू /join ले बस्नुहोस् (कम्तीमा {n} जना)।",
         "recorded": "{Word} {no}: {summary}",
         "board_head": "{title}: {count}",
+        "finished": "सकिएको",
         "undid": "{word} {no} फिर्ता लिइयो ({summary})।",
         "dropped": "कुरिरहेको {word} हटाइयो।",
         "waiting_maal": "{who} को माल कुरिँदै: हरेकले /maal 7 पठाउनुहोस्, वा कसैले "
@@ -95,6 +98,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "help_more": "विवरणका लागि /help आदेश, नियमका लागि /help rules।",
         "settings": "समय क्षेत्र: {timezone} · भाषा: {language}",
         "settings_saved": "सेटिङ सुरक्षित भयो। समय क्षेत्र: {timezone} · भाषा: {language}",
+        "past_games": "सकिएका खेल: /board game:last (वा game:2)।",
         "no_such_player": "`{name}` नामको खेलाडी छैन। खेलाडी: {players}।",
         "no_such_player_close": "`{name}` नामको खेलाडी छैन: {close} भन्न खोज्नुभएको? खेलाडी: "
                                 "{players}।",

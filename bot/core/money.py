@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
@@ -27,14 +27,72 @@ def money_shown(rules: Mapping[str, object]) -> bool:
     return Decimal(str(rules.get("rate", "1"))) != 1 or bool(rules.get("currency"))
 
 
-def format_money(amount: Decimal, currency: str = "") -> str:
-    """12, -3.50, 0.125: whole amounts bare, cents to two places, finer rates exactly."""
-    if amount == amount.to_integral():
-        text = f"{amount.to_integral():f}"
-    elif amount == amount.quantize(Decimal("0.01")):
-        text = f"{amount.quantize(Decimal('0.01')):f}"
-    else:
-        text = f"{amount.normalize():f}"
+# Money kept hand by hand: {currency: {column: "12.50"}} (JSON-ready). A hand counts at the
+# rate and in the currency of its own rules, so a rate changed mid-game changes only what
+# follows, and currencies are never added together.
+MoneyBook = dict[str, dict[str, str]]
+
+
+def hand_money(deltas: Mapping[int, int], rules: Mapping[str, object],
+               places: int = 0) -> tuple[str, dict[int, Decimal]] | None:
+    """(currency, money per column) of one hand, or None for a hand not played for money."""
+    if not money_shown(rules):
+        return None
+    rate = str(rules.get("rate", "1"))
+    return str(rules.get("currency") or ""), {
+        column: to_money(points, rate, places) for column, points in deltas.items()}
+
+
+def book_add(book: MoneyBook, deltas: Mapping[int, int], rules: Mapping[str, object],
+             places: int, sign: int = 1) -> None:
+    money = hand_money(deltas, rules, places)
+    if money is None:
+        return
+    currency, amounts = money
+    row = book.setdefault(currency, {})
+    for column, amount in amounts.items():
+        total = Decimal(row.get(str(column), "0")) + sign * amount
+        row[str(column)] = str(total.normalize()) if total else "0"
+    if not any(Decimal(v) for v in row.values()) and sign < 0:
+        del book[currency]  # the last hand in that currency undone
+
+
+def book_totals(book: MoneyBook) -> dict[str, dict[int, Decimal]]:
+    return {currency: {int(k): Decimal(v) for k, v in row.items()}
+            for currency, row in book.items()}
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: int
+    payee: int
+    amount: Decimal
+
+
+def settle_money(balances: Mapping[int, Decimal]) -> list[Payment]:
+    """The fewest payments that clear balances of money (which sum to zero)."""
+    exponent = max((-b.normalize().as_tuple().exponent for b in balances.values()
+                    if b), default=0)
+    scale = max(0, exponent)  # type: ignore[operator]
+    whole = {k: int(v.scaleb(scale)) for k, v in balances.items()}
+    return [Payment(t.payer, t.payee, Decimal(t.points).scaleb(-scale))
+            for t in settle_up(whole)]
+
+
+def money_places(amounts: Iterable[Decimal]) -> int:
+    """Decimals that show every amount of a table exactly, and the same for all: none when
+    all are whole, else cents at least (0.5 beside 6.75 reads 0.50)."""
+    finest = max((-a.normalize().as_tuple().exponent for a in amounts  # type: ignore[operator]
+                  if a != a.to_integral()), default=0)
+    return 0 if finest <= 0 else max(2, finest)
+
+
+def format_money(amount: Decimal, currency: str = "", places: int | None = None) -> str:
+    """1,200, -3.50, 0.125 with the currency after: whole amounts bare, cents to two places,
+    finer rates exactly; `places` gives every amount of one table the same decimals."""
+    if places is None:
+        places = money_places([amount])
+    text = f"{amount:,.{places}f}"
     return f"{text} {currency}".strip()
 
 

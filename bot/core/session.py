@@ -56,6 +56,9 @@ class SessionState:
     version: int = 0
     game_state: dict[str, Any] | None = None  # what the game carries between hands
     created_at: datetime | None = None
+    # Money of the live hands, each at its own rate: {currency: {column: "12.50"}}; None
+    # for a session from before this was kept (derived from its hands when first needed).
+    money: dict[str, dict[str, str]] | None = None
 
     @property
     def roster(self) -> Roster:

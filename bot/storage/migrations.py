@@ -95,10 +95,17 @@ async def _0003_chat_settings(conn: AsyncConnection) -> None:
         "CREATE TABLE chat_settings (chat TEXT PRIMARY KEY, data TEXT NOT NULL)"))
 
 
+async def _0004_session_money(conn: AsyncConnection) -> None:
+    # Money kept hand by hand at each hand's rate, per currency: {currency: {column: "1.25"}}.
+    # NULL for sessions from before: computed once from their hands when first needed.
+    await conn.execute(text("ALTER TABLE sessions ADD COLUMN money TEXT"))
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
     (3, "chat settings", _0003_chat_settings),
+    (4, "money per session at each hand's rate", _0004_session_money),
 ]
 
 

@@ -117,6 +117,7 @@ def _session(row: Any) -> SessionState:
         version=row.version,
         created_by=row.created_by,
         game_state=row.game_state,
+        money=row.money,
     )
     state.created_at = _aware(row.created_at)
     return state
@@ -165,6 +166,7 @@ class SqlChatTransaction:
             "version": state.version + 1,
             "ended_at": None if state.status == OPEN else _now(),
             "game_state": state.game_state,
+            "money": state.money,
         }
         if state.id is None:
             result = await self.conn.execute(

@@ -34,6 +34,7 @@ sessions = table(
     column("created_at", DateTime(timezone=True)),
     column("ended_at", DateTime(timezone=True)),
     column("game_state", JSONText),
+    column("money", JSONText),
 )
 
 hands = table(

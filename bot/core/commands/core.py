@@ -20,6 +20,8 @@ from bot.core.permissions import Rule
 from bot.core.rules import RuleSpec
 
 MAX_NUMBER = 1_000_000
+PAST_GAME = Option("game", Kind.TEXT, "a finished game: last, or its number (1: this chat's "
+                   "first)")
 
 
 def _which(game: Game, what: str) -> Option:
@@ -88,9 +90,10 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "back", "play again after sitting out", "/back   or   /back bob", "",
             (Option("", Kind.PLAYERS, "who is back (you if empty)", name="player"),),
             may=Rule.SELF, run=sessions.back),
-        CommandSpec("board", "the last hands and the totals", "/board",
-                    "Money is shown when a rate or currency is set (/rules rate:0.25).",
-                    run=board.board),
+        CommandSpec("board", "the last hands and the totals", "/board   /board game:last",
+                    "Money is shown when a rate or currency is set (/rules rate:0.25), hand by "
+                    "hand at the rate of each hand's time. game:last (or game:2) shows a "
+                    "finished game.", (PAST_GAME,), needs=Needs.NOTHING, run=board.board),
         CommandSpec(
             "undo", "undo the last hand (or drop a waiting one)", "/undo [reason:wrong winner]",
             "Nothing is deleted: the hand is kept in the log as undone. On Telegram and "
@@ -113,14 +116,16 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "Settles up in the fewest transfers. The game is archived, not deleted. On "
             "Telegram and Discord it asks first.", may=Rule.PLAYER, run=sessions.endgame,
             confirm=True),
-        CommandSpec("chart", "a chart of the running totals", "/chart",
-                    "A picture of every player's total hand by hand.",
+        CommandSpec("chart", "a chart of the running totals", "/chart   /chart game:last",
+                    "A picture of every player's total hand by hand; game:last (or game:2) "
+                    "for a finished game.", (PAST_GAME,), needs=Needs.NOTHING,
                     run=looking_back.chart),
         CommandSpec(
             "history", "the hands as entered, undone and edited ones too",
-            "/history   or   /history hand:3",
+            "/history   or   /history hand:3   or   /history game:last",
             "Who recorded each hand and when, and what was undone or edited, with the reason "
-            "when one was given (/undo reason:...).", run=looking_back.history,
+            "when one was given (/undo reason:...). game:last (or game:2): a finished game.",
+            (PAST_GAME,), needs=Needs.NOTHING, run=looking_back.history,
             derive=lambda game: (_which(game, "in full"),)),
         CommandSpec(
             "settings", "this chat's settings", "/settings timezone:Asia/Kathmandu language:ne",

@@ -2,17 +2,33 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from bot.core import flows, i18n
 from bot.core.board import board_view, render_table
 from bot.core.command import Reply
 from bot.core.games.base import Game
 from bot.core.handlers.call import Call, Outcome
 from bot.core.i18n import t
-from bot.core.session import SessionState
+from bot.core.money import MoneyBook, book_add, book_totals
+from bot.core.session import ENDED, SessionState
 
 
 async def board(call: Call) -> Outcome:
-    return Outcome(await board_reply(call, call.open_session(), ""))
+    return Outcome(await board_reply(call, await call.chosen_session(), ""))
+
+
+async def money_of(call: Call, session: SessionState) -> dict[str, dict[int, Decimal]]:
+    """The session's money per currency, hand by hand at each hand's rate. A session from
+    before this was kept gets it from its hands, once (saved with its next change)."""
+    if session.money is None:
+        assert session.id is not None
+        places = call.table.games[session.game].point_places
+        book: MoneyBook = {}
+        for hand in await call.tx.all_hands(session.id):
+            book_add(book, hand.deltas, hand.rules, places)
+        session.money = book
+    return book_totals(session.money)
 
 
 def waiting_names(game: Game, session: SessionState) -> list[str]:
@@ -32,14 +48,18 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
     rules = game.rulebook.complete(session.rules)
     columns = game.columns(session.roster, session.game_state)
     places = game.point_places
-    table = render_table(columns, hands, session.totals, rules, session.hand_count, places)
+    money = await money_of(call, session)
+    table = render_table(columns, hands, session.totals, money, session.hand_count, places)
     lines = [head] if head else [t("board_head", title=game.title, count=i18n.plural(
         session.hand_count, game.hand_word))]
+    ended = session.status == ENDED
+    if ended and not head:
+        lines[0] += f" ({t('finished')})"
     status = game.status(session.totals, rules, session.game_state, session.roster)
     if status:
         lines.append(status)
     waiting = None
-    question = flows.board_actions(session.id, next_hand=game.seen_flow)
+    question = None if ended else flows.board_actions(session.id, next_hand=game.seen_flow)
     if session.pending is not None:
         note = game.pending_note(session.pending.entry, session.roster, rules)
         if note:
@@ -50,5 +70,6 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
                                           game.waiting_input, game.hand_word, waiting,
                                           prompt_now=wait_began)
     view = board_view(game.key, columns, hands, session.totals, rules, session.hand_count,
-                      waiting, places)
+                      money, waiting, places)
+    view.ended = ended
     return Reply("\n".join(lines), table=table, board=view, question=question)

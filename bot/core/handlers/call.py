@@ -49,6 +49,25 @@ class Call:
             raise UserError(t("no_game"))
         return self.session
 
+    async def chosen_session(self) -> SessionState:
+        """The session a look-back command is about: the open one, or with game:last (or a
+        number) one of the chat's games, finished ones too."""
+        wanted = (self.options.get("game") or "").strip().lower()
+        if not wanted:
+            if self.session is None:
+                raise UserError(t("no_game") + " " + t("past_games"))
+            return self.session
+        games = await self.tx.chat_sessions()
+        if not games:
+            raise UserError("No game has been played in this chat yet.")
+        if wanted == "last":
+            ended = [s for s in games if s.status != "open"]
+            return ended[-1] if ended else games[-1]
+        if not wanted.isdecimal() or not 1 <= int(wanted) <= len(games):
+            raise UserError(f"game is last or a number from 1 to {len(games)} (this chat "
+                            f"has played {len(games)}).")
+        return games[int(wanted) - 1]
+
     def rules(self) -> dict[str, Any]:
         """The open game's rules, with defaults for keys added since it started."""
         return self.game.rulebook.complete(self.open_session().rules)

@@ -9,9 +9,10 @@ from bot.core.command import Reply
 from bot.core.errors import UserError
 from bot.core.games.base import KEEP, Game, PlayContext, PlayOutcome
 from bot.core.grammar import parse_int
-from bot.core.handlers.board import board_reply
+from bot.core.handlers.board import board_reply, money_of
 from bot.core.handlers.call import Call, Outcome
 from bot.core.i18n import t
+from bot.core.money import MoneyBook, book_add
 from bot.core.permissions import Rule
 from bot.core.players import Roster
 from bot.core.points import show
@@ -84,10 +85,12 @@ async def play(call: Call) -> Outcome:
         state_before=session.game_state,
     )
     assert session.id is not None
+    await money_of(call, session)
     await call.tx.add_hand(session.id, hand)
     if outcome.state is not KEEP:
         session.game_state = outcome.state
     _add(session.totals, hand.deltas, +1)
+    book_add(_book(session), hand.deltas, hand.rules, game.point_places)
     session.hand_count = hand.no
     await call.tx.save_session(session)
     head = (t("recorded", Word=t(game.hand_word).capitalize(), no=hand.no,
@@ -129,8 +132,10 @@ async def undo(call: Call) -> Outcome:
             flows.Step.UNDO, t("flow_undo_question", word=t(game.hand_word),
                                no=hand.no, summary=hand.summary.splitlines()[0]),
             t("flow_yes_undo"), session.id, hand.no, _starter(call)))
+    await money_of(call, session)
     await call.tx.void_hand(session.id, hand.no, command.actor.id, Void(False, reason))
     _add(session.totals, hand.deltas, -1)
+    book_add(_book(session), hand.deltas, hand.rules, game.point_places, -1)
     session.hand_count -= 1
     session.game_state = hand.state_before
     await call.tx.save_session(session)
@@ -167,15 +172,23 @@ async def edit(call: Call) -> Outcome:
         origin_id=command.origin_id, state_before=old.state_before,
     )
     # What the hand carried forward is left as it was: an edit re-scores this hand only.
+    await money_of(call, session)
     await call.tx.void_hand(session.id, no, command.actor.id, Void(True, reason))
     await call.tx.add_hand(session.id, new)
     _add(session.totals, old.deltas, -1)
     _add(session.totals, new.deltas, +1)
+    book_add(_book(session), old.deltas, old.rules, game.point_places, -1)
+    book_add(_book(session), new.deltas, new.rules, game.point_places)
     await call.tx.save_session(session)
     text = (f"{t(word).capitalize()} {no} changed: {new.summary}\n"
             f"{deltas_line(game, session, new.deltas)} (was "
             f"{deltas_line(game, session, old.deltas)})")
     return Outcome(await board_reply(call, session, text), True)
+
+
+def _book(session: SessionState) -> MoneyBook:
+    assert session.money is not None  # money_of() filled it
+    return session.money
 
 
 def _starter(call: Call) -> int:

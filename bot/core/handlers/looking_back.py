@@ -17,7 +17,8 @@ HISTORY_ROWS = 20
 
 
 async def chart(call: Call) -> Outcome:
-    session, game = call.open_session(), call.game
+    session = await call.chosen_session()
+    game = call.table.games[session.game]
     assert session.id is not None
     hands = await call.tx.all_hands(session.id)
     if not hands:
@@ -28,7 +29,8 @@ async def chart(call: Call) -> Outcome:
     from bot.core.chart import render_chart  # matplotlib: loaded when first needed
 
     # matplotlib takes a moment: off the event loop
-    png = await asyncio.to_thread(render_chart, columns, hands, call.rules(), title,
+    png = await asyncio.to_thread(render_chart, columns, hands,
+                                  game.rulebook.complete(session.rules), title,
                                   game.hand_word, game.point_places)
     return Outcome(Reply(f"Running totals after {i18n.plural(len(hands), game.hand_word)}.",
                          file=Attachment(f"chart-{session.id}-{len(hands)}.png", png,
@@ -36,7 +38,8 @@ async def chart(call: Call) -> Outcome:
 
 
 async def history(call: Call) -> Outcome:
-    session, game = call.open_session(), call.game
+    session = await call.chosen_session()
+    game = call.table.games[session.game]
     assert session.id is not None
     zone = call.settings.zone
     log = await call.tx.history(session.id)

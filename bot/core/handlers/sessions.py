@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+from typing import Any
+
 from bot.core import flows, i18n, permissions
 from bot.core.command import Command, Reply
 from bot.core.errors import UserError
 from bot.core.games.base import Game
 from bot.core.grammar import split_list
-from bot.core.handlers.board import board_reply
+from bot.core.handlers.board import board_reply, money_of
 from bot.core.handlers.call import Call, Outcome
 from bot.core.handlers.hands import STALE, _ask, _starter
 from bot.core.i18n import t
-from bot.core.money import format_money, money_shown, settle_up, to_money
+from bot.core.money import (
+    format_money,
+    json_number,
+    money_places,
+    settle_money,
+    settle_up,
+)
 from bot.core.permissions import Rule
 from bot.core.players import Player, check_name, skeleton, suggest_name
-from bot.core.points import show
+from bot.core.points import as_json, show
 from bot.core.session import ENDED, SessionState
 
 
@@ -188,9 +197,10 @@ async def endgame(call: Call) -> Outcome:
             t("flow_yes_end"), session.id, session.hand_count, _starter(call)))
     rules = call.rules()
     reply = await board_reply(call, session, "")
+    money = await money_of(call, session)
     session.status = ENDED
     await call.tx.save_session(session)
-    reply.text = "\n".join(final_lines(game, session, rules, reply))
+    reply.text = "\n".join(final_lines(game, session, rules, reply, money))
     reply.question = None
     reply.menu = ""
     assert reply.board is not None
@@ -198,18 +208,20 @@ async def endgame(call: Call) -> Outcome:
     return Outcome(reply, changed=True)
 
 
-def final_lines(game: Game, session: SessionState, rules: dict, reply: Reply) -> list[str]:
+def final_lines(game: Game, session: SessionState, rules: dict, reply: Reply,
+                money: dict[str, dict[int, Decimal]]) -> list[str]:
+    """The standings in points (and money per currency, hand by hand at each hand's rate),
+    and who pays whom: in money where hands were played for money, else in points."""
     names = dict(game.columns(session.roster, session.game_state))
     standings = sorted(names, key=lambda k: (-session.totals.get(k, 0), k))
-    rate, places = str(rules["rate"]), game.point_places
-    show_money = money_shown(rules)
-    currency = rules.get("currency") or ""
+    places = game.point_places
+    decimals = {c: money_places(amounts.values()) for c, amounts in money.items()}
 
-    def amount(points: int) -> str:
-        text = f"{show(points, places)} points"
-        if show_money:
-            text += f" = {format_money(to_money(points, rate, places), currency)}"
-        return text
+    def amount(column: int) -> str:
+        text = f"{show(session.totals.get(column, 0), places)} points"
+        owed = [format_money(amounts.get(column, Decimal(0)), currency, decimals[currency])
+                for currency, amounts in money.items()]
+        return text + (" = " + ", ".join(owed) if owed else "")
 
     lines = [t("game_over", count=i18n.plural(session.hand_count, game.hand_word))]
     final = game.final_lines(session.totals, rules, session.game_state, session.roster)
@@ -217,29 +229,33 @@ def final_lines(game: Game, session: SessionState, rules: dict, reply: Reply) ->
         lines += final  # the game's own final scores (Riichi: uma and oka)
     else:
         lines.append(t("final_standings"))
-        lines += [f"{i}. {names[k]} {amount(session.totals.get(k, 0))}"
-                  for i, k in enumerate(standings, 1)]
+        lines += [f"{i}. {names[k]} {amount(k)}" for i, k in enumerate(standings, 1)]
         status = game.status(session.totals, rules, session.game_state, session.roster)
         if status:
             lines.append(status)
-    # Only a zero-sum game settles up between players; Tranca scores are a race.
-    transfers = settle_up({k: session.totals.get(k, 0) for k in names}) if game.zero_sum \
-        else []
-    if transfers:
+    if not game.zero_sum:  # Tranca scores are a race: nobody pays anybody
+        lines.append(t("archived"))
+        return lines
+    moves: list[dict[str, Any]] = []
+    if money:  # currencies are settled apart, never added together
+        for currency, amounts in money.items():
+            for pay in settle_money({k: amounts.get(k, Decimal(0)) for k in names}):
+                moves.append({"from": names[pay.payer], "to": names[pay.payee],
+                              "money": json_number(pay.amount), "currency": currency,
+                              "text": format_money(pay.amount, currency, decimals[currency])})
+    else:
+        for move in settle_up({k: session.totals.get(k, 0) for k in names}):
+            moves.append({"from": names[move.payer], "to": names[move.payee],
+                          "points": as_json(move.points, places),
+                          "text": f"{show(move.points, places, signed=False)} points"})
+    if moves:
         lines.append(t("settle"))
-        for move in transfers:
-            what = (format_money(to_money(move.points, rate, places), currency) if show_money
-                    else f"{show(move.points, places, signed=False)} points")
-            lines.append(t("pays", payer=names[move.payer], payee=names[move.payee],
-                           amount=what))
-    elif game.zero_sum:
+        lines += [t("pays", payer=m["from"], payee=m["to"], amount=m["text"]) for m in moves]
+    else:
         lines.append(t("nobody_owes"))
     lines.append(t("archived"))
     assert reply.board is not None
-    reply.board.transfers = [
-        {"from": names[m.payer], "to": names[m.payee],
-         "points": float(m.points / 10 ** places) if places else m.points,
-         "money": float(to_money(m.points, rate, places))} for m in transfers]
+    reply.board.transfers = [{k: v for k, v in m.items() if k != "text"} for m in moves]
     return lines
 
 
