@@ -27,8 +27,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "finished": "finished",
         "undid": "Undid {word} {no} ({summary}).",
         "dropped": "Dropped the waiting {word}.",
-        "waiting_maal": "Hand waiting for maal from {who}: each sends /maal 7, or anyone "
-                        "sends /maal name=7.",
+        "waiting_maal": "The hand is scored once the maal of {who} is in: each sends "
+                        "/maal 7 for their own, or anyone sends /maal name=7. /undo drops "
+                        "the hand.",
         "game_over": "Game over after {count}.",
         "final_standings": "Final standings:",
         "settle": "To settle up:",
@@ -71,6 +72,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "flow_end_question": "End the game after {count}? Standings and {what} follow; the "
                              "game is archived.",
         "flow_yes_end": "Yes, end it",
+        "same_as_last": "This is the same as {word} {no}. If it was sent twice, undo it.",
     },
     "ne": {
         "hand": "हात", "hands": "हात", "round": "राउन्ड", "rounds": "राउन्ड",
@@ -129,6 +131,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "flow_yes_drop": "हो, हटाउनुहोस्",
         "flow_end_question": "{count} पछि खेल सक्ने? नतिजा र {what} आउँछ; खेल अभिलेखमा राखिन्छ।",
         "flow_yes_end": "हो, सक्नुहोस्",
+        "same_as_last": "यो {word} {no} जस्तै हो। दुई पटक पठाइएको भए फिर्ता लिनुहोस्।",
         "glossary_marriage": (
             "म्यारिजका शब्दहरू: टिप्लु = कसैले तीन शुद्ध सेट देखाएपछि पल्टाइने जोकर पत्ती "
             "(त्यसका अरू प्रति पनि टिप्लु); पोप्लु = टिप्लुभन्दा एक माथिको, झिप्लु = एक तलको, "

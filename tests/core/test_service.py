@@ -83,7 +83,7 @@ async def test_missing_maal_waits_then_players_report_their_own(table: Table):
     reply = await table.ok("/hand winner:alice seen:bob carol maal:alice=4")
     assert reply.board.waiting_for == ["bob", "carol"]
     assert reply.board.hand_count == 0
-    assert "waiting for maal from bob, carol" in reply.text
+    assert "scored once the maal of bob, carol is in" in reply.text
     assert "Hand 1" in (await table.ok("/board")).text
     await table.ok("/maal 5", by="bob")
     assert "A hand is waiting" in await table.error("/hand winner:bob maal:bob=1")
@@ -337,3 +337,21 @@ async def test_odd_input_gets_a_clear_answer_not_a_crash(table: Table):
     assert "Undid hand 1" in nul.text
     text = (await table.ok("/history")).text
     assert "(reason: a b)" in text
+
+
+async def test_the_same_hand_twice_in_a_row_is_flagged_with_an_undo_at_hand(table: Table):
+    await table.ok(NEW)
+    line = "/hand winner:alice seen:bob maal:alice=3 bob=1"
+    first = await table.ok(line)
+    assert "same as" not in first.text
+    second = await table.ok(line)
+    assert "This is the same as hand 1. If it was sent twice, undo it." in second.text
+    assert second.question is not None and second.question.choices[0].label == "Yes, undo"
+    other = await table.ok("/hand winner:bob seen:alice maal:alice=3 bob=1")
+    assert "same as" not in other.text
+
+
+async def test_examples_in_replies_use_the_tables_names(table: Table):
+    started = await table.ok("/newgame marriage players:ram sita hari")
+    assert "/hand winner:ram seen:sita maal:ram=10 sita=5" in started.text
+    assert "winner:ram" in (await table.ok("/help hand")).text

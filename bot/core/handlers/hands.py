@@ -95,7 +95,17 @@ async def play(call: Call) -> Outcome:
     await call.tx.save_session(session)
     head = (t("recorded", Word=t(game.hand_word).capitalize(), no=hand.no,
               summary=hand.summary) + f"\n{deltas_line(game, session, hand.deltas)}")
-    return Outcome(await board_reply(call, session, head), True)
+    previous = await call.tx.hand(session.id, hand.no - 1) if hand.no > 1 else None
+    twice = previous is not None and previous.inputs == hand.inputs
+    if twice:  # the same message sent twice, most likely: undo is one tap away
+        head += "\n" + t("same_as_last", word=t(game.hand_word), no=hand.no - 1)
+    reply = await board_reply(call, session, head)
+    if twice:
+        reply.question = flows.confirm(
+            flows.Step.UNDO, t("flow_undo_question", word=t(game.hand_word), no=hand.no,
+                               summary=hand.summary.splitlines()[0]),
+            t("flow_yes_undo"), session.id, hand.no, _starter(call))
+    return Outcome(reply, True)
 
 
 async def undo(call: Call) -> Outcome:

@@ -7,6 +7,7 @@ from bot.core.command import Reply
 from bot.core.commands.spec import CommandSpec
 from bot.core.commands.table import CommandTable
 from bot.core.games.base import Game
+from bot.core.examples import personal
 from bot.core.handlers.call import Call, Outcome
 from bot.core.i18n import has, t
 from bot.core.permissions import WHO
@@ -14,7 +15,10 @@ from bot.core.permissions import WHO
 
 async def help_(call: Call) -> Outcome:
     topic = call.options.get("", "").strip().lstrip("/").lower()
-    return Outcome(Reply(render(call.table, topic, call.game)))
+    text = render(call.table, topic, call.game)
+    if call.session is not None:  # examples with the table's own names
+        text = personal(text, [p.name for p in call.session.players])
+    return Outcome(Reply(text))
 
 
 def glossary(game: Game) -> str:

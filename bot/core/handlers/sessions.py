@@ -8,6 +8,7 @@ from typing import Any
 from bot.core import flows, i18n, permissions
 from bot.core.command import Command, Reply
 from bot.core.errors import UserError
+from bot.core.examples import personal
 from bot.core.games.base import Game
 from bot.core.grammar import split_list
 from bot.core.handlers.board import board_reply, money_of
@@ -59,9 +60,10 @@ async def newgame(call: Call) -> Outcome:
                          created_by=command.actor.id, game_state=game_state)
     await call.tx.save_session(state)
     more = "" if len(players) >= game.min_players else t("more_join", n=game.min_players)
+    usage = personal(game.result_spec.usage, [p.name for p in players])
     return Outcome(Reply(t(
         "new_game", title=game.title, players=state.roster.listing(), more=more,
-        rules=rules_line(game, rules), word=t(game.hand_word), usage=game.result_spec.usage),
+        rules=rules_line(game, rules), word=t(game.hand_word), usage=usage),
         menu=game.key), changed=True)
 
 
