@@ -7,11 +7,14 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+import fontpkg_noto_sans_devanagari as devanagari
 import matplotlib
 
 matplotlib.use("Agg")  # no screen: render to memory
 
 import matplotlib.pyplot as plt
+from matplotlib import font_manager
+from matplotlib.ticker import MaxNLocator
 
 from bot.core import points as pts
 from bot.core.money import money_shown
@@ -19,10 +22,17 @@ from bot.core.session import HandRecord
 
 WIDTH, HEIGHT, DPI = 8, 5, 150  # 1200 x 750 pixels
 
+# Names are often Devanagari: the package ships Noto Sans Devanagari, so a hosted worker
+# draws them too; matplotlib falls back to it for what DejaVu Sans lacks.
+for _font in sorted((devanagari.ROOT / "files").glob("*.ttf")):
+    font_manager.fontManager.addfont(str(_font))
+plt.rcParams["font.family"] = ["DejaVu Sans", devanagari.FAMILY]
+
 
 def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord],
                  rules: Mapping[str, Any], title: str, hand_word: str = "hand",
-                 places: int = 0) -> bytes:
+                 places: int = 0, goal: tuple[float, str] | None = None) -> bytes:
+    """Every column's running total; `goal` draws a line to reach (Tranca's target)."""
     figure, axes = plt.subplots(figsize=(WIDTH, HEIGHT), dpi=DPI)
     try:
         numbers = [0, *(h.no for h in hands)]
@@ -34,6 +44,10 @@ def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord]
             axes.plot(numbers, running, marker="o" if len(hands) <= 30 else None,
                       markersize=3, linewidth=2, label=f"{label} ({pts.show(total, places)})")
         axes.axhline(0, color="#888888", linewidth=0.8)
+        if goal is not None:
+            axes.axhline(goal[0], color="#c0392b", linewidth=1, linestyle="--",
+                         label=goal[1])
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # hand 1, 2, 3: never 1.5
         axes.set_xlabel(hand_word)
         axes.set_ylabel("points")
         axes.set_title(title)

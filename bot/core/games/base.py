@@ -142,6 +142,16 @@ class Game(ABC):
         """Board columns: (key, label). Players by default."""
         return [(p.seat, p.name) for p in roster]
 
+    def chart_columns(self, roster: Roster,
+                      state: Mapping[str, Any] | None = None) -> list[tuple[int, str]]:
+        """The columns as a chart's legend names them (Tranca: a side with its players)."""
+        return self.columns(roster, state)
+
+    def goal(self, rules: Mapping[str, Any],
+             state: Mapping[str, Any] | None) -> tuple[float, str] | None:
+        """A total to reach, drawn on the chart (Tranca's target), if the game has one."""
+        return None
+
 
 def _owned(spec: CommandSpec, game: str) -> CommandSpec:
     return replace(spec, game=game)

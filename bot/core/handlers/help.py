@@ -6,8 +6,8 @@ from __future__ import annotations
 from bot.core.command import Reply
 from bot.core.commands.spec import CommandSpec
 from bot.core.commands.table import CommandTable
-from bot.core.games.base import Game
 from bot.core.examples import personal
+from bot.core.games.base import Game
 from bot.core.handlers.call import Call, Outcome
 from bot.core.i18n import has, t
 from bot.core.permissions import WHO

@@ -23,15 +23,15 @@ async def chart(call: Call) -> Outcome:
     hands = await call.tx.all_hands(session.id)
     if not hands:
         raise UserError(f"No {t(game.hand_word + 's')} yet: nothing to chart.")
-    columns = game.columns(session.roster, session.game_state)
-    # the chart's font has no Devanagari: its title stays in English
+    columns = game.chart_columns(session.roster, session.game_state)
+    rules = game.rulebook.complete(session.rules)
     title = f"{game.title}: {len(hands)} {game.hand_word}{'s' if len(hands) > 1 else ''}"
     from bot.core.chart import render_chart  # matplotlib: loaded when first needed
 
     # matplotlib takes a moment: off the event loop
-    png = await asyncio.to_thread(render_chart, columns, hands,
-                                  game.rulebook.complete(session.rules), title,
-                                  game.hand_word, game.point_places)
+    png = await asyncio.to_thread(render_chart, columns, hands, rules, title,
+                                  game.hand_word, game.point_places,
+                                  game.goal(rules, session.game_state))
     return Outcome(Reply(f"Running totals after {i18n.plural(len(hands), game.hand_word)}.",
                          file=Attachment(f"chart-{session.id}-{len(hands)}.png", png,
                                          "image")))

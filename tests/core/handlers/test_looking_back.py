@@ -208,3 +208,26 @@ async def test_more_messages_in_nepali(table: Table):
     assert "नियम अबका हातहरूका लागि बदलियो" in (await table.ok("/rules seen:4")).text
     assert "पहिल्यै खुला छ" in await table.error(NEW)
     assert "जित्ने खेलाडीको नाम" in await table.error("/hand seen:bob maal:bob=1")
+
+
+def test_devanagari_names_are_drawn_not_boxes():
+    """matplotlib warns for every glyph its fonts lack (drawn as an empty box): with the
+    shipped Devanagari font there is none, with DejaVu Sans alone there are."""
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    from bot.core.chart import render_chart
+    from bot.core.session import HandRecord
+
+    hand = HandRecord(no=1, players=[1, 2], inputs={}, rules={}, deltas={1: 5, 2: -5},
+                      summary="", recorded_by="x", recorded_by_name="x")
+
+    def missing(**rc: object) -> list[str]:
+        with warnings.catch_warnings(record=True) as caught, plt.rc_context(rc):
+            warnings.simplefilter("always")
+            render_chart([(1, "राम"), (2, "सीता")], [hand], {}, "हात")
+        return [str(w.message) for w in caught if "missing from font" in str(w.message)]
+
+    assert missing() == []
+    assert missing(**{"font.family": ["DejaVu Sans"]})  # the check can tell
