@@ -87,7 +87,8 @@ class Service:
         if admin is not None and not command.actor.is_admin and self.knows(name) \
                 and self.table.asks_admin(name):
             command = replace(command, actor=replace(command.actor, is_admin=await admin()))
-        async with self.store.transaction(command.chat) as tx:
+        write = not (self.knows(name) and self.table.read_only(name))
+        async with self.store.transaction(command.chat, write=write) as tx:
             settings = await tx.settings()
             i18n.language.set(settings.language)
             if command.origin_id is not None:
@@ -108,7 +109,9 @@ class Service:
             outcome = await self._run(call)
             if outcome.changed and command.origin_id is not None:
                 await tx.record_origin(command.origin_id, outcome.reply.to_json())
-            return outcome.reply
+        if outcome.later is not None:  # slow work (a chart) after the chat's turn is over
+            return await outcome.later()
+        return outcome.reply
 
     def _route(self, name: str, game: Game, session: SessionState | None) -> CommandSpec:
         spec = self.table.lookup(name, game)

@@ -7,6 +7,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 
+CONNECT_SECONDS, STATEMENT_SECONDS, POOL_SECONDS = 10, 15, 10
+
+
 def async_url(url: str) -> str:
     """`sqlite:///x.db` and `postgresql://...` as their async-driver forms."""
     parsed = make_url(url)
@@ -23,16 +26,22 @@ def create_engine(url: str) -> AsyncEngine:
     bot's tables in their own schema (the tests use this for isolation)."""
     parsed = make_url(async_url(url))
     if parsed.get_backend_name() == "sqlite":
-        engine = create_async_engine(parsed, connect_args={"timeout": 30})
+        engine = create_async_engine(parsed, connect_args={"timeout": STATEMENT_SECONDS})
         _sqlite_transactions(engine)
         return engine
-    connect_args = {}
+    connect_args: dict[str, object] = {}
     search_path = parsed.query.get("search_path")
     if search_path:
         parsed = parsed.difference_update_query(["search_path"])
         connect_args["server_settings"] = {"search_path": str(search_path)}
+    # A database that stops answering must not hang a command: connecting, each statement
+    # and waiting for a pooled connection all give up (the service then says what it knows)
+    connect_args.update(timeout=CONNECT_SECONDS, command_timeout=STATEMENT_SECONDS)
     return create_async_engine(parsed, pool_size=5, max_overflow=5, pool_pre_ping=True,
-                               connect_args=connect_args)
+                               pool_timeout=POOL_SECONDS, connect_args=connect_args)
+
+
+READ_ONLY = "maalbot_read_only"  # an execution option: this transaction only reads
 
 
 def _sqlite_transactions(engine: AsyncEngine) -> None:
@@ -51,7 +60,9 @@ def _sqlite_transactions(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _begin(connection) -> None:  # type: ignore[no-untyped-def]
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        # a command that only reads takes no write lock: WAL readers never wait
+        reading = connection.get_execution_options().get(READ_ONLY, False)
+        connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
 
 async def open_store(url: str, migrate: bool = True):  # type: ignore[no-untyped-def]

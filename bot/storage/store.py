@@ -24,6 +24,7 @@ from bot.core.session import (
     WaitingHand,
 )
 from bot.storage.backup import export_sessions, import_sessions
+from bot.storage.database import READ_ONLY
 from bot.storage.tables import chat_settings, hands, origins, sessions
 
 
@@ -45,9 +46,15 @@ class SqlStore:
         return self.engine.dialect.name
 
     @asynccontextmanager
-    async def transaction(self, chat: str) -> AsyncIterator[SqlChatTransaction]:
-        # SQLite has one writer at a time: queue here rather than in its busy-wait, whose
-        # sleeps would add whole milliseconds to whoever waits.
+    async def transaction(self, chat: str,
+                          write: bool = True) -> AsyncIterator[SqlChatTransaction]:
+        """One command's transaction. Writers of a chat take turns (on SQLite, all writers:
+        it has one at a time; queueing here beats its busy-wait, whose sleeps add whole
+        milliseconds). A transaction that only reads waits for nobody and holds nobody up."""
+        if not write:
+            async with self._reading(chat) as tx:
+                yield tx
+            return
         key = "*" if self.backend == "sqlite" else chat
         lock = self._locks.get(key)
         if lock is None:
@@ -80,6 +87,13 @@ class SqlStore:
                 raise
             finally:
                 await conn.close()
+
+    @asynccontextmanager
+    async def _reading(self, chat: str) -> AsyncIterator[SqlChatTransaction]:
+        async with self.engine.connect() as conn:
+            await conn.execution_options(**{READ_ONLY: True})
+            async with conn.begin():
+                yield SqlChatTransaction(conn, chat, read_only=True)
 
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None:
         async with self.engine.connect() as conn:
@@ -144,9 +158,14 @@ def _hand(row: Any) -> HandRecord:
 
 
 class SqlChatTransaction:
-    def __init__(self, conn: AsyncConnection, chat: str) -> None:
+    def __init__(self, conn: AsyncConnection, chat: str, read_only: bool = False) -> None:
         self.conn = conn
         self.chat = chat
+        self.read_only = read_only  # a write here is a bug in the command's spec
+
+    def _writable(self) -> None:
+        if self.read_only:
+            raise RuntimeError("a command declared read-only tried to write")
 
     async def open_session(self) -> SessionState | None:
         row = (await self.conn.execute(
@@ -155,6 +174,7 @@ class SqlChatTransaction:
         return _session(row) if row else None
 
     async def save_session(self, state: SessionState) -> SessionState:
+        self._writable()
         values = {
             "game": state.game,
             "status": state.status,
@@ -187,6 +207,7 @@ class SqlChatTransaction:
         return state
 
     async def add_hand(self, session_id: int, hand: HandRecord) -> HandRecord:
+        self._writable()
         created = _now()
         result = await self.conn.execute(
             insert(hands).values(
@@ -208,6 +229,7 @@ class SqlChatTransaction:
         return hand
 
     async def void_hand(self, session_id: int, no: int, by: str, void: Void) -> None:
+        self._writable()
         await self.conn.execute(
             update(hands)
             .where(hands.c.session_id == session_id, hands.c.no == no,
@@ -260,6 +282,7 @@ class SqlChatTransaction:
         return await export_sessions(self.conn, self.chat, session_ids)
 
     async def restore(self, data: Mapping[str, Any]) -> int:
+        self._writable()
         return await import_sessions(self.conn, data, self.chat)
 
     async def settings(self) -> ChatSettings:
@@ -268,6 +291,7 @@ class SqlChatTransaction:
         return ChatSettings.from_json(row[0] if row else None)
 
     async def save_settings(self, values: ChatSettings) -> None:
+        self._writable()
         data = values.to_json()
         updated = await self.conn.execute(
             update(chat_settings).where(chat_settings.c.chat == self.chat).values(data=data))
@@ -275,6 +299,7 @@ class SqlChatTransaction:
             await self.conn.execute(insert(chat_settings).values(chat=self.chat, data=data))
 
     async def record_origin(self, origin_id: str, reply: Mapping[str, Any]) -> None:
+        self._writable()
         await self.conn.execute(
             insert(origins).values(
                 origin_id=origin_id, chat=self.chat, reply=dict(reply), created_at=_now()

@@ -79,7 +79,8 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
              Option("person", Kind.TEXT, "@the person, or none for a guest seat",
                     required=True)),
             may=Rule.STARTER, run=sessions.seat),
-        CommandSpec("players", "show the seats", "/players", run=sessions.players),
+        CommandSpec("players", "show the seats", "/players", run=sessions.players,
+                    read_only=True),
         CommandSpec(
             "sitout", "sit out the next hands", "/sitout   or   /sitout bob",
             "The player keeps their seat and totals but is not in the hands that follow "
@@ -93,7 +94,8 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
         CommandSpec("board", "the last hands and the totals", "/board   /board game:last",
                     "Money is shown when a rate or currency is set (/rules rate:0.25), hand by "
                     "hand at the rate of each hand's time. game:last (or game:2) shows a "
-                    "finished game.", (PAST_GAME,), needs=Needs.NOTHING, run=board.board),
+                    "finished game.", (PAST_GAME,), needs=Needs.NOTHING, run=board.board,
+                    read_only=True),
         CommandSpec(
             "undo", "undo the last hand (or drop a waiting one)", "/undo [reason:wrong winner]",
             "Nothing is deleted: the hand is kept in the log as undone. On Telegram and "
@@ -119,13 +121,13 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
         CommandSpec("chart", "a chart of the running totals", "/chart   /chart game:last",
                     "A picture of every player's total hand by hand; game:last (or game:2) "
                     "for a finished game.", (PAST_GAME,), needs=Needs.NOTHING,
-                    run=looking_back.chart),
+                    run=looking_back.chart, read_only=True),
         CommandSpec(
             "history", "the hands as entered, undone and edited ones too",
             "/history   or   /history hand:3   or   /history game:last",
             "Who recorded each hand and when, and what was undone or edited, with the reason "
             "when one was given (/undo reason:...). game:last (or game:2): a finished game.",
-            (PAST_GAME,), needs=Needs.NOTHING, run=looking_back.history,
+            (PAST_GAME,), needs=Needs.NOTHING, run=looking_back.history, read_only=True,
             derive=lambda game: (_which(game, "in full"),)),
         CommandSpec(
             "settings", "this chat's settings", "/settings timezone:Asia/Kathmandu language:ne",
@@ -146,7 +148,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
                     name="player"),
              Option("period", Kind.CHOICE, "this month, this year or all time",
                     choices=looking_back.PERIODS)),
-            needs=Needs.NOTHING, run=looking_back.stats_),
+            needs=Needs.NOTHING, run=looking_back.stats_, read_only=True),
         CommandSpec(
             "link", "count a guest name as a person in /stats",
             "/link name:Bob @bob   or   /link name:Bob (yourself)", "",
@@ -161,7 +163,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
                     choices=("json", "csv")),
              Option("", Kind.BOOL, "every session of this chat, not only the open one",
                     name="all")),
-            needs=Needs.NOTHING, run=exchange.export),
+            needs=Needs.NOTHING, run=exchange.export, read_only=True),
         CommandSpec(
             "import", "bring an /export into a chat with no games yet",
             "/import, with the JSON file", "",
@@ -170,8 +172,8 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
         CommandSpec(
             "help", "this help", "/help [command]   /help rules",
             "", (Option("", Kind.TEXT, "a command, rules, words or a game", name="topic"),),
-            needs=Needs.NOTHING, run=help.help_),
+            needs=Needs.NOTHING, run=help.help_, read_only=True),
         CommandSpec("start", "this help", "/start", "",
                     (Option("", Kind.TEXT, "a command, rules, words or a game", name="topic"),),
-                    needs=Needs.NOTHING, run=help.help_, hidden=True),
+                    needs=Needs.NOTHING, run=help.help_, hidden=True, read_only=True),
     ]

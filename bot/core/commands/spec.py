@@ -111,6 +111,7 @@ class CommandSpec:
     derive: Derive | None = None
     hidden: bool = False  # answered, but not in menus or the help list (/start)
     free_view: bool = False  # with no options it only shows: anyone may (/rules, /settings)
+    read_only: bool = False  # never writes: its transaction waits for no writer
 
     def option(self, label: str) -> Option | None:
         for option in self.options:

@@ -67,6 +67,11 @@ class CommandTable:
             next(iter(self.variants(name).values())) for name in self.names()]
         return [(s.name, s.summary) for s in specs if not s.hidden]
 
+    def read_only(self, name: str) -> bool:
+        """Whether `name` only reads, in every game that has it."""
+        variants = self.variants(name)
+        return bool(variants) and all(spec.read_only for spec in variants.values())
+
     def asks_admin(self, name: str) -> bool:
         """Whether the answer to `name` can depend on the sender being a chat admin, in any
         game: the adapter fetches admin status for exactly these."""

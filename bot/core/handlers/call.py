@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,10 +20,13 @@ if TYPE_CHECKING:
 
 @dataclass
 class Outcome:
-    """A reply, and whether the command changed anything (only then is its origin kept)."""
+    """A reply, and whether the command changed anything (only then is its origin kept).
+    `later` makes the reply once the transaction is over: slow work that only needs what
+    was read (drawing a chart) must not hold the chat, or on SQLite every chat, up."""
 
     reply: Reply
     changed: bool = False
+    later: Callable[[], Awaitable[Reply]] | None = None
 
 
 @dataclass

@@ -26,15 +26,19 @@ async def chart(call: Call) -> Outcome:
     columns = game.chart_columns(session.roster, session.game_state)
     rules = game.rulebook.complete(session.rules)
     title = f"{game.title}: {len(hands)} {game.hand_word}{'s' if len(hands) > 1 else ''}"
-    from bot.core.chart import render_chart  # matplotlib: loaded when first needed
+    text = f"Running totals after {i18n.plural(len(hands), game.hand_word)}."
+    name = f"chart-{session.id}-{len(hands)}.png"
+    goal = game.goal(rules, session.game_state)
 
-    # matplotlib takes a moment: off the event loop
-    png = await asyncio.to_thread(render_chart, columns, hands, rules, title,
-                                  game.hand_word, game.point_places,
-                                  game.goal(rules, session.game_state))
-    return Outcome(Reply(f"Running totals after {i18n.plural(len(hands), game.hand_word)}.",
-                         file=Attachment(f"chart-{session.id}-{len(hands)}.png", png,
-                                         "image")))
+    async def draw() -> Reply:
+        from bot.core.chart import render_chart  # matplotlib: loaded when first needed
+
+        # matplotlib takes a moment: off the event loop, and after the transaction
+        png = await asyncio.to_thread(render_chart, columns, hands, rules, title,
+                                      game.hand_word, game.point_places, goal)
+        return Reply(text, file=Attachment(name, png, "image"))
+
+    return Outcome(Reply(text), later=draw)
 
 
 async def history(call: Call) -> Outcome:
