@@ -6,7 +6,6 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-
 CONNECT_SECONDS, STATEMENT_SECONDS, POOL_SECONDS = 10, 15, 10
 
 
