@@ -25,6 +25,8 @@ class Adapter(Protocol):
 def build_adapters(settings: Settings, service: Service) -> list[Adapter]:
     adapters: list[Adapter] = []
     if settings.telegram_token:
+        from telegram.ext import AIORateLimiter
+
         from bot.telegram_adapter import TelegramAdapter
 
         adapters.append(TelegramAdapter(
@@ -34,6 +36,8 @@ def build_adapters(settings: Settings, service: Service) -> list[Adapter]:
             webhook_port=settings.telegram_webhook_port,
             webhook_secret=settings.telegram_webhook_secret,
             poll_timeout=settings.telegram_poll_timeout,
+            rate_limiter=AIORateLimiter(group_max_rate=settings.telegram_group_rate,
+                                        max_retries=3),
         ))
     if settings.discord_token:
         from bot.discord_adapter import DiscordAdapter

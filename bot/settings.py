@@ -27,6 +27,8 @@ class Settings(BaseSettings):
     telegram_webhook_port: int = 8443
     telegram_webhook_secret: str | None = None
     telegram_poll_timeout: int = 10  # seconds a getUpdates long poll waits
+    # Telegram's flood limit for a group: messages a minute (20); a test server may allow more
+    telegram_group_rate: int = 20
 
     # Discord: the URLs point the client at another server (the tests' fakes); commands sync
     # globally, or to one test server; shards split between processes by count and ids.

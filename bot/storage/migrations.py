@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Column,
     DateTime,
     ForeignKey,
@@ -101,11 +102,31 @@ async def _0004_session_money(conn: AsyncConnection) -> None:
     await conn.execute(text("ALTER TABLE sessions ADD COLUMN money TEXT"))
 
 
+async def _0005_inbox(conn: AsyncConnection) -> None:
+    # Telegram updates as they arrive, kept before Telegram is told they were received, so a
+    # process that dies with a backlog handles it when it comes back.
+    meta = MetaData()
+    Table(
+        "inbox", meta,
+        Column("bot_id", BigInteger, primary_key=True),
+        Column("update_id", BigInteger, primary_key=True),
+        Column("chat", Text, nullable=False),
+        Column("payload", JSON, nullable=False),
+        Column("state", Text, nullable=False),  # new, working, done, failed
+        Column("attempts", Integer, nullable=False),
+        Column("not_before", DateTime(timezone=True), nullable=False),
+        Column("updated_at", DateTime(timezone=True), nullable=False),
+        Index("inbox_unfinished", "bot_id", "state", "update_id"),
+    )
+    await conn.run_sync(meta.create_all)
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
     (3, "chat settings", _0003_chat_settings),
     (4, "money per session at each hand's rate", _0004_session_money),
+    (5, "a durable inbox of Telegram updates", _0005_inbox),
 ]
 
 

@@ -71,3 +71,15 @@ chat_settings = table(
     column("chat", Text),
     column("data", JSONText),
 )
+
+inbox = table(
+    "inbox",
+    column("bot_id", Integer),
+    column("update_id", Integer),
+    column("chat", Text),
+    column("payload", JSON),
+    column("state", Text),
+    column("attempts", Integer),
+    column("not_before", DateTime(timezone=True)),
+    column("updated_at", DateTime(timezone=True)),
+)

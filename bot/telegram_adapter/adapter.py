@@ -47,7 +47,9 @@ from bot.core.flows import Ask, seal
 from bot.core.grammar import is_command, parse_command_text
 from bot.core.i18n import t
 from bot.core.service import Service
+from bot.storage.inbox import Inbox
 from bot.telegram_adapter import keyboards as kb
+from bot.telegram_adapter.intake import Intake, delivery
 from bot.telegram_adapter.render import reply_chunks
 
 log = logging.getLogger(__name__)
@@ -94,10 +96,12 @@ class TelegramAdapter:
             .base_url(f"{api}/bot")
             .base_file_url(f"{api}/file/bot")
             .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+            .updater(None)  # updates come in through our durable intake, not PTB's Updater
             .build()
         )
         self._admins: dict[int, tuple[float, set[int]]] = {}
         self.errors = 0  # updates that failed in our code (for tests and health)
+        self.intake: Intake | None = None
         self.app.add_handler(MessageHandler(
             filters.UpdateType.MESSAGE & (filters.TEXT | filters.CAPTION), self._on_message))
         self.app.add_handler(MessageHandler(
@@ -110,26 +114,27 @@ class TelegramAdapter:
     async def start(self) -> None:
         await self.app.initialize()
         await self._retry(lambda: self.app.bot.set_my_commands(self._menu(None)))
-        await self.app.start()
-        assert self.app.updater is not None
+        await self.app.start()  # the handlers; updates come in through the intake
         allowed = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.CALLBACK_QUERY]
+        store = self.service.store
+        self.intake = Intake(self.app, Inbox(store.engine, self.app.bot.id),  # type: ignore[attr-defined]
+                             allowed, self.poll_timeout)
         if self.webhook_url:
-            await self.app.updater.start_webhook(
-                listen=self.webhook_listen, port=self.webhook_port,
-                url_path="telegram", webhook_url=self.webhook_url,
-                secret_token=self.webhook_secret, allowed_updates=allowed,
-            )
+            await self._retry(lambda: self.app.bot.set_webhook(
+                self.webhook_url or "", secret_token=self.webhook_secret,
+                allowed_updates=allowed))
+            await self.intake.start_webhook(self.webhook_listen, self.webhook_port,
+                                            self.webhook_secret)
         else:
-            await self.app.updater.start_polling(
-                timeout=self.poll_timeout, allowed_updates=allowed, poll_interval=0,
-            )
+            await self._retry(lambda: self.app.bot.delete_webhook())
+            await self.intake.start_polling()
         log.info("telegram: running as @%s (%s)", self.app.bot.username,
                  "webhook" if self.webhook_url else "polling")
 
     async def stop(self) -> None:
-        """Stop fetching, let the update in hand finish, then close."""
-        if self.app.updater is not None and self.app.updater.running:
-            await self.app.updater.stop()
+        """Stop fetching, let the updates in hand finish, then close."""
+        if self.intake is not None:
+            await self.intake.stop()
         if self.app.running:
             await self.app.stop()
         await self.app.shutdown()
@@ -216,9 +221,10 @@ class TelegramAdapter:
 
     async def _deliver(self, message: Message, reply: Reply) -> None:
         """A reply to `message`: the text, its buttons, a prompt to reply to, the menu."""
-        if reply.duplicate:
+        handling = delivery.get()
+        if reply.duplicate and not (handling and handling.redelivery):
             log.info("telegram: duplicate of message %s ignored", message.message_id)
-            return
+            return  # (handled again from the inbox, its answer was never sent: send it now)
         question = reply.question
         prompt = question is not None and question.ask == Ask.TYPE and question.prompt_now
         await self._send(message, reply, markup=None if prompt else self._markup(message,
@@ -382,11 +388,17 @@ class TelegramAdapter:
                 return await call()
             except RetryAfter as error:
                 if attempt == SEND_ATTEMPTS - 1:
+                    handling = delivery.get()
+                    if handling is not None:
+                        handling.failed = True  # the inbox tries the update again later
                     raise
                 await asyncio.sleep(float(error.retry_after if isinstance(
                     error.retry_after, int | float) else error.retry_after.total_seconds()))
             except NetworkError as error:
                 if isinstance(error, BadRequest) or attempt == SEND_ATTEMPTS - 1:
+                    handling = delivery.get()
+                    if handling is not None and not isinstance(error, BadRequest):
+                        handling.failed = True  # the inbox tries the update again later
                     raise
                 log.warning("telegram: %s; retrying in %.1fs", error, delay)
                 await asyncio.sleep(delay)

@@ -38,7 +38,11 @@ class FakeTelegram:
     webhook: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.updates: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        # Updates wait here until a getUpdates with a higher offset confirms them, as on
+        # Telegram: an update fetched but never confirmed is delivered again.
+        self.pending: list[dict[str, Any]] = []
+        self._arrived = asyncio.Event()
+        self._closing = False
         self._update_ids = itertools.count(1000)
         self._message_ids = itertools.count(5000)
         self._changed = asyncio.Condition()
@@ -58,6 +62,7 @@ class FakeTelegram:
         return self.base
 
     async def stop(self) -> None:
+        self.release()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -82,7 +87,8 @@ class FakeTelegram:
         message = update.get("message") or update.get("edited_message")
         if message:
             self.messages[(message["chat"]["id"], message["message_id"])] = message
-        await self.updates.put(update)
+        self.pending.append(update)
+        self._arrived.set()
 
     def sent(self, method: str = "sendMessage", chat_id: int | None = None) -> list[dict]:
         return [c.params for c in self.calls if c.method == method
@@ -140,15 +146,34 @@ class FakeTelegram:
         return True
 
     async def _m_getUpdates(self, params: dict) -> list[dict]:
-        timeout = float(params.get("timeout") or 0)
-        batch: list[dict] = []
-        try:
-            batch.append(await asyncio.wait_for(self.updates.get(), max(timeout, 0.01)))
-        except TimeoutError:
-            return []
-        while not self.updates.empty():
-            batch.append(self.updates.get_nowait())
-        return batch
+        """Long polling as the Bot API documents it: `offset` confirms every update below
+        it (they are forgotten); the answer is the updates from the offset on, waiting up
+        to `timeout` seconds for one to arrive."""
+        offset = int(params.get("offset") or 0)
+        if offset:
+            self.pending = [u for u in self.pending if u["update_id"] >= offset]
+        limit = int(params.get("limit") or 100)
+        deadline = time.monotonic() + float(params.get("timeout") or 0)
+        while not self._closing:
+            ready = [u for u in self.pending if u["update_id"] >= offset][:limit]
+            if ready:
+                return ready
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return []
+            self._arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), left)
+        return []
+
+    def release(self) -> None:
+        """End every long poll now (the tests' teardown need not wait one out)."""
+        self._closing = True
+        self._arrived.set()
+
+    def confirmed(self) -> bool:
+        """Has every update pushed been confirmed (by an offset past it)?"""
+        return not self.pending
 
     async def _m_setMyCommands(self, _: dict) -> bool:
         return True
