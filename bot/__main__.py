@@ -1,6 +1,8 @@
-"""`python -m bot [console|run|migrate]`: build everything and run it.
+"""`python -m bot [console|run|migrate|health|backup|restore]`: build everything and run it.
 
 With no subcommand: the chat platforms whose tokens are set, or the console when none is.
+Whatever goes wrong is one line on stderr and an exit code of its own (bot/failures.py);
+a traceback only with LOG_LEVEL=DEBUG.
 """
 
 from __future__ import annotations
@@ -9,13 +11,26 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
+import traceback
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from bot.failures import BAD_SETTING, FILE, NOTHING, OK, UNHEALTHY, Failure, database_failure
 from bot.logs import setup_logging
-from bot.settings import Settings
+from bot.settings import Settings, setting_problem
 
 log = logging.getLogger("bot")
+
+
+def default_files() -> Path:
+    """Where the console writes charts and exports: the user's data folder, never the
+    project's tree or wherever it happens to be run."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "maalbot" / "files"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,7 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     console.add_argument("--user", default="host", help="your name at the table (default host)")
     console.add_argument("--json", action="store_true", help="print one JSON object per reply")
     console.add_argument("--chat", default="console", help="which chat's session to use")
-    console.add_argument("--files", default=".", help="folder for charts and exports")
+    console.add_argument("--files", default=None,
+                         help=f"folder for charts and exports (default {default_files()})")
     sub.add_parser("run", help="run the chat platforms whose tokens are set")
     sub.add_parser("migrate", help="bring the database up to date")
     sub.add_parser("health", help="check the database; print JSON; exit 0 when healthy")
@@ -39,18 +55,26 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+async def _store(url: str):  # type: ignore[no-untyped-def]
+    from bot.storage import open_store
+
+    try:
+        return await open_store(url)
+    except Exception as error:
+        raise database_failure(url, error) from error
+
+
 async def _console(settings: Settings, args: argparse.Namespace) -> int:
     from bot.console import run_console
     from bot.core.service import Service
-    from bot.storage import open_store
 
     if settings.log_level != "DEBUG":  # the console's replies are on stdout; keep stderr quiet
         logging.getLogger("bot.core.service").setLevel(logging.WARNING)
     url = f"sqlite:///{args.db}" if args.db else settings.database_url
-    store = await open_store(url)
+    store = await _store(url)
     try:
         return await run_console(Service(store), args.user, args.json, chat=args.chat,
-                                 files=Path(args.files))
+                                 files=Path(args.files) if args.files else default_files())
     finally:
         await store.close()
 
@@ -59,42 +83,62 @@ async def _migrate(settings: Settings) -> int:
     from bot.storage.database import create_engine
     from bot.storage.migrations import current_version, upgrade
 
-    engine = create_engine(settings.database_url)
+    url = settings.database_url
+    try:
+        engine = create_engine(url)
+    except Exception as error:
+        raise database_failure(url, error) from error
     try:
         applied = await upgrade(engine)
         version = await current_version(engine)
+    except Exception as error:
+        raise database_failure(url, error) from error
     finally:
         await engine.dispose()
     done = f"applied {', '.join(map(str, applied))}" if applied else "nothing to apply"
     print(f"Database at schema version {version} ({done}).")
-    return 0
+    return OK
 
 
 async def _health(settings: Settings) -> int:
     from bot.storage.health import check_health
 
-    report = await check_health(settings.database_url)
+    try:
+        report = await check_health(settings.database_url)
+    except Exception as error:
+        raise database_failure(settings.database_url, error) from error
     print(json.dumps(report))
-    return 0 if report["ok"] else 1
+    return OK if report["ok"] else UNHEALTHY
 
 
 async def _backup(settings: Settings, args: argparse.Namespace) -> int:
     from bot.storage.backup import export_chat
     from bot.storage.database import create_engine
+    from bot.storage.migrations import upgrade
 
-    engine = create_engine(settings.database_url)
+    url = settings.database_url
     try:
-        data = await export_chat(engine, args.chat)
-    finally:
-        await engine.dispose()
+        engine = create_engine(url)
+        try:
+            await upgrade(engine)  # a database never used yet has nothing, not an error
+            data = await export_chat(engine, args.chat)
+        finally:
+            await engine.dispose()
+    except Exception as error:
+        raise database_failure(url, error) from error
+    if not data["sessions"]:
+        raise Failure(NOTHING, f"Chat {args.chat} has no games to back up (chats look like "
+                               "telegram:-100123 or discord:456).")
     text = json.dumps(data, ensure_ascii=False, indent=1)
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as out:
-            out.write(text)
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise Failure(FILE, f"Can't write {args.out}: {error.strerror}.") from error
     else:
         print(text)
     print(f"{len(data['sessions'])} session(s) of {args.chat} backed up.", file=sys.stderr)
-    return 0
+    return OK
 
 
 async def _restore(settings: Settings, args: argparse.Namespace) -> int:
@@ -102,27 +146,34 @@ async def _restore(settings: Settings, args: argparse.Namespace) -> int:
     from bot.storage.database import create_engine
     from bot.storage.migrations import upgrade
 
-    with open(args.file, encoding="utf-8") as source:
-        data = json.load(source)
-    engine = create_engine(settings.database_url)
     try:
-        await upgrade(engine)
-        count = await import_chat(engine, data, args.chat)
+        data = json.loads(Path(args.file).read_bytes())
+    except OSError as error:
+        raise Failure(FILE, f"Can't read {args.file}: {error.strerror}.") from error
+    except ValueError as error:
+        raise Failure(FILE, f"{args.file} is not a backup (not JSON: {error}).") from error
+    url = settings.database_url
+    try:
+        engine = create_engine(url)
+        try:
+            await upgrade(engine)
+            count = await import_chat(engine, data, args.chat)
+        finally:
+            await engine.dispose()
     except RestoreError as error:
-        print(f"Not restored: {error}", file=sys.stderr)
-        return 1
-    finally:
-        await engine.dispose()
+        raise Failure(FILE, f"Not restored: {error}.") from error
+    except Exception as error:
+        raise database_failure(url, error) from error
     print(f"{count} session(s) restored into {args.chat or data['chat']}.", file=sys.stderr)
-    return 0
+    return OK
 
 
 async def _run(settings: Settings) -> int:
     tokens = settings.platforms()
     if not any(tokens.values()):
-        print("No platform token is set: set TELEGRAM_TOKEN and/or DISCORD_TOKEN "
-              "(environment or .env), or run `python -m bot console`.", file=sys.stderr)
-        return 2
+        raise Failure(BAD_SETTING, "No platform token is set: set TELEGRAM_TOKEN and/or "
+                                   "DISCORD_TOKEN (environment or .env), or run "
+                                   "`python -m bot console`.")
     from bot.runner import run
 
     return await run(settings)
@@ -132,9 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         settings = Settings()
-    except Exception as error:  # pydantic's ValidationError names the bad setting
-        print(f"Bad setting: {error}", file=sys.stderr)
-        return 2
+    except ValidationError as error:
+        print(f"Bad setting: {setting_problem(error)}", file=sys.stderr)
+        return BAD_SETTING
     setup_logging(settings.log_level, settings.log_format)
     command = args.command
     if command is None:
@@ -143,18 +194,30 @@ def main(argv: list[str] | None = None) -> int:
         else:
             command = "console"
             args = _parser().parse_args(["console"])
-    runner = {
+    runners: dict[str, Callable[[], Awaitable[int]]] = {
         "console": lambda: _console(settings, args),
         "run": lambda: _run(settings),
         "migrate": lambda: _migrate(settings),
         "health": lambda: _health(settings),
         "backup": lambda: _backup(settings, args),
         "restore": lambda: _restore(settings, args),
-    }[command]
+    }
+    debug = settings.log_level == "DEBUG"
     try:
-        return asyncio.run(runner())
+        return asyncio.run(runners[command]())
     except KeyboardInterrupt:
         return 130
+    except Failure as failure:
+        if debug:
+            traceback.print_exc()
+        print(failure.message, file=sys.stderr)
+        return failure.code
+    except Exception as error:  # a bug: one line, the traceback only when asked for
+        if debug:
+            traceback.print_exc()
+        print(f"Unexpected error: {type(error).__name__}: {str(error)[:200]} "
+              "(LOG_LEVEL=DEBUG shows the details).", file=sys.stderr)
+        return UNHEALTHY
 
 
 if __name__ == "__main__":

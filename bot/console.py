@@ -1,6 +1,9 @@
 """The console: the same commands as the chats, typed on stdin, no account or token needed.
 
 A line `bob: /maal 5` acts as bob; other lines act as --user, who is the console's admin.
+What people paste works as written: ` # a comment` ends a line's command, a line may hold
+several commands (`/sitout dave   /back dave`), `@bob` names bob (the console knows people by
+the names they type), and a line that is not text says so and the console goes on.
 """
 
 from __future__ import annotations
@@ -19,7 +22,25 @@ from bot.core.grammar import parse_command_text
 from bot.core.service import Service
 
 _AS_SOMEONE = re.compile(r"^([^\s:/]{1,64}):\s*(/.*)$", re.DOTALL)
+_COMMENT = re.compile(r"(?:^|\s+)#.*$")  # a comment starts with # after a space
+_AT_NAME = re.compile(r"(?<![\w@])@([^\s@:=,]+)")
 CONSOLE_CHAT = "console"
+
+
+def split_line(line: str, known: set[str]) -> list[str]:
+    """A pasted line as the commands it holds: its comment dropped, split where a known
+    command starts after a space (`/sitout dave   /back dave`)."""
+    line = _COMMENT.sub("", line).strip()
+    if not line:
+        return []
+    names = "|".join(sorted(known, key=len, reverse=True))
+    starts = [m.start() for m in re.finditer(
+        rf"(?:(?<=\s)|^)(?:[^\s:/]{{1,64}}:\s*)?/(?:{names})(?=\s|$|@)", line)]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    ends = [*starts[1:], len(line)]
+    return [line[a:b].strip() for a, b in zip(starts, ends, strict=True)
+            if line[a:b].strip()]
 
 
 def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT) -> Command:
@@ -34,15 +55,20 @@ def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT) -> Command:
     attachment = None
     if parsed.name == "import" and parsed.options.get(""):
         # the console's way of sending a file: /import path/to/export.json
-        path = Path(parsed.options[""]).expanduser()
+        raw = parsed.options.pop("")
         try:
-            attachment = path.read_bytes()
-        except OSError as error:
-            raise UserError(f"Can't read {path}: {error.strerror}.") from None
-        parsed.options.pop("")
+            attachment = Path(raw).expanduser().read_bytes()
+        except (OSError, RuntimeError) as error:  # RuntimeError: ~nosuchuser has no home
+            why = (getattr(error, "strerror", None) or str(error)).rstrip(".")
+            raise UserError(f"Can't read {raw}: {why}.") from None
+    # `@bob` is the person the console knows as bob (for /link name:Bob @bob, /seat)
+    mentions = {f"@{m.group(1)}": Actor(f"console:{m.group(1).lower()}", m.group(1),
+                                        by_name=True)
+                for m in _AT_NAME.finditer(line)}
     # an origin id per line, so that after a failure the bot can tell whether it was recorded
     return Command(chat=chat, actor=actor, name=parsed.name, options=parsed.options,
-                   attachment=attachment, origin_id=f"console:{uuid.uuid4().hex}")
+                   attachment=attachment, origin_id=f"console:{uuid.uuid4().hex}",
+                   mentions=mentions)
 
 
 def render_plain(reply: Reply) -> str:
@@ -63,6 +89,20 @@ def save_file(reply: Reply, folder: Path) -> Path | None:
     return path.resolve()
 
 
+def _read_line(stdin: TextIO) -> str | None:
+    """One line from stdin as text; None at the end. Bytes that aren't UTF-8 give a line
+    that says so instead of stopping the console."""
+    raw = stdin.buffer.readline() if hasattr(stdin, "buffer") else stdin.readline()
+    if not raw:
+        return None
+    if isinstance(raw, str):
+        return raw
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "\x00not-utf8"
+
+
 async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO = sys.stdin,
                       stdout: TextIO = sys.stdout, chat: str = CONSOLE_CHAT,
                       files: Path = Path(".")) -> int:
@@ -71,29 +111,40 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
         stdout.write("Maalbot console. Try /help, or /newgame marriage players:alice bob "
                      "carol. Ctrl-D quits.\n")
     loop = asyncio.get_running_loop()
+    known = set(service.table.names())
     while True:
         if interactive:
             stdout.write("> ")
             stdout.flush()
-        line = await loop.run_in_executor(None, stdin.readline)
-        if not line:
+        line = await loop.run_in_executor(None, _read_line, stdin)
+        if line is None:
             return 0
-        line = line.strip()
-        if not line or line.startswith("#"):
+        if line == "\x00not-utf8":
+            _write(stdout, Reply.error("That line isn't UTF-8 text; it was skipped. Type it "
+                                       "again."), None, as_json)
             continue
-        if line in ("/quit", "/exit"):
-            return 0
-        try:
-            reply = await service.handle(line_to_command(line, user, chat))
-        except UserError as error:
-            reply = Reply.error(error.message)
-        path = save_file(reply, files)
-        if as_json:
-            data = reply.to_json()
-            if path is not None:
-                data["file"] = str(path)
-            stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
-        else:
-            saved = f"\nFile: {path}" if path is not None else ""
-            stdout.write(render_plain(reply) + saved + "\n\n")
-        stdout.flush()
+        for piece in split_line(line.strip(), known):
+            if piece in ("/quit", "/exit"):
+                return 0
+            try:
+                reply = await service.handle(line_to_command(piece, user, chat))
+            except UserError as error:
+                reply = Reply.error(error.message)
+            try:
+                path = save_file(reply, files)
+            except OSError as error:
+                path, reply = None, Reply.error(f"Can't write the file to {files}: "
+                                                f"{error.strerror}.")
+            _write(stdout, reply, path, as_json)
+
+
+def _write(stdout: TextIO, reply: Reply, path: Path | None, as_json: bool) -> None:
+    if as_json:
+        data = reply.to_json()
+        if path is not None:
+            data["file"] = str(path)
+        stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    else:
+        saved = f"\nFile: {path}" if path is not None else ""
+        stdout.write(render_plain(reply) + saved + "\n\n")
+    stdout.flush()

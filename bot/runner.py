@@ -10,6 +10,7 @@ from typing import Protocol
 from aiohttp import web
 
 from bot.core.service import Service
+from bot.failures import PLATFORM, Failure, database_failure
 from bot.settings import Settings
 from bot.storage import SqlStore, open_store
 from bot.storage.health import engine_health
@@ -20,6 +21,17 @@ log = logging.getLogger(__name__)
 class Adapter(Protocol):
     async def start(self) -> None: ...
     async def stop(self) -> None: ...
+
+
+def platform_failure(adapter: Adapter, error: Exception) -> Failure:
+    """A platform that can't be reached or refuses the token, in one line."""
+    name = type(adapter).__name__.removesuffix("Adapter")
+    text = f"{type(error).__name__}: {error}"
+    if any(word in text for word in ("Unauthorized", "InvalidToken", "LoginFailure",
+                                     "Improper token", "401")):
+        return Failure(PLATFORM, f"{name} refused the token: check {name.upper()}_TOKEN.")
+    return Failure(PLATFORM, f"Can't reach {name} ({text[:160]}): check the network and "
+                             f"{name.upper()}_API_URL if you set it.")
 
 
 def build_adapters(settings: Settings, service: Service) -> list[Adapter]:
@@ -67,7 +79,10 @@ async def serve_health(store: SqlStore, port: int) -> web.AppRunner:
 
 
 async def run(settings: Settings) -> int:
-    store = await open_store(settings.database_url)
+    try:
+        store = await open_store(settings.database_url)
+    except Exception as error:
+        raise database_failure(settings.database_url, error) from error
     service = Service(store, secret=settings.button_key())
     adapters = build_adapters(settings, service)
     stop = asyncio.Event()
@@ -80,7 +95,11 @@ async def run(settings: Settings) -> int:
         if settings.health_port:
             health = await serve_health(store, settings.health_port)
         for adapter in adapters:
-            await adapter.start()
+            try:
+                await adapter.start()
+            except Exception as error:
+                started.append(adapter)  # half started: it has sessions to close
+                raise platform_failure(adapter, error) from error
             started.append(adapter)
         log.info("running %d adapter(s); SIGTERM stops", len(started))
         await stop.wait()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from pydantic import field_validator
+from pydantic import ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -83,3 +83,22 @@ class Settings(BaseSettings):
 
     def platforms(self) -> dict[str, str | None]:
         return {"discord": self.discord_token, "telegram": self.telegram_token}
+
+
+def setting_problem(error: ValidationError) -> str:
+    """A settings error in our words: the environment variable, what was given, and what it
+    takes (not pydantic's message)."""
+    problems = []
+    for item in error.errors():
+        name = str(item["loc"][0]).upper() if item["loc"] else "a setting"
+        given = item.get("input")
+        kind = item.get("type", "")
+        if kind.startswith("int"):
+            takes = "a whole number"
+        elif kind.startswith("bool"):
+            takes = "true or false"
+        else:
+            takes = str(item.get("msg", "")).removeprefix("Value error, ")
+        shown = f"={str(given)[:40]}" if isinstance(given, str | int) else ""
+        problems.append(f"{name}{shown} is wrong: {takes}")
+    return "; ".join(problems) + " (environment or .env)."

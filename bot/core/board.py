@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from bot.core import points as pts
-from bot.core.money import format_money, json_number, money_places
+from bot.core.money import format_money, json_number, money_places, to_money
 from bot.core.session import HandRecord
 
 MAX_COLUMN = 10
@@ -134,7 +134,10 @@ def board_view(
         totals={label: pts.as_json(totals.get(key, 0), places) for key, label in columns},
         rate=json_number(Decimal(rate)),
         currency=rules.get("currency") or "",
-        money={label: json_number(here.get(key, Decimal(0))) for key, label in columns},
+        # the money of the table's currency; with no hand played for money, points x rate
+        money={label: json_number(here.get(key, Decimal(0)) if money else
+                                  to_money(totals.get(key, 0), rate, places))
+               for key, label in columns},
         moneys={c: {label: json_number(amounts.get(key, Decimal(0)))
                     for key, label in columns} for c, amounts in money.items()},
         waiting_for=waiting_for,

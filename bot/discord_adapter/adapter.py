@@ -31,6 +31,7 @@ from bot.discord_adapter.render import NO_PINGS, message_parts
 from bot.discord_adapter.tree import SlashCommand, SlashOption, slash_commands
 
 log = logging.getLogger(__name__)
+discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # a scorer needs no voice
 DEFER_AFTER = 2.0  # seconds; Discord wants an answer within 3
 MAX_FILE_BYTES = 25_000_000  # Discord's attachment limit for bots
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -102,7 +103,7 @@ class DiscordAdapter:
         log.info("discord: connecting as %s", self.client.user)
 
     async def stop(self) -> None:
-        await self.client.close()
+        await self.client.close()  # closes its HTTP session too, even if login failed
         if self._task is not None:
             try:
                 await asyncio.wait_for(self._task, 10)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -25,6 +27,10 @@ def create_engine(url: str) -> AsyncEngine:
     bot's tables in their own schema (the tests use this for isolation)."""
     parsed = make_url(async_url(url))
     if parsed.get_backend_name() == "sqlite":
+        folder = Path(parsed.database or ".").expanduser().parent
+        if parsed.database not in (None, "", ":memory:") and not folder.is_dir():
+            # said before a driver thread starts, which would outlive a failed connect
+            raise OSError(f"unable to open database file: the folder {folder} does not exist")
         engine = create_async_engine(parsed, connect_args={"timeout": STATEMENT_SECONDS})
         _sqlite_transactions(engine)
         return engine
@@ -70,5 +76,9 @@ async def open_store(url: str, migrate: bool = True):  # type: ignore[no-untyped
 
     engine = create_engine(url)
     if migrate:
-        await upgrade(engine)
+        try:
+            await upgrade(engine)
+        except BaseException:
+            await engine.dispose()  # no half-open pool left for the loop's end to trip on
+            raise
     return SqlStore(engine)

@@ -132,12 +132,16 @@ class TelegramAdapter:
                  "webhook" if self.webhook_url else "polling")
 
     async def stop(self) -> None:
-        """Stop fetching, let the updates in hand finish, then close."""
+        """Stop fetching, let the updates in hand finish, then close (also after a start
+        that failed half-way)."""
         if self.intake is not None:
             await self.intake.stop()
         if self.app.running:
             await self.app.stop()
-        await self.app.shutdown()
+        try:
+            await self.app.shutdown()
+        except RuntimeError:  # never initialized: nothing to shut
+            await self.app.bot.shutdown()
 
     # --- messages ------------------------------------------------------------------------
 

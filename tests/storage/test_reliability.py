@@ -136,7 +136,7 @@ async def test_backup_and_restore_a_chat(database_url, tmp_path):
     assert len(data["sessions"][0]["hands"]) == 3  # the undone hand is kept, as undone
     refused = subprocess.run([sys.executable, "-m", "bot", "restore", str(backup)],
                              capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
-    assert refused.returncode == 1 and "already has 1 session" in refused.stderr
+    assert refused.returncode == 4 and "already has 1 session" in refused.stderr
     restored = subprocess.run([sys.executable, "-m", "bot", "restore", str(backup), "--chat",
                                "copy"], capture_output=True, text=True, cwd=tmp_path, env=env,
                               timeout=60)

@@ -41,9 +41,11 @@ async def settings(call: Call) -> Outcome:
 
 async def link(call: Call) -> Outcome:
     options = call.options
-    name = check_name(options.get("name", ""))
+    # "/link name:Bob @bob": a value runs to the next key, so the person may ride on name:
+    given = split_list(options.get("name", ""))
+    name = check_name(given[0] if given else "")
     target = call.command.actor
-    words = split_list(options.get("", ""))
+    words = split_list(options.get("", "")) or given[1:]
     if words:
         mentioned = call.command.mentions.get(words[0]) or call.command.mentions.get(
             words[0].lower())
