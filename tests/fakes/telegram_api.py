@@ -36,6 +36,8 @@ class FakeTelegram:
     admins: dict[int, list[int]] = field(default_factory=dict)  # chat id -> admin user ids
     failures: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     webhook: dict[str, Any] = field(default_factory=dict)
+    # a chat whose messages Telegram is slow to take: chat id -> an event that lets them go
+    held: dict[int, asyncio.Event] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Updates wait here until a getUpdates with a higher offset confirms them, as on
@@ -191,6 +193,9 @@ class FakeTelegram:
                  "can_edit_stories": False, "can_delete_stories": False} for i in ids]
 
     async def _m_sendMessage(self, params: dict) -> dict:
+        gate = self.held.get(int(params["chat_id"]))
+        if gate is not None:
+            await gate.wait()  # Telegram being slow for this one chat
         return self._message(params)
 
     async def _m_sendPhoto(self, params: dict) -> dict:

@@ -176,3 +176,13 @@ async def test_a_webhook_update_is_stored_before_telegram_hears_ok(store):
     finally:
         await adapter.stop()
         await fake.stop()
+
+
+async def test_telegram_slow_for_one_chat_holds_up_no_other(tg: Harness):
+    slow_chat, other = GROUP, GROUP - 9
+    tg.fake.held[slow_chat] = asyncio.Event()  # this chat's replies hang at Telegram
+    await tg.say(ALICE, "/board", chat_id=slow_chat)
+    await tg.say(ALICE, "/board", chat_id=other)
+    assert "No game is open" in (await tg.replies(1, chat_id=other))[0]["text"]
+    tg.fake.held[slow_chat].set()
+    assert "No game is open" in (await tg.replies(1, chat_id=slow_chat))[0]["text"]
