@@ -33,6 +33,8 @@ def split_line(line: str, known: set[str]) -> list[str]:
     line = _COMMENT.sub("", line).strip()
     if not line:
         return []
+    if re.match(r"^(?:[^\s:/]{1,64}:\s*)?/(?:help|start)\b", line):
+        return [line]  # "/help /undo" explains undo; it must not undo
     names = "|".join(sorted(known, key=len, reverse=True))
     starts = [m.start() for m in re.finditer(
         rf"(?:(?<=\s)|^)(?:[^\s:/]{{1,64}}:\s*)?/(?:{names})(?=\s|$|@)", line)]

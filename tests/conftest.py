@@ -141,6 +141,9 @@ def table(service: Service) -> Table:
 @asynccontextmanager
 async def running_telegram(service: Service) -> AsyncIterator[Harness]:
     """The real Telegram adapter for `service`, against a fake Bot API."""
+    import bot.telegram_adapter.adapter as telegram_adapter
+
+    telegram_adapter.PUBLISH_AFTER = 0.05  # the fake has no edit limits: no need to wait
     fake = FakeTelegram()
     base = await fake.start()
     adapter = TelegramAdapter(
@@ -164,6 +167,9 @@ async def tg(store: SqlStore) -> AsyncIterator[Harness]:
 
 @pytest.fixture
 async def dc(store: SqlStore) -> AsyncIterator[DiscordHarness]:
+    import bot.discord_adapter.adapter as discord_adapter
+
+    discord_adapter.PUBLISH_AFTER = 0.05
     fake = FakeDiscord()
     base = await fake.start()
     adapter = DiscordAdapter(Service(store), fake.token, api_url=base,

@@ -104,6 +104,21 @@ class DiscordHarness:
                                                           f"interactions/{payload['id']}/")))
         return self.fake.calls("POST", f"interactions/{payload['id']}/")[-1].body  # type: ignore[return-value]
 
+    async def live_board(self, channel_id: int = CHANNEL_ID,
+                         containing: str = "") -> dict[str, Any]:
+        """The channel's live board as it is now (the last message the bot posted itself,
+        edited since), once its embed holds `containing`."""
+        def board() -> dict[str, Any] | None:
+            posted = self.fake.posted.get(str(channel_id))
+            message = self.fake.messages.get(posted[-1]) if posted else None
+            if message and message.get("embeds") \
+                    and containing in message["embeds"][0].get("description", ""):
+                return message
+            return None
+
+        await self.fake.wait(lambda: board() is not None)
+        return board()  # type: ignore[return-value]
+
     def message_of(self, payload: dict[str, Any]) -> dict[str, Any]:
         """The message as it stands now after the callback to `payload`."""
         message = self.fake.callback_messages[payload["id"]]

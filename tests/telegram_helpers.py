@@ -66,6 +66,17 @@ class Harness:
                                "message": message},
         })
 
+    async def said(self, text: str, chat_id: int = GROUP,
+                   method: str = "sendMessage") -> dict[str, Any]:
+        """The first message the bot sent (or edited) in the chat that contains `text`."""
+        return await self.fake.wait_until(lambda: next(
+            (p for p in self.fake.sent(method, chat_id) if text in p.get("text", "")), None))
+
+    async def live_board(self, chat_id: int = GROUP) -> dict[str, Any]:
+        """The chat's live board as it is now: the pinned message."""
+        message_id = await self.fake.wait_until(lambda: self.fake.pinned.get(chat_id))
+        return self.fake.messages[(chat_id, message_id)]
+
     async def replies(self, count: int, chat_id: int = GROUP) -> list[dict[str, Any]]:
         return await self.fake.wait_for("sendMessage", count, chat_id=chat_id)
 

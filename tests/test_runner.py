@@ -45,7 +45,7 @@ async def test_both_adapters_in_one_process_stop_cleanly_on_sigterm(tmp_path: Pa
                               maal="ram=2 sita=0")):
             await discord.dispatch("INTERACTION_CREATE", payload)
         await discord.wait_callbacks(2)
-        assert "Hand 1: ram won" in discord.callbacks()[1]["data"]["embeds"][0]["description"]
+        assert "Hand 1: ram won" in discord.callbacks()[1]["data"]["content"]
 
         process.send_signal(signal.SIGTERM)
         code = await asyncio.wait_for(process.wait(), 30)

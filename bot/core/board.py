@@ -31,6 +31,7 @@ class BoardView:
     waiting: bool = False  # a hand (round, result) is waiting for more input
     moneys: dict[str, dict[str, int | float]] = field(default_factory=dict)  # per currency
     ended: bool = False
+    session: int | None = None  # the session it shows (not in the JSON)
     transfers: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:

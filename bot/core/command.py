@@ -74,6 +74,10 @@ class Reply:
     in_place: bool = False  # an answer to a tap: it replaces the message that asked
     # The chat's game changed (to this key; "" for none): a platform may refresh its menu.
     menu: str | None = None
+    # The board changed: the short line for the chat when the board lives in a message of
+    # its own, and the session whose live board the platform should bring up to date.
+    brief: str | None = None
+    publish: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         if not self.ok:

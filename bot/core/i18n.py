@@ -38,8 +38,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "archived": "The game is archived. /newgame starts another.",
         "help_intro": "Maalbot keeps score ({title}). Commands:",
         "help_more": "/help COMMAND for details, /help rules for the rules.",
-        "settings": "timezone: {timezone} · language: {language}",
-        "settings_saved": "Settings saved. timezone: {timezone} · language: {language}",
+        "settings": "timezone: {timezone} · language: {language} · board: {board}",
+        "settings_saved": "Settings saved. timezone: {timezone} · language: {language} · "
+                          "board: {board}",
         "past_games": "Finished games: /board game:last (or game:2).",
         "no_such_player": "No player called `{name}`. Players: {players}.",
         "no_such_player_close": "No player called `{name}`: did you mean {close}? Players: "
@@ -98,8 +99,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "archived": "खेल अभिलेखमा राखियो। /newgame ले अर्को सुरु गर्नुहोस्।",
         "help_intro": "मालबोटले अंक राख्छ ({title})। आदेशहरू:",
         "help_more": "विवरणका लागि /help आदेश, नियमका लागि /help rules।",
-        "settings": "समय क्षेत्र: {timezone} · भाषा: {language}",
-        "settings_saved": "सेटिङ सुरक्षित भयो। समय क्षेत्र: {timezone} · भाषा: {language}",
+        "settings": "समय क्षेत्र: {timezone} · भाषा: {language} · बोर्ड: {board}",
+        "settings_saved": "सेटिङ सुरक्षित भयो। समय क्षेत्र: {timezone} · भाषा: {language} · "
+                          "बोर्ड: {board}",
         "past_games": "सकिएका खेल: /board game:last (वा game:2)।",
         "no_such_player": "`{name}` नामको खेलाडी छैन। खेलाडी: {players}।",
         "no_such_player_close": "`{name}` नामको खेलाडी छैन: {close} भन्न खोज्नुभएको? खेलाडी: "

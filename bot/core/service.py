@@ -23,14 +23,15 @@ from bot.core.commands.options import normalise
 from bot.core.commands.spec import CommandSpec, Needs
 from bot.core.commands.table import CommandTable
 from bot.core.errors import UserError
-from bot.core.flows import Token, unseal
+from bot.core.flows import Ask, Token, unseal
 from bot.core.games.base import Game
 from bot.core.grammar import clip
 from bot.core.handlers import flows as answers
 from bot.core.handlers import hands
+from bot.core.handlers.board import board_reply
 from bot.core.handlers.call import Call, Outcome
 from bot.core.i18n import t
-from bot.core.session import DuplicateOrigin, HandRecord, SessionState, Store
+from bot.core.session import LIVE, DuplicateOrigin, HandRecord, SessionState, Store
 
 log = logging.getLogger(__name__)
 BOARD_ROWS = 10
@@ -107,6 +108,8 @@ class Service:
             call = Call(tx, self.table, command, spec, session, game, settings,
                         permissions.roles_of(command.actor, session), self.board_rows)
             outcome = await self._run(call)
+            if outcome.changed and command.buttons and settings.board == LIVE:
+                live_board(outcome.reply)
             if outcome.changed and command.origin_id is not None:
                 await tx.record_origin(command.origin_id, outcome.reply.to_json())
         if outcome.later is not None:  # slow work (a chart) after the chat's turn is over
@@ -186,6 +189,29 @@ class Service:
         return seal(Token(Step.INPUT, 0, (session.id, session.hand_count + 1)), chat,
                     self.secret)
 
+    async def publish_board(self, chat: str, session_id: int,
+                            edit: Callable[[Reply, str | None], Awaitable[str | None]]) -> None:
+        """Bring a game's live board up to date: `edit` shows the board as it is now in the
+        message `ref` (or a new one) and returns where it is. One process at a time, with
+        the current board, so the last edit always shows the last change."""
+        async with self.store.board_lock(chat):
+            async with self.store.transaction(chat, write=False) as tx:
+                session = await tx.session(session_id)
+                if session is None:
+                    return
+                settings = await tx.settings()
+                i18n.language.set(settings.language)
+                game = self.table.games[session.game]
+                call = Call(tx, self.table, Command(chat, Actor("bot", "bot"), "board"),
+                            self.table.core["board"], session, game, settings,
+                            permissions.roles_of(Actor("bot", "bot"), session),
+                            self.board_rows)
+                board = await board_reply(call, session, "")
+            ref = await edit(board, session.board_ref)
+            if ref != session.board_ref:
+                async with self.store.transaction(chat) as tx:
+                    await tx.set_board_ref(session_id, ref)
+
     async def snapshot(self, chat: str) -> Snapshot | None:
         async with self.store.transaction(chat) as tx:
             session = await tx.open_session()
@@ -236,6 +262,25 @@ class Service:
         reply = Reply.from_json(previous)
         reply.text = f"{reply.text}\n{RECORDED}" if reply.ok else reply.text
         return reply
+
+
+def live_board(reply: Reply) -> None:
+    """The board lives in a message of its own, edited in place: the reply to the command
+    keeps its short line and whatever asks something of the sender now."""
+    if reply.board is None:
+        return
+    reply.publish = _session_of(reply)
+    if reply.brief is None or reply.board.ended:
+        return  # /endgame's standings are the answer; the live board is only closed
+    reply.text, reply.table = reply.brief, None
+    if reply.question is not None and reply.question.ask in (Ask.ACTIONS, Ask.TYPE) \
+            and not reply.question.prompt_now:
+        reply.question = None  # the next hand, undo and "enter maal" live on the board
+
+
+def _session_of(reply: Reply) -> int | None:
+    board = reply.board
+    return board.session if board is not None else None
 
 
 def unknown_command(name: str, known: list[str]) -> str:

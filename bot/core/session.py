@@ -59,6 +59,7 @@ class SessionState:
     # Money of the live hands, each at its own rate: {currency: {column: "12.50"}}; None
     # for a session from before this was kept (derived from its hands when first needed).
     money: dict[str, dict[str, str]] | None = None
+    board_ref: str | None = None  # the platform message that is this game's live board
 
     @property
     def roster(self) -> Roster:
@@ -107,6 +108,7 @@ class Void:
 
 
 DEFAULT_TIMEZONE, DEFAULT_LANGUAGE = "UTC", "en"
+LIVE, NEW_EACH = "live", "new"  # one board message kept up to date, or a new one each change
 
 
 @dataclass
@@ -115,6 +117,7 @@ class ChatSettings:
 
     timezone: str = DEFAULT_TIMEZONE
     language: str = DEFAULT_LANGUAGE
+    board: str = LIVE
     # guest name (lower case) -> the account it counts as in /stats: {"id", "name"}
     links: dict[str, dict[str, str]] = field(default_factory=dict)
 
@@ -126,13 +129,15 @@ class ChatSettings:
             return ZoneInfo(DEFAULT_TIMEZONE)
 
     def to_json(self) -> dict[str, Any]:
-        return {"timezone": self.timezone, "language": self.language, "links": self.links}
+        return {"timezone": self.timezone, "language": self.language, "board": self.board,
+                "links": self.links}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> ChatSettings:
         data = data or {}
         return cls(str(data.get("timezone") or DEFAULT_TIMEZONE),
                    str(data.get("language") or DEFAULT_LANGUAGE),
+                   str(data.get("board") or LIVE),
                    {str(k): dict(v) for k, v in (data.get("links") or {}).items()})
 
 
@@ -148,6 +153,8 @@ class ChatTransaction(Protocol):
     async def all_hands(self, session_id: int) -> list[HandRecord]: ...
     async def history(self, session_id: int) -> list[HandRecord]: ...
     async def chat_sessions(self) -> list[SessionState]: ...
+    async def session(self, session_id: int) -> SessionState | None: ...
+    async def set_board_ref(self, session_id: int, ref: str | None) -> None: ...
     async def export(self, session_ids: list[int]) -> dict[str, Any]: ...
     async def restore(self, data: Mapping[str, Any]) -> int: ...
     async def settings(self) -> ChatSettings: ...
@@ -157,7 +164,9 @@ class ChatTransaction(Protocol):
 
 
 class Store(Protocol):
-    def transaction(self, chat: str) -> AbstractAsyncContextManager[ChatTransaction]: ...
+    def transaction(self, chat: str, write: bool = True
+                    ) -> AbstractAsyncContextManager[ChatTransaction]: ...
+    def board_lock(self, chat: str) -> AbstractAsyncContextManager[None]: ...
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None: ...
     async def close(self) -> None: ...
 

@@ -33,6 +33,7 @@ from bot.discord_adapter.tree import SlashCommand, SlashOption, slash_commands
 log = logging.getLogger(__name__)
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # a scorer needs no voice
 DEFER_AFTER = 2.0  # seconds; Discord wants an answer within 3
+PUBLISH_AFTER = 0.5  # seconds: changes within this are one edit of the live board
 MAX_FILE_BYTES = 25_000_000  # Discord's attachment limit for bots
 _MENTION = re.compile(r"<@!?(\d+)>")
 
@@ -89,6 +90,8 @@ class DiscordAdapter:
             ShardedMaalClient(self, shard_count=shard_count, shard_ids=shard_ids)
             if shard_count else MaalClient(self))
         self._task: asyncio.Task[None] | None = None
+        self._publishing: dict[int, asyncio.Task[None]] = {}  # a channel's live-board update
+        self._due: dict[int, int] = {}  # channel -> the session whose board is due an update
         self.errors = 0  # failures that were ours, not the person's (for tests and health)
 
     # --- running -------------------------------------------------------------------------
@@ -103,6 +106,9 @@ class DiscordAdapter:
         log.info("discord: connecting as %s", self.client.user)
 
     async def stop(self) -> None:
+        pending = [task for task in self._publishing.values() if not task.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=10)
         await self.client.close()  # closes its HTTP session too, even if login failed
         if self._task is not None:
             try:
@@ -270,6 +276,51 @@ class DiscordAdapter:
             await interaction.response.send_modal(ui.InputModal(token, question))
             return
         await self.send(interaction, reply, edit=tap and reply.in_place)
+        if reply.publish is not None and interaction.channel_id is not None:
+            self._publish(interaction.channel_id, reply.publish)
+
+    # --- the live board ------------------------------------------------------------------
+
+    def _publish(self, channel_id: int, session_id: int) -> None:
+        """Bring the channel's live board up to date (a burst of changes is one edit)."""
+        self._due[channel_id] = session_id
+        running = self._publishing.get(channel_id)
+        if running is None or running.done():
+            self._publishing[channel_id] = asyncio.create_task(self._publish_soon(channel_id))
+
+    async def _publish_soon(self, channel_id: int) -> None:
+        while channel_id in self._due:
+            await asyncio.sleep(PUBLISH_AFTER)
+            session_id = self._due.pop(channel_id)
+            try:
+                await self.service.publish_board(
+                    chat_key(channel_id), session_id,
+                    lambda board, ref: self._show_board(channel_id, board, ref))
+            except Exception:
+                log.exception("discord: the live board of %s was not updated", channel_id)
+
+    async def _show_board(self, channel_id: int, board: Reply, ref: str | None) -> str | None:
+        """The board embed in its message `ref` (edited), or in a new one; a finished game's
+        board keeps its last standings and loses its buttons. Returns where it is."""
+        channel = self.client.get_partial_messageable(channel_id)
+        content, embeds = message_parts(board)
+        ended = board.board is not None and board.board.ended
+        view: discord.ui.View | None = None
+        if board.question is not None and not ended:
+            view = ui.view_for(board.question, seal(board.question.token, chat_key(channel_id),
+                                                    self.service.secret))
+        if ref is not None:
+            try:
+                await channel.get_partial_message(int(ref)).edit(
+                    content=content, embeds=embeds, view=view, allowed_mentions=NO_PINGS)
+                return None if ended else ref
+            except discord.NotFound:
+                ref = None  # deleted: a new one below
+        if ended:
+            return None
+        sent = await channel.send(content, embeds=embeds, view=view or discord.utils.MISSING,
+                                  allowed_mentions=NO_PINGS)
+        return str(sent.id)
 
     async def send(self, interaction: discord.Interaction, reply: Reply, *,
                    edit: bool = False) -> None:

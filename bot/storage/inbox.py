@@ -54,12 +54,17 @@ class Inbox:
                 inbox.c.bot_id == self.bot_id))).scalar()
         return None if last is None else int(last) + 1
 
-    async def claim(self, update_id: int) -> Mapping[str, Any] | None:
-        """Take a row to handle it; None if someone else has it or it is finished."""
+    async def claim(self, update_id: int,
+                    left_before: datetime | None = None) -> Mapping[str, Any] | None:
+        """Take a row to handle it; None if someone else has it or it is finished. A row left
+        "working" counts as abandoned after STALE_AFTER, or at once if it was left before
+        `left_before` (the sole poller, just started, knows nobody else was handling it)."""
         now = _now()
+        abandoned = now - STALE_AFTER
+        if left_before is not None:
+            abandoned = max(abandoned, left_before)
         takeable = or_(and_(inbox.c.state == NEW, inbox.c.not_before <= now),
-                       and_(inbox.c.state == WORKING,
-                            inbox.c.updated_at < now - STALE_AFTER))
+                       and_(inbox.c.state == WORKING, inbox.c.updated_at < abandoned))
         async with self.engine.begin() as conn:
             row = (await conn.execute(
                 update(inbox).where(inbox.c.bot_id == self.bot_id,

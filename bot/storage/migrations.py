@@ -121,12 +121,18 @@ async def _0005_inbox(conn: AsyncConnection) -> None:
     await conn.run_sync(meta.create_all)
 
 
+async def _0006_board_ref(conn: AsyncConnection) -> None:
+    # The platform message that is a game's live board, edited in place after each change.
+    await conn.execute(text("ALTER TABLE sessions ADD COLUMN board_ref TEXT"))
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
     (3, "chat settings", _0003_chat_settings),
     (4, "money per session at each hand's rate", _0004_session_money),
     (5, "a durable inbox of Telegram updates", _0005_inbox),
+    (6, "the live board's message", _0006_board_ref),
 ]
 
 

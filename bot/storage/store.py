@@ -95,6 +95,30 @@ class SqlStore:
             async with conn.begin():
                 yield SqlChatTransaction(conn, chat, read_only=True)
 
+    @asynccontextmanager
+    async def board_lock(self, chat: str) -> AsyncIterator[None]:
+        """A chat's live board is edited by one process at a time (so the last edit shows the
+        last change). No transaction is held meanwhile: the platform may be slow, and the
+        chat's commands go on; on PostgreSQL a session-level advisory lock spans processes."""
+        key = f"board:{chat}"
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[key] = lock
+        async with lock:
+            if self.backend != "postgresql":
+                yield None
+                return
+            async with self.engine.connect() as conn:
+                await conn.execution_options(isolation_level="AUTOCOMMIT")
+                await conn.execute(text("SELECT pg_advisory_lock(hashtextextended(:k, 0))"),
+                                   {"k": key})
+                try:
+                    yield None
+                finally:
+                    await conn.execute(
+                        text("SELECT pg_advisory_unlock(hashtextextended(:k, 0))"), {"k": key})
+
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None:
         async with self.engine.connect() as conn:
             return await _origin_reply(conn, origin_id)
@@ -132,6 +156,7 @@ def _session(row: Any) -> SessionState:
         created_by=row.created_by,
         game_state=row.game_state,
         money=row.money,
+        board_ref=row.board_ref,
     )
     state.created_at = _aware(row.created_at)
     return state
@@ -270,6 +295,19 @@ class SqlChatTransaction:
             select(hands).where(hands.c.session_id == session_id).order_by(hands.c.id)
         )).all()
         return [_hand(r) for r in rows]
+
+    async def session(self, session_id: int) -> SessionState | None:
+        row = (await self.conn.execute(
+            select(sessions).where(sessions.c.chat == self.chat, sessions.c.id == session_id)
+        )).first()
+        return _session(row) if row else None
+
+    async def set_board_ref(self, session_id: int, ref: str | None) -> None:
+        """Where the live board is: kept apart from the session's version, so moving the
+        board never makes a command that read the session retry."""
+        self._writable()
+        await self.conn.execute(update(sessions).where(sessions.c.id == session_id)
+                                .values(board_ref=ref))
 
     async def chat_sessions(self) -> list[SessionState]:
         """Every session of the chat, open and ended, oldest first."""

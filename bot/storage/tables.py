@@ -35,6 +35,7 @@ sessions = table(
     column("ended_at", DateTime(timezone=True)),
     column("game_state", JSONText),
     column("money", JSONText),
+    column("board_ref", Text),
 )
 
 hands = table(

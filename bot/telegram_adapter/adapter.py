@@ -9,6 +9,7 @@ name. Origin ids are `telegram:CHAT:MESSAGE`, so a redelivered update records no
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import time
@@ -56,6 +57,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 ADMIN_CACHE_SECONDS = 60
+PUBLISH_AFTER = 1.0  # seconds: changes within this are one edit of the live board
 SEND_ATTEMPTS = 4
 ANONYMOUS_ADMIN_ID = 1087968824  # "GroupAnonymousBot": an admin posting as the group
 MAX_DOCUMENT_BYTES = 20_000_000  # the most a bot may download from Telegram (getFile)
@@ -102,6 +104,8 @@ class TelegramAdapter:
         self._admins: dict[int, tuple[float, set[int]]] = {}
         self.errors = 0  # updates that failed in our code (for tests and health)
         self.intake: Intake | None = None
+        self._publishing: dict[int, asyncio.Task[None]] = {}  # a chat's live-board update
+        self._due: dict[int, int] = {}  # chat -> the session whose board is due an update
         self.app.add_handler(MessageHandler(
             filters.UpdateType.MESSAGE & (filters.TEXT | filters.CAPTION), self._on_message))
         self.app.add_handler(MessageHandler(
@@ -136,6 +140,9 @@ class TelegramAdapter:
         that failed half-way)."""
         if self.intake is not None:
             await self.intake.stop()
+        pending = [task for task in self._publishing.values() if not task.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=10)
         if self.app.running:
             await self.app.stop()
         try:
@@ -237,11 +244,69 @@ class TelegramAdapter:
             await self._prompt(message, reply)
         if reply.menu is not None:
             await self._chat_menu(message.chat_id, reply.menu)
+        if reply.publish is not None:
+            self._publish(message.chat_id, reply.publish)
+
+    # --- the live board ------------------------------------------------------------------
+
+    def _publish(self, chat_id: int, session_id: int) -> None:
+        """Bring the chat's live board up to date, soon: a burst of changes is one edit
+        (Telegram limits how often a message may be edited)."""
+        self._due[chat_id] = session_id
+        running = self._publishing.get(chat_id)
+        if running is None or running.done():
+            self._publishing[chat_id] = asyncio.create_task(self._publish_soon(chat_id))
+
+    async def _publish_soon(self, chat_id: int) -> None:
+        while chat_id in self._due:
+            await asyncio.sleep(PUBLISH_AFTER)
+            session_id = self._due.pop(chat_id)
+            try:
+                await self.service.publish_board(
+                    chat_key(chat_id), session_id,
+                    lambda board, ref: self._show_board(chat_id, board, ref))
+            except Exception:
+                log.exception("telegram: the live board of %s was not updated", chat_id)
+
+    async def _show_board(self, chat_id: int, board: Reply, ref: str | None) -> str | None:
+        """The board in its message `ref` (edited), or in a new one, pinned where the bot
+        may pin; a finished game's board is left as it is, unpinned. Returns where it is."""
+        text = reply_chunks(board)[0]
+        markup = None if board.board is not None and board.board.ended else self._markup_for(
+            chat_id, board)
+        if ref is not None:
+            try:
+                await self._retry(lambda: self.app.bot.edit_message_text(
+                    text, chat_id=chat_id, message_id=int(ref), parse_mode=ParseMode.HTML,
+                    reply_markup=markup))
+            except BadRequest as error:
+                reason = str(error).lower()
+                if "not modified" not in reason:
+                    if "not found" not in reason and "can't be edited" not in reason:
+                        raise
+                    ref = None  # deleted, or too old to edit: a new one below
+        if board.board is not None and board.board.ended:
+            if ref is not None:
+                with contextlib.suppress(BadRequest, Forbidden):
+                    await self._retry(lambda: self.app.bot.unpin_chat_message(
+                        chat_id, message_id=int(ref)))
+            return None
+        if ref is None:
+            sent = await self._retry(lambda: self.app.bot.send_message(
+                chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup))
+            ref = str(sent.message_id)
+            with contextlib.suppress(BadRequest, Forbidden):  # pinning needs an admin's right
+                await self._retry(lambda: self.app.bot.pin_chat_message(
+                    chat_id, sent.message_id, disable_notification=True))
+        return ref
 
     def _markup(self, message: Message, reply: Reply) -> InlineKeyboardMarkup | None:
+        return self._markup_for(message.chat_id, reply)
+
+    def _markup_for(self, chat_id: int, reply: Reply) -> InlineKeyboardMarkup | None:
         if reply.question is None or not reply.question.choices:
             return None
-        token = seal(reply.question.token, chat_key(message.chat_id), self.service.secret)
+        token = seal(reply.question.token, chat_key(chat_id), self.service.secret)
         return kb.markup_for(reply.question, token, t("flow_cancel"))
 
     async def _prompt(self, message: Message, reply: Reply) -> None:
@@ -309,6 +374,8 @@ class TelegramAdapter:
                 await self._prompt(message, reply)
             if reply.menu is not None:
                 await self._chat_menu(message.chat_id, reply.menu)
+            if reply.publish is not None:
+                self._publish(message.chat_id, reply.publish)
         else:
             await self._deliver(message, reply)
         return ""

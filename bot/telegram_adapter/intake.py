@@ -67,10 +67,14 @@ class Intake:
         self._running = False
         self._runner: web.AppRunner | None = None
         self._secret = ""
+        self._left_before: datetime | None = None
 
     # --- running -------------------------------------------------------------------------
 
     async def start_polling(self) -> None:
+        # Telegram allows one poller per token: a row "working" from before now was left by a
+        # process that died (this one's predecessor) and is taken again at once
+        self._left_before = datetime.now(UTC)
         await self._start()
         self._tasks.append(asyncio.create_task(self._poll(), name="telegram-poll"))
 
@@ -187,7 +191,7 @@ class Intake:
             self._in_flight.discard(update_id)
 
     async def _handle(self, update_id: int) -> None:
-        claimed = await self.inbox.claim(update_id)
+        claimed = await self.inbox.claim(update_id, self._left_before)
         if claimed is None:
             return  # finished, waiting for its retry, or another process has it
         outcome = Delivery(redelivery=claimed["attempts"] > 1)

@@ -97,11 +97,17 @@ async def test_a_full_hand_by_one_slash_command(dc: DiscordHarness):
     assert callback["type"] == 4
     data = callback["data"]
     assert data["allowed_mentions"] == {"parse": []}
-    embed = data["embeds"][0]
-    assert "Hand 1: alice won with dublees" in embed["description"]
-    assert "```" in embed["description"] and "+41" in embed["description"]
-    assert set(custom_ids(data)) == {"Next hand", "Undo"}
+    # the reply is the hand in one line; the board is a message of its own, kept up to date
+    assert "Hand 1: alice won with dublees" in shown(data["content"])
+    assert not data.get("embeds")
+    live = await dc.live_board(containing="+41")
+    assert "```" in live["embeds"][0]["description"]
+    assert set(custom_ids(live)) == {"Next hand", "Undo"}
     assert (await board(dc))["totals"] == {"alice": 41, "bob": -14, "carol": -27}
+    await dc.reply_to(slash("hand", ALICE, winner="bob", seen="alice",
+                            maal="alice=1 bob=1"))
+    again = await dc.live_board(containing="Nepali Marriage: 2 hands")
+    assert again["id"] == live["id"]  # the same message, edited
 
 
 async def test_the_same_hand_by_select_and_modal(dc: DiscordHarness):
@@ -116,7 +122,9 @@ async def test_the_same_hand_by_select_and_modal(dc: DiscordHarness):
     done = component(message, custom_ids(message)["Done"], ALICE)
     callback = await dc.reply_to(done)
     assert callback["type"] == 7
-    assert "waiting for maal from alice, bob" in callback["data"]["embeds"][0]["description"]
+    assert "once the maal of alice, bob is in" in callback["data"]["content"]
+    live = await dc.live_board(containing="waiting for maal from alice, bob")
+    assert "Enter maal" in custom_ids(live)  # on the board too, for whoever comes later
     message = dc.message_of(done)
     enter = component(message, custom_ids(message)["Enter maal"], ALICE)
     callback = await dc.reply_to(enter)
@@ -127,7 +135,7 @@ async def test_the_same_hand_by_select_and_modal(dc: DiscordHarness):
     submit = modal_submit(message, modal["custom_id"], ALICE,
                           {fields[0]["custom_id"]: "10", fields[1]["custom_id"]: "2"})
     callback = await dc.reply_to(submit)
-    assert "Hand 1: alice won" in callback["data"]["embeds"][0]["description"]
+    assert "Hand 1: alice won" in shown(callback["data"]["content"])
     assert (await board(dc))["totals"] == {"alice": 18 + 13, "bob": -6 - 3, "carol": -12 - 10}
 
 
@@ -179,7 +187,7 @@ async def test_undo_asks_and_the_confirmation_only_works_once(dc: DiscordHarness
     message = dc.message_of(ask)
     yes = component(message, custom_ids(message)["Yes, undo"], ALICE)
     callback = await dc.reply_to(yes)
-    assert "Undid hand 2" in callback["data"]["embeds"][0]["description"]
+    assert "Undid hand 2" in shown(callback["data"]["content"])
     again = component(message, custom_ids(message)["Yes, undo"], ALICE)
     await dc.reply_to(again)
     assert (await board(dc))["hand_count"] == 1
@@ -275,18 +283,20 @@ async def test_the_chart_comes_as_an_embed_image(dc: DiscordHarness):
 async def test_a_tranca_board_has_no_next_hand_button(dc: DiscordHarness):
     await dc.reply_to(slash("newgame", ALICE, game="tranca", teams="a+b c+d"))
     await dc.reply_to(slash("round", ALICE, side="A", table=100))
-    callback = await dc.reply_to(slash("round", ALICE, side="B", table=50))
-    assert set(custom_ids(callback["data"])) == {"Undo"}
+    await dc.reply_to(slash("round", ALICE, side="B", table=50))
+    live = await dc.live_board(containing="1 round")
+    assert set(custom_ids(live)) == {"Undo"}
 
 
 async def test_a_call_break_round_by_bid_then_tricks(dc: DiscordHarness):
     await dc.reply_to(slash("newgame", ALICE, game="callbreak", players="alice bob carol dave"))
     callback = await dc.reply_to(slash("bid", ALICE, bids="3 4 2 3"))
-    assert "waits for tricks" in callback["data"]["embeds"][0]["description"]
+    assert "Bids: alice 3, bob 4, carol 2, dave 3" in shown(callback["data"]["content"])
+    assert "waits for tricks" in (await dc.live_board(containing="waits for tricks"))[
+        "embeds"][0]["description"]
     callback = await dc.reply_to(slash("tricks", ALICE, tricks="5 2 3 3"))
     # 3 with 2 over: 3.2; 4 bid, 2 taken: -4; 2 with 1 over: 2.1; 3 exactly: 3.0
-    assert "alice +3.2  bob -4.0  carol +2.1  dave +3.0" in callback["data"]["embeds"][0][
-        "description"]
+    assert "alice +3.2  bob -4.0  carol +2.1  dave +3.0" in shown(callback["data"]["content"])
     assert (await board(dc))["totals"] == {"alice": 3.2, "bob": -4, "carol": 2.1, "dave": 3}
 
 
@@ -306,8 +316,7 @@ async def test_buttons_keep_working_after_a_restart(dc: DiscordHarness):
         message = again.message_of(pick)
         done = component(message, custom_ids(message)["Done"], ALICE)
         callback = await again.reply_to(done)
-        assert "waiting for maal from alice, bob" in callback["data"]["embeds"][0][
-            "description"]
+        assert "once the maal of alice, bob is in" in callback["data"]["content"]
     finally:
         await fresh.client.close()
 
@@ -321,3 +330,13 @@ async def test_names_are_shown_as_typed_never_as_markdown(dc: DiscordHarness):
     # "recorded by <display name>": escaped, so Discord shows the characters, no link, no bold
     assert "\\[click\\](https://evil.example) \\*\\*me\\*\\*" in content
     assert f"recorded by {name}" in shown(content)
+
+
+async def test_a_deleted_live_board_is_posted_again(dc: DiscordHarness):
+    await new_game(dc)
+    await dc.reply_to(slash("hand", ALICE, winner="alice", seen="bob", maal="alice=1 bob=2"))
+    first = await dc.live_board(containing="1 hand")
+    del dc.fake.messages[first["id"]]  # someone deleted it
+    await dc.reply_to(slash("hand", ALICE, winner="bob", seen="alice", maal="alice=1 bob=2"))
+    second = await dc.live_board(containing="2 hands")
+    assert second["id"] != first["id"]

@@ -37,6 +37,7 @@ def user(user_id: int, name: str) -> dict[str, Any]:
 
 
 BOT_USER = {**user(BOT_USER_ID, "MaalBot"), "bot": True}
+_NotFound: Any = object()  # an answer: 404 Unknown Message
 
 
 @dataclass
@@ -64,6 +65,7 @@ class FakeDiscord:
         self.attachments: dict[str, bytes] = {}  # served at /attachments/NAME
         # interaction id -> the message its components sit on (set by the test harness)
         self.interaction_messages: dict[str, str] = {}
+        self.posted: dict[str, list[str]] = {}  # channel -> messages the bot posted itself
         self.callback_messages: dict[str, dict[str, Any]] = {}  # interaction id -> message
         self._originals: dict[str, str] = {}  # interaction token -> its response message
         self.base = ""
@@ -143,6 +145,10 @@ class FakeDiscord:
         async with self._changed:
             self._changed.notify_all()
         result = self._answer(request.method, path, body, request.query)
+        if result is _NotFound:
+            return web.Response(status=404, headers={"Content-Type": "application/json"},
+                                body=json.dumps({"code": 10008,
+                                                 "message": "Unknown Message"}).encode())
         if result is None:
             return web.Response(status=204)
         return web.Response(body=json.dumps(result).encode(),
@@ -185,7 +191,17 @@ class FakeDiscord:
             if method == "PATCH":
                 return self._message(body or {}, message_id=message_id)
         if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
-            return self._message(body or {})
+            message = self._message(body or {}, channel_id=parts[1])
+            self.posted.setdefault(parts[1], []).append(message["id"])
+            return message
+        if parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages":
+            if parts[3] not in self.messages:  # deleted, as Discord answers: 10008
+                return _NotFound
+            if method == "DELETE":
+                del self.messages[parts[3]]
+                return None
+            if method == "PATCH":
+                return self._message(body or {}, message_id=parts[3], channel_id=parts[1])
         return {}
 
     def _callback(self, interaction_id: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -205,10 +221,13 @@ class FakeDiscord:
             result["resource"] = {"type": kind, "message": message}
         return result
 
-    def _message(self, data: dict[str, Any], message_id: str | None = None) -> dict[str, Any]:
+    def _message(self, data: dict[str, Any], message_id: str | None = None,
+                 channel_id: str | None = None) -> dict[str, Any]:
         previous = self.messages.get(message_id or "", {})
         message = {
-            "id": message_id or snowflake(), "channel_id": str(CHANNEL_ID), "type": 0,
+            "id": message_id or snowflake(),
+            "channel_id": channel_id or previous.get("channel_id") or str(CHANNEL_ID),
+            "type": 0,
             "content": data.get("content", previous.get("content", "")),
             "author": BOT_USER, "timestamp": "2026-11-22T00:00:00+00:00",
             "edited_timestamp": None, "tts": False, "mention_everyone": False,

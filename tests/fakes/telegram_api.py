@@ -38,6 +38,8 @@ class FakeTelegram:
     webhook: dict[str, Any] = field(default_factory=dict)
     # a chat whose messages Telegram is slow to take: chat id -> an event that lets them go
     held: dict[int, asyncio.Event] = field(default_factory=dict)
+    pinned: dict[int, int] = field(default_factory=dict)  # chat id -> the pinned message
+    no_pin: set[int] = field(default_factory=set)  # chats where the bot may not pin
 
     def __post_init__(self) -> None:
         # Updates wait here until a getUpdates with a higher offset confirms them, as on
@@ -96,6 +98,18 @@ class FakeTelegram:
         return [c.params for c in self.calls if c.method == method
                 and (chat_id is None or int(c.params.get("chat_id", 0)) == chat_id)]
 
+    async def wait_until(self, check: Any, timeout: float = 10.0) -> Any:
+        """Wait until `check()` gives something (not None, not False) and return it."""
+        deadline = time.monotonic() + timeout
+        async with self._changed:
+            while not (found := check()):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"timed out; calls: {[c.method for c in self.calls]}")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), left)
+        return found
+
     async def wait_for(self, method: str, count: int, timeout: float = 10.0,
                        chat_id: int | None = None) -> list[dict]:
         """Wait until `method` has been called at least `count` times in all."""
@@ -132,6 +146,8 @@ class FakeTelegram:
             return web.json_response({"ok": False, "error_code": 404,
                                       "description": f"Not Found: method {method}"}, status=404)
         result = await handler(params)
+        if isinstance(result, web.Response):
+            return result
         return web.json_response({"ok": True, "result": result})
 
     async def _m_getMe(self, _: dict) -> dict:
@@ -204,13 +220,38 @@ class FakeTelegram:
     async def _m_sendDocument(self, params: dict) -> dict:
         return self._message(params)
 
-    async def _m_editMessageText(self, params: dict) -> dict:
+    async def _m_editMessageText(self, params: dict) -> Any:
+        key = (int(params["chat_id"]), int(params["message_id"]))
+        earlier = self.messages.get(key)
+        if earlier is None:  # as Telegram answers for a deleted (or never sent) message
+            return _bad_request("message to edit not found")
+        markup = params.get("reply_markup") or None
+        if earlier.get("text") == params.get("text") \
+                and (earlier.get("reply_markup") or None) == markup:
+            return _bad_request("message is not modified: specified new message content "
+                                "and reply markup are exactly the same")
         return self._message(params, message_id=int(params["message_id"]))
+
+    async def _m_pinChatMessage(self, params: dict) -> Any:
+        if int(params["chat_id"]) in self.no_pin:
+            return _bad_request("not enough rights to manage pinned messages in the chat")
+        self.pinned[int(params["chat_id"])] = int(params["message_id"])
+        return True
+
+    async def _m_unpinChatMessage(self, params: dict) -> bool:
+        chat = int(params["chat_id"])
+        if self.pinned.get(chat) == int(params.get("message_id") or 0):
+            del self.pinned[chat]
+        return True
+
+    async def _m_deleteMyCommands(self, _: dict) -> bool:
+        return True
 
     async def _m_editMessageReplyMarkup(self, params: dict) -> dict:
         return self._message(params, message_id=int(params["message_id"]))
 
-    async def _m_deleteMessage(self, _: dict) -> bool:
+    async def _m_deleteMessage(self, params: dict) -> bool:
+        self.messages.pop((int(params["chat_id"]), int(params["message_id"])), None)
         return True
 
     async def _m_getFile(self, params: dict) -> dict:
@@ -279,3 +320,8 @@ async def _params(request: web.Request) -> dict[str, Any]:
 
 
 user = _user
+
+
+def _bad_request(description: str) -> web.Response:
+    return web.json_response({"ok": False, "error_code": 400,
+                              "description": f"Bad Request: {description}"}, status=400)

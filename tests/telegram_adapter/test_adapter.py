@@ -41,9 +41,12 @@ async def test_a_full_hand_typed_in_one_line(tg: Harness):
     await tg.say(ALICE, "/hand winner:alice seen:bob maal:alice=10 bob=2 dublee:yes")
     sent = await tg.replies(2)
     assert sent[0]["parse_mode"] == "HTML"
-    text = sent[1]["text"]
-    assert "Hand 1: alice won with dublees" in text
-    assert "<pre>" in text and "+41" in text and "-27" in text
+    # the reply is the hand in one line; the board is a message of its own, pinned
+    assert "Hand 1: alice won with dublees" in sent[1]["text"]
+    assert "alice +41  bob -14  carol -27" in sent[1]["text"]
+    assert "<pre>" not in sent[1]["text"]
+    live = await tg.live_board()
+    assert "<pre>" in live["text"] and "+41" in live["text"] and "-27" in live["text"]
     assert (await board(tg))["totals"] == {"alice": 41, "bob": -14, "carol": -27}
     # the menu was registered with short descriptions
     menu = tg.fake.sent("setMyCommands")[0]["commands"]
@@ -67,19 +70,17 @@ async def test_the_same_hand_by_taps(tg: Harness):
     assert "✅ bob" in tg.buttons(edits[-1])
     await tg.tap(ALICE, flow, tg.buttons(edits[-1])["Done"])
     edits = await tg.fake.wait_for("editMessageText", 3)
-    assert "waiting for maal from alice, bob" in edits[-1]["text"]
-    prompt = (await tg.replies(3))[-1]
-    assert prompt["text"].startswith("Maal for hand 1: reply to this message")
+    assert "once the maal of alice, bob is in" in edits[-1]["text"]
+    prompt = await tg.said("Maal for hand 1: reply to this message")
     assert prompt["reply_markup"]["force_reply"] is True
     prompt_message = tg.sent_message(prompt)
     # privacy mode: replies to the bot reach it; a bare number is the sender's own maal
     await tg.say(ALICE, "10", reply_to=prompt_message)
     await tg.say(BOB, "2", reply_to=prompt_message)  # bob's account has no seat: refused
-    refused = (await tg.replies(5))[-1]
-    assert refused["text"].startswith("⚠️") and "can't be yours" in refused["text"]
+    refused = await tg.said("can't be yours")
+    assert refused["text"].startswith("⚠️")
     await tg.say(ALICE, "bob=2", reply_to=prompt_message)  # a player gives bob's
-    sent = await tg.replies(6)
-    assert "Hand 1: alice won" in sent[-1]["text"]
+    await tg.said("Hand 1: alice won")
     totals = (await board(tg))["totals"]
     assert totals == {"alice": 18 + 13, "bob": -6 - 3, "carol": -12 - 10}
     # every button press was answered
@@ -181,7 +182,7 @@ async def test_undo_asks_first_and_only_the_recorder_or_an_admin_confirms(tg: Ha
     assert (await board(tg))["hand_count"] == 1
     # with a reason typed, the recorder's undo needs no tap
     await tg.say(CAROL, "/undo reason:typo")
-    assert "Undid hand 1" in (await tg.replies(6))[-1]["text"]
+    await tg.said("Undid hand 1")
 
 
 async def test_a_429_is_retried_and_the_hand_recorded_once(tg: Harness):

@@ -18,6 +18,7 @@ from bot.core.handlers import (
 from bot.core.i18n import LANGUAGES
 from bot.core.permissions import Rule
 from bot.core.rules import RuleSpec
+from bot.core.session import LIVE, NEW_EACH
 
 MAX_NUMBER = 1_000_000
 PAST_GAME = Option("game", Kind.TEXT, "a finished game: last, or its number (1: this chat's "
@@ -130,13 +131,19 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             (PAST_GAME,), needs=Needs.NOTHING, run=looking_back.history, read_only=True,
             derive=lambda game: (_which(game, "in full"),)),
         CommandSpec(
-            "settings", "this chat's settings", "/settings timezone:Asia/Kathmandu language:ne",
-            "timezone: used for the times in /history and the periods of /stats. language: "
+            "settings", "this chat's settings",
+            "/settings timezone:Asia/Kathmandu language:ne board:live",
+            "timezone: used for the times in /history and the periods of /stats. board: live "
+            "(default: one board message, pinned on Telegram, edited after every change; the "
+            "reply to each command is one line) or new (a new board with every change). "
+            "language: "
             + " or ".join(f"{k} ({v})" for k, v in LANGUAGES.items())
             + " for the main replies and the Marriage words.",
             (Option("timezone", Kind.TEXT, "e.g. Asia/Kathmandu"),
              Option("language", Kind.CHOICE, "the language of the replies",
-                    choices=tuple(LANGUAGES))),
+                    choices=tuple(LANGUAGES)),
+             Option("board", Kind.CHOICE, "live: one board message kept up to date; new: a "
+                    "new board with every change", choices=(LIVE, NEW_EACH))),
             may=Rule.ADMIN, free_view=True, needs=Needs.NOTHING, run=chat.settings),
         CommandSpec(
             "stats", "players' records across every game here",

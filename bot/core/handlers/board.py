@@ -72,4 +72,6 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
     view = board_view(game.key, columns, hands, session.totals, rules, session.hand_count,
                       money, waiting, places)
     view.ended = ended
-    return Reply("\n".join(lines), table=table, board=view, question=question)
+    view.session = session.id
+    return Reply("\n".join(lines), table=table, board=view, question=question,
+                 brief=head or None)

@@ -20,7 +20,9 @@ async def settings(call: Call) -> Outcome:
     options, current = call.options, call.settings
     if not options:
         return Outcome(Reply(t("settings", timezone=current.timezone,
-                               language=current.language)))
+                               language=current.language, board=current.board)))
+    if "board" in options:
+        current.board = options["board"]
     if "language" in options:
         current.language = options["language"]
         i18n.language.set(current.language)
@@ -36,7 +38,7 @@ async def settings(call: Call) -> Outcome:
         current.timezone = name
     await call.tx.save_settings(current)
     return Outcome(Reply(t("settings_saved", timezone=current.timezone,
-                           language=current.language)), changed=True)
+                           language=current.language, board=current.board)), changed=True)
 
 
 async def link(call: Call) -> Outcome:

@@ -44,7 +44,7 @@ async def answer(service: Service, chat: str, actor: Actor, token: Token, value:
     if step in (Step.UNDO, Step.END) and value == flows.YES and len(token.args) == 2:
         name = "undo" if step == Step.UNDO else "endgame"
         reply = await service.handle(Command(
-            chat, actor, name, origin_id=_origin(origin, "confirm"),
+            chat, actor, name, origin_id=_origin(origin, "confirm"), buttons=True,
             expect={"session": token.args[0], "hand": token.args[1]}), admin)
         return _in_place(reply)
     snapshot = await service.snapshot(chat)
@@ -117,7 +117,7 @@ async def _hand_flow(service: Service, chat: str, actor: Actor, token: Token, va
         reply = await service.handle(Command(
             chat, actor, "hand", {"winner": roster.by_seat(winner).name,
                                   "seen": " ".join(seen)},
-            origin_id=_origin(origin, "hand")), admin)
+            origin_id=_origin(origin, "hand"), buttons=True), admin)
         return _in_place(reply)
     if value[:1] == "t" and value[1:].isdecimal() and int(value[1:]) in seats:
         mask ^= 1 << int(value[1:])
@@ -143,7 +143,7 @@ async def _input(service: Service, chat: str, actor: Actor, token: Token, value:
         return Reply(question.text, question=question)
     command = game.waiting_command
     return await service.handle(Command(chat, actor, command, {"": value},
-                                        origin_id=origin), admin)
+                                        origin_id=origin, buttons=True), admin)
 
 
 async def _board_action(service: Service, chat: str, actor: Actor, value: str,
