@@ -355,3 +355,15 @@ async def test_examples_in_replies_use_the_tables_names(table: Table):
     started = await table.ok("/newgame marriage players:ram sita hari")
     assert "/hand winner:ram seen:sita maal:ram=10 sita=5" in started.text
     assert "winner:ram" in (await table.ok("/help hand")).text
+
+
+async def test_counting_maal_with_no_game_uses_the_chats_last_maal_table(table: Table):
+    # the default table: a marriage (jhiplu tiplu poplu) is 10, a second tiplu 3 more
+    line = "/maal tiplu:8H cards:8H 8H 9H 7H 8D"
+    assert "= 13" in (await table.ok(line)).text
+    await table.ok(NEW)
+    await table.ok("/setmaal tiplu:4 9")  # this table pays 4 for one tiplu, 9 for two
+    await table.ok("/endgame")
+    # with no game open, the chat's last table still counts: the marriage 7H 8H 9H is 10,
+    # the other 8H one tiplu, which this table pays 4 for: 14
+    assert "marriage 10 + tiplu 4 = 14" in (await table.ok(line)).text

@@ -32,10 +32,13 @@ async def play(call: Call) -> Outcome:
     assert spec.play is not None
     session = call.session
     if session is None:  # a command that needs no game (a calculator): it may only answer
+        # with the table's own rules (packs, alter, maal table) from its last such game
+        past = [s for s in await call.tx.chat_sessions() if s.game == game.key]
+        rules = game.rulebook.complete(past[-1].rules) if past else game.rulebook.defaults()
         outcome = spec.play(PlayContext(
             command=spec.name, options=command.options, roster=Roster([]), hand_players=[],
-            rules=game.rulebook.defaults(), pending=None, actor=command.actor,
-            actor_player=None, mentions=command.mentions))
+            rules=rules, pending=None, actor=command.actor, actor_player=None,
+            mentions=command.mentions))
         if _changes(outcome):
             raise UserError(t("no_game"))
         return Outcome(Reply(outcome.text))
