@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
+from bot.core import points as pts
 from bot.core.games import get_game
 from bot.core.money import format_money, money_shown
 from bot.core.session import HandRecord, SessionState
@@ -23,9 +24,9 @@ class PlayerStats:
     hands: int = 0
     wins: int = 0
     maal: list[int] = field(default_factory=list)
-    points: int = 0
+    points: Decimal = Decimal(0)  # points, not units: games keep different decimals
     money: Decimal = Decimal(0)
-    nights: dict[int, int] = field(default_factory=dict)  # session -> points that night
+    nights: dict[int, Decimal] = field(default_factory=dict)  # session -> points that night
     dates: dict[int, datetime] = field(default_factory=dict)
     with_money: bool = False  # played for money (a rate or currency) at least once
 
@@ -33,7 +34,7 @@ class PlayerStats:
     def win_rate(self) -> float:
         return self.wins / self.hands if self.hands else 0.0
 
-    def best_and_worst(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    def best_and_worst(self) -> tuple[tuple[int, Decimal], tuple[int, Decimal]] | None:
         if not self.nights:
             return None
         ordered = sorted(self.nights.items(), key=lambda kv: kv[1])
@@ -49,6 +50,13 @@ def identity(user_id: str | None, name: str,
     if link:
         return link["id"], link["name"]
     return f"name:{name.lower()}", name
+
+
+def _signed(points: Decimal) -> str:
+    """+1,200 or -12.5: whole points bare, tenths only where a game keeps them."""
+    if points == points.to_integral():
+        return f"{int(points):+,}"
+    return f"{points.normalize():+,}"
 
 
 def _plural(count: int, word: str) -> str:
@@ -84,12 +92,13 @@ def compute(played: Iterable[tuple[SessionState, list[HandRecord]]],
                 row.wins += seat in winners
                 if str(seat) in maal:
                     row.maal.append(int(maal[str(seat)]))
-                points = hand.deltas.get(seat, 0)
+                points = pts.value(hand.deltas.get(seat, 0), game.point_places)
                 row.points += points
                 if paid:
-                    row.money += Decimal(points) * rate
+                    row.money += points * rate
                     row.with_money = True
-                row.nights[session.id or 0] = row.nights.get(session.id or 0, 0) + points
+                row.nights[session.id or 0] = row.nights.get(session.id or 0, Decimal(0)) \
+                    + points
                 if session.created_at is not None:
                     row.dates[session.id or 0] = session.created_at
     return stats
@@ -97,7 +106,7 @@ def compute(played: Iterable[tuple[SessionState, list[HandRecord]]],
 
 def leaderboard(stats: Mapping[str, PlayerStats], currency: str) -> list[str]:
     ordered = sorted(stats.values(), key=lambda s: (-s.points, s.name.lower()))
-    return [f"{i}. {s.name} {s.points:+,} ({_plural(s.hands, 'hand')}, "
+    return [f"{i}. {s.name} {_signed(s.points)} ({_plural(s.hands, 'hand')}, "
             f"{_plural(s.wins, 'win')}"
             + (f", {format_money(s.money, currency)}" if s.with_money else "") + ")"
             for i, s in enumerate(ordered, 1)]
@@ -111,12 +120,12 @@ def describe(row: PlayerStats, currency: str, when: str) -> list[str]:
         lines.append(f"average maal {sum(row.maal) / len(row.maal):.1f}")
     money = f" ({format_money(row.money, currency)} where played for money)" \
         if row.with_money else ""
-    lines.append(f"net {row.points:+,} points{money}")
+    lines.append(f"net {_signed(row.points)} points{money}")
     extremes = row.best_and_worst()
     if extremes:
         (best, best_points), (worst, worst_points) = extremes
         def day(session: int) -> str:
             return row.dates[session].strftime("%d %b %Y") if session in row.dates else "?"
-        lines.append(f"best night {day(best)} {best_points:+,}; worst night {day(worst)} "
-                     f"{worst_points:+,}")
+        lines.append(f"best night {day(best)} {_signed(best_points)}; worst night "
+                     f"{day(worst)} {_signed(worst_points)}")
     return lines

@@ -9,10 +9,13 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.storage.migrations import RUMMY_SCALE, scale_rummy_points
 from bot.storage.tables import hands, sessions
 
 FORMAT = "maalbot-backup"
-VERSION = 1
+# 2: marriage_rummy points are tenths (migration 4); a version 1 file is scaled on restore
+VERSION = 2
+READS = (1, 2)
 _DATES = ("created_at", "ended_at", "voided_at")
 
 
@@ -64,8 +67,11 @@ async def import_chat(engine: AsyncEngine, data: dict[str, Any], chat: str | Non
 async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
                           target: str | None) -> int:
     if not isinstance(data, Mapping) or data.get("format") != FORMAT \
-            or data.get("version") != VERSION or not target:
-        raise RestoreError("this is not a Maalbot export (format maalbot-backup, version 1)")
+            or data.get("version") not in READS or not target:
+        raise RestoreError("this is not a Maalbot export (format maalbot-backup, version "
+                           f"{' or '.join(str(v) for v in READS)})")
+    # points kept in the units of their time: a version 1 file had whole rummy points
+    scale = RUMMY_SCALE if data.get("version") == 1 else 1
     existing = (await conn.execute(
         select(func.count()).select_from(sessions).where(sessions.c.chat == target)
     )).scalar_one()
@@ -75,12 +81,14 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
     for session in data["sessions"]:
         values = _dates({k: v for k, v in session.items() if k not in ("id", "hands")})
         values["chat"] = target
+        values["totals"] = scale_rummy_points(session["game"], session["totals"], scale)
         new_id = (await conn.execute(
             insert(sessions).values(**values).returning(sessions.c.id))).scalar_one()
         old_to_new: dict[int, int] = {}
         for hand in session["hands"]:
             row = _dates({k: v for k, v in hand.items() if k not in ("id",)})
             row["session_id"] = new_id
+            row["deltas"] = scale_rummy_points(session["game"], hand["deltas"], scale)
             row["replaced_by"] = old_to_new.get(row.get("replaced_by") or -1)
             hand_id = (await conn.execute(
                 insert(hands).values(**row).returning(hands.c.id))).scalar_one()
