@@ -99,7 +99,8 @@ def compute(played: Iterable[tuple[SessionState, list[HandRecord]]],
                 if paid:
                     row.money += points * rate
                     row.with_money = True
-                row.nights[session.id or 0] = row.nights.get(session.id or 0, 0) + points
+                row.nights[session.id or 0] = row.nights.get(session.id or 0, Decimal(0)) \
+                    + points
                 if session.created_at is not None:
                     row.dates[session.id or 0] = session.created_at
     return stats

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.storage.migrations import RUMMY_SCALE, scale_rummy_points
 from bot.storage.tables import hands, sessions
 from bot.storage.validate import FORMAT, VERSION, RestoreError, check_backup
 
@@ -61,6 +62,8 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
     check_backup(data)  # all of it, before anything is written
     if not target:
         raise RestoreError("the backup names no chat; give one")
+    # points kept in the units of their time: a version 1 file had whole rummy points
+    scale = RUMMY_SCALE if data.get("version") == 1 else 1
     existing = (await conn.execute(
         select(func.count()).select_from(sessions).where(sessions.c.chat == target)
     )).scalar_one()
@@ -70,12 +73,14 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
     for session in data["sessions"]:
         values = _dates({k: v for k, v in session.items() if k not in ("id", "hands")})
         values["chat"] = target
+        values["totals"] = scale_rummy_points(session["game"], session["totals"], scale)
         new_id = (await conn.execute(
             insert(sessions).values(**values).returning(sessions.c.id))).scalar_one()
         old_to_new: dict[int, int] = {}
         for hand in session["hands"]:
             row = _dates({k: v for k, v in hand.items() if k not in ("id",)})
             row["session_id"] = new_id
+            row["deltas"] = scale_rummy_points(session["game"], hand["deltas"], scale)
             row["replaced_by"] = old_to_new.get(row.get("replaced_by") or -1)
             hand_id = (await conn.execute(
                 insert(hands).values(**row).returning(hands.c.id))).scalar_one()

@@ -19,7 +19,11 @@ from sqlalchemy import (
     MetaData,
     Table,
     Text,
+    column,
+    select,
+    table,
     text,
+    update,
 )
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -126,6 +130,34 @@ async def _0006_board_ref(conn: AsyncConnection) -> None:
     await conn.execute(text("ALTER TABLE sessions ADD COLUMN board_ref TEXT"))
 
 
+RUMMY_SCALE = 10  # marriage_rummy kept whole points; it keeps tenths from migration 7 on
+
+
+def scale_rummy_points(game: str, totals: dict[str, int], factor: int) -> dict[str, int]:
+    """A session's totals (or a hand's deltas) in the units its game keeps now."""
+    return {k: v * factor for k, v in totals.items()} if game == "marriage_rummy" else totals
+
+
+async def _0007_marriage_rummy_tenths(conn: AsyncConnection) -> None:
+    # Marriage rummy keeps tenths of a point (a player with no turn pays exactly half: 12.5),
+    # so the whole points stored before are scaled by 10 and keep their meaning. Its own
+    # table definitions: the migration must not follow later changes to bot/storage/tables.
+    sessions = table("sessions", column("id", Integer), column("game", Text),
+                     column("totals", JSON))
+    hands = table("hands", column("id", Integer), column("session_id", Integer),
+                  column("deltas", JSON))
+    rows = (await conn.execute(select(sessions.c.id, sessions.c.totals)
+                               .where(sessions.c.game == "marriage_rummy"))).all()
+    for session_id, totals in rows:
+        await conn.execute(update(sessions).where(sessions.c.id == session_id).values(
+            totals=scale_rummy_points("marriage_rummy", totals, RUMMY_SCALE)))
+        for hand_id, deltas in (await conn.execute(
+                select(hands.c.id, hands.c.deltas)
+                .where(hands.c.session_id == session_id))).all():
+            await conn.execute(update(hands).where(hands.c.id == hand_id).values(
+                deltas=scale_rummy_points("marriage_rummy", deltas, RUMMY_SCALE)))
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
@@ -133,6 +165,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (4, "money per session at each hand's rate", _0004_session_money),
     (5, "a durable inbox of Telegram updates", _0005_inbox),
     (6, "the live board's message", _0006_board_ref),
+    (7, "marriage rummy points in tenths", _0007_marriage_rummy_tenths),
 ]
 
 

@@ -14,7 +14,9 @@ from bot.core.players import Player, check_name
 from bot.core.session import ENDED, OPEN
 from bot.storage.tables import hands, sessions
 
-FORMAT, VERSION = "maalbot-backup", 1
+FORMAT = "maalbot-backup"
+VERSION = 2  # 2: marriage_rummy points are tenths (migration 7); 1 is scaled on restore
+READS = (1, 2)
 SESSION_KEYS = {c.name for c in sessions.columns} | {"hands"}
 HAND_KEYS = {c.name for c in hands.columns}
 PLAYER_KEYS = set(Player.__dataclass_fields__)
@@ -28,9 +30,9 @@ class RestoreError(ValueError):
 def check_backup(data: Any) -> None:
     """Raise RestoreError naming the first thing wrong, or return when all of it is sound."""
     if not isinstance(data, Mapping) or data.get("format") != FORMAT \
-            or data.get("version") != VERSION:
+            or data.get("version") not in READS:
         raise RestoreError(f"this is not a Maalbot export (format {FORMAT}, version "
-                           f"{VERSION})")
+                           f"{' or '.join(map(str, READS))})")
     found = data.get("sessions")
     if not isinstance(found, list) or len(found) > MAX_SESSIONS:
         raise RestoreError("`sessions` must be a list of at most "

@@ -1,9 +1,12 @@
 """Marriage rummy (the Indian variant): the rules page's formulas, and zero-sum always."""
 
+from fractions import Fraction
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.games.marriage_rummy import RummyHand, RummyScoring, settle_rummy
+from bot.core.cards import Card, parse_card
+from bot.core.games.marriage_rummy import RummyHand, RummyScoring, card_points, settle_rummy
 from tests.conftest import Table
 
 
@@ -42,8 +45,9 @@ async def test_a_game_of_marriage_rummy_through_the_commands(table: Table):
                                      "chetan": -32 - 80, "dev": -32 - 4}
     assert reply.board.game == "marriage_rummy"
     reply = await table.ok("/hand winner:bikash points:asha=10 chetan=7 dev=9 no_turn:dev")
-    assert reply.board.hands[-1]["points"] == {"asha": -20, "bikash": 20 + 14 + 10,
-                                                  "chetan": -14, "dev": -10}
+    # dev had no turn: 9 / 2 = 4.5 in hand, exactly (seed 001: points_in_hand / 2), x2 = 9
+    assert reply.board.hands[-1]["points"] == {"asha": -20, "bikash": 20 + 14 + 9,
+                                                  "chetan": -14, "dev": -9}
     await table.ok("/edit hand:2 points:asha=0")
     assert (await table.board())["hands"][-1]["points"]["asha"] == 0
     assert "points in hand for chetan" in await table.error(
@@ -52,3 +56,67 @@ async def test_a_game_of_marriage_rummy_through_the_commands(table: Table):
         "/hand winner:asha surrender:asha points:bikash=1 chetan=1 dev=1")
     assert "is for Nepali Marriage" in await table.error("/maal 5")
     assert "Marriage rummy" in (await table.ok("/help")).text
+
+
+def test_no_turn_pays_an_exact_half():
+    # seed 001: points_in_hand = points_in_hand / 2 for a player who did not get to play;
+    # PART_B = -2 x points_in_hand. 25 in hand -> 12.5 -> -25 (not 13 -> -26)
+    hand = RummyHand((1, 2), 1, {}, {2: Fraction(25, 2)})
+    assert settle_rummy(hand, RummyScoring(hand_factor=2)) == {1: 25, 2: -25}
+    # paid once (the scorecard's hand_factor 1): -12.5, kept exactly
+    assert settle_rummy(hand, RummyScoring(hand_factor=1)) == {1: Fraction(25, 2),
+                                                               2: Fraction(-25, 2)}
+
+
+def test_card_points_as_seed_001_counts_them():
+    joker = Card(8, "H")
+    # J Q K A 10; number cards their value; every card of the joker's rank and a printed
+    # joker 0
+    assert [card_points(parse_card(c), joker) for c in
+            ("JS", "QD", "KC", "AH", "10S", "9D", "2C", "8S", "8H", "jk")] == \
+        [10, 10, 10, 10, 10, 9, 2, 0, 0, 0]
+
+
+async def test_half_points_and_cards_through_the_commands(table: Table):
+    await table.ok("/newgame marriage_rummy players:asha bikash chetan")
+    # no honours: PART_A 0. bikash had no turn: 25 / 2 = 12.5 -> -25; chetan 7 -> -14.
+    # asha, who showed, receives 39
+    reply = await table.ok("/hand winner:asha points:bikash=25 chetan=7 no_turn:bikash")
+    assert reply.board.hands[-1]["points"] == {"asha": 39, "bikash": -25, "chetan": -14}
+    assert "in hand bikash 12.5, chetan 7" in reply.text
+    # paid once: -12.5 stays -12.5 on the board and in the money
+    await table.ok("/rules preset:scorecard rate:2")
+    reply = await table.ok("/hand winner:asha points:bikash=25 chetan=7 no_turn:bikash")
+    assert reply.board.hands[-1]["points"] == {"asha": 19.5, "bikash": -12.5,
+                                                  "chetan": -7}
+    assert reply.board.totals == {"asha": 58.5, "bikash": -37.5, "chetan": -21}
+    # money counts hand by hand at each hand's rate: hand 1 was not played for money,
+    # hand 2 at 2 a point: 19.5 x 2, -12.5 x 2, -7 x 2
+    assert reply.board.money == {"asha": 39, "bikash": -25, "chetan": -14}
+    # the cards instead of numbers, with the joker picked (8H): bikash KS 9H 3C = 10 + 9 + 3
+    # = 22; chetan 8D jk 4S = 0 + 0 + 4 (an 8 is a joker, so is the printed one). x1
+    reply = await table.ok("/hand winner:asha joker:8H points:bikash=KS 9H 3C chetan=8D jk 4S")
+    assert reply.board.hands[-1]["points"] == {"asha": 26, "bikash": -22, "chetan": -4}
+    assert "Say the joker picked" in await table.error(
+        "/hand winner:asha points:bikash=KS chetan=2")
+    assert "KS appears 4 times" in await table.error(
+        "/hand winner:asha joker:8H points:bikash=KS KS chetan=KS KS")
+    # an edit to a number replaces the cards: bikash 5 -> asha 9
+    reply = await table.ok("/edit hand:3 points:bikash=5")
+    assert reply.board.hands[-1]["points"] == {"asha": 9, "bikash": -5, "chetan": -4}
+    # totals: asha 39 + 19.5 + 9 = 67.5, bikash -25 - 12.5 - 5 = -42.5, chetan -14 - 7 - 4
+    # = -25; money from hands 2 and 3 at rate 2: bikash (-12.5 - 5) x 2 = -35 and chetan
+    # (-7 - 4) x 2 = -22
+    end = await table.ok("/endgame")
+    assert "bikash -42.5 points = -35" in end.text
+    assert "bikash pays asha 35" in end.text and "chetan pays asha 22" in end.text
+    assert "asha +67.5 (3 hands" in (await table.ok("/stats")).text
+
+
+async def test_the_deal_must_fit_in_the_packs(table: Table):
+    await table.ok("/newgame marriage_rummy players:a b c d e f g h")
+    # 8 x 21 = 168 cards; 3 packs are 156
+    error = await table.error("/hand winner:a points:b=1 c=1 d=1 e=1 f=1 g=1 h=1")
+    assert "8 players x 21 cards = 168, but 3 packs hold 156" in error
+    await table.ok("/rules packs:4")
+    await table.ok("/hand winner:a points:b=1 c=1 d=1 e=1 f=1 g=1 h=1")

@@ -14,10 +14,9 @@ async def test_an_old_undo_question_does_not_undo_a_newer_hand(tg: Harness):
     await tg.say(ALICE, HAND)
     await tg.say(ALICE, HAND)
     await tg.say(ALICE, "/undo")  # "Undo hand 2?"
-    ask = (await tg.replies(4))[-1]
-    assert ask["text"].startswith("Undo hand 2")
+    ask = await tg.said("Undo hand 2")
     await tg.say(ALICE, HAND)  # hand 3 is recorded before anyone taps
-    await tg.replies(5)
+    await tg.said("Hand 3")
     await tg.tap(ALICE, tg.sent_message(ask), tg.buttons(ask)["Yes, undo"])
     edits = await tg.fake.wait_for("editMessageText", 1)
     assert "table changed since this was asked" in edits[-1]["text"]
@@ -27,13 +26,12 @@ async def test_an_old_undo_question_does_not_undo_a_newer_hand(tg: Harness):
 async def test_an_old_end_question_does_not_end_the_next_game(tg: Harness):
     await tg.say(ALICE, NEW)
     await tg.say(ALICE, "/endgame")
-    ask = (await tg.replies(2))[-1]
-    assert ask["text"].startswith("End the game after 0 hands")
+    ask = await tg.said("End the game after 0 hands")
     await tg.tap(ALICE, tg.sent_message(ask), tg.buttons(ask)["Yes, end it"])
     await tg.fake.wait_for("editMessageText", 1)
     await tg.say(ALICE, NEW)  # a new game
     await tg.say(ALICE, HAND)
-    await tg.replies(4)
+    await tg.said("Hand 1: alice")
     await tg.tap(ALICE, tg.sent_message(ask), tg.buttons(ask)["Yes, end it"])  # the old one
     await tg.fake.wait_for("answerCallbackQuery", 2)
     assert (await board(tg))["hand_count"] == 1  # the new game is still open
@@ -42,7 +40,7 @@ async def test_an_old_end_question_does_not_end_the_next_game(tg: Harness):
 async def test_forged_and_foreign_button_data_do_nothing(tg: Harness):
     await tg.say(ALICE, NEW)
     await tg.say(ALICE, "/hand")
-    ask = (await tg.replies(2))[-1]
+    ask = await tg.said("who won?")
     real = tg.buttons(ask)["alice"]
     flow = tg.sent_message(ask)
     token, _, value = real.rpartition("|")

@@ -106,7 +106,10 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
         CommandSpec(
             "edit", "re-enter a recorded hand", "/edit hand:3 maal:bob=6 seen:bob carol",
             "Give only what changes; the rest stays. The hand keeps the rules it was scored "
-            "with, and the totals follow.", may=Rule.HAND_PLAYER, run=hands.edit,
+            "with, and the totals follow. Every later hand is scored again with what this "
+            "one now carries forward (a foul charged in the next hand, riichi sticks and "
+            "honba, a race already won), and the reply says which hands changed; an edit a "
+            "later hand can't stand is refused.", may=Rule.HAND_PLAYER, run=hands.edit,
             derive=_edit_options),
         CommandSpec(
             "rules", "show or change the rules",
@@ -116,8 +119,10 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             run=chat.rules, derive=_rules_options),
         CommandSpec(
             "endgame", "end the game: standings and who pays whom", "/endgame",
-            "Settles up in the fewest transfers. The game is archived, not deleted. On "
-            "Telegram and Discord it asks first.", may=Rule.PLAYER, run=sessions.endgame,
+            "Settles up in the fewest transfers. Whatever the game still owes is charged "
+            "first, as one last hand (Marriage: a foul waiting for the next hand). The game "
+            "is archived, not deleted. On Telegram and Discord it asks first.",
+            may=Rule.PLAYER, run=sessions.endgame,
             confirm=True),
         CommandSpec("chart", "a chart of the running totals", "/chart   /chart game:last",
                     "A picture of every player's total hand by hand; game:last (or game:2) "

@@ -104,6 +104,20 @@ class Game(ABC):
         assert self.result_spec.play is not None
         return self.result_spec.play(ctx)
 
+    def rescore(self, ctx: PlayContext) -> PlayOutcome | None:
+        """Score a recorded hand again, unchanged, from its inputs (ctx.editing), with the
+        state and totals carried into it (ctx.state, ctx.totals): after /edit of an earlier
+        hand, every later hand is re-derived this way. None: the hand depends on nothing
+        before it and stays as recorded (the default). Raise UserError when the hand can no
+        longer stand after the change (the edit is then refused)."""
+        return None
+
+    def closing(self, ctx: PlayContext) -> HandResult | None:
+        """What the game still owes when it ends (/endgame), as one last hand to record:
+        Marriage's foul waiting to be charged with the next hand. ctx.state is the game
+        state, ctx.hand_players who is playing. None: nothing is owed."""
+        return None
+
     def winners(self, hand: Any) -> list[int]:
         """Seats that won a recorded hand, for /stats."""
         winner = hand.inputs.get("winner")

@@ -5,16 +5,21 @@ Each player's score is PART_A + PART_B:
   players: honour cards at the honour value, each marriage combination at its value);
 - PART_B = -hand_factor x points in hand for everyone but the player who showed, who
   receives what the others give up. Surrender on the first move counts as 2 points in hand,
-  later as 5; a player who did not get to play counts half (rounded up).
-Every hand is zero-sum.
+  later as 5; a player who did not get to play counts half, exactly (seed 001 divides:
+  25 -> 12.5 -> -25 at x2; 7 -> 3.5 -> -3.5 at x1).
+Points in hand are typed, or given as the cards (J Q K A and 10 count 10, number cards their
+value, jokers 0). Halves are kept exactly: the board keeps tenths (point_places 1; migration
+4 scaled the whole points stored before). Every hand is zero-sum.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
+from bot.core.cards import Card, parse_card, parse_cards
 from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.errors import UserError
 from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome
@@ -34,7 +39,9 @@ RULEBOOK = RuleBook(
         int_rule("hand_cap", 0, 0, 1000, "most points in hand a player pays for (0: no cap)"),
         int_rule("surrender_first", 2, 0, 1000, "points in hand for surrender on the first move"),
         int_rule("surrender_later", 5, 0, 1000, "points in hand for surrender later"),
-        int_rule("packs", 3, 3, 5, "packs of cards in play"),
+        int_rule("packs", 3, 3, 5, "packs of cards in play (the deal must fit: 3 packs deal "
+                 "21 cards to 7 players at most)"),
+        int_rule("cards", 21, 7, 21, "cards dealt to each player"),
         *money_rules(),
     ],
     [
@@ -51,15 +58,19 @@ USAGE = ("/hand winner:asha honours:asha=3 bikash=1 marriages:asha=1 points:bika
 HAND_DETAILS = (
     "winner: the player who showed. honours: and marriages: count each player's honour cards "
     "and marriage combinations (missing means none). points: the card points left in each "
-    "other player's hand (J Q K A 10 count 10, number cards their value, jokers 0). "
-    "surrender: surrendered on the first move (counts as 2), surrender_late: later (5); "
-    "no_turn: did not get to play (counts half)."
+    "other player's hand, as a number or as the cards (points:bikash=KS 9H 3C chetan=40, "
+    "with joker:8H, the joker picked: J Q K A and 10 count 10, number cards their value, "
+    "every card of the joker's rank and a printed joker 0). surrender: surrendered on the "
+    "first move (counts as 2), surrender_late: later (5); no_turn: did not get to play "
+    "(counts half, exactly: 25 in hand is 12.5, paid twice is 25). The deal (cards x "
+    "players, rule cards) must fit in the packs (rule packs)."
 )
 HAND_OPTIONS = (
     Option("winner", Kind.PLAYER, "the player who showed"),
     Option("honours", Kind.TEXT, "honour cards per player, asha=3 bikash=1"),
     Option("marriages", Kind.TEXT, "marriage combinations per player, asha=1"),
-    Option("points", Kind.TEXT, "points in hand, bikash=25 chetan=40"),
+    Option("points", Kind.TEXT, "points in hand, bikash=25 chetan=KS 9H 3C"),
+    Option("joker", Kind.TEXT, "the joker picked, e.g. 8H, to count points from cards"),
     Option("surrender", Kind.PLAYERS, "surrendered on the first move"),
     Option("surrender_late", Kind.PLAYERS, "surrendered later"),
     Option("no_turn", Kind.PLAYERS, "did not get to play (half points)"),
@@ -77,7 +88,7 @@ class RummyHand:
     players: tuple[int, ...]
     winner: int
     honour_points: Mapping[int, int]
-    hand_points: Mapping[int, int]  # after surrender and half points, before the cap
+    hand_points: Mapping[int, Fraction | int]  # after surrender and half points, before the cap
 
 
 @dataclass(frozen=True)
@@ -86,19 +97,35 @@ class RummyScoring:
     hand_cap: int = 0
 
 
-def settle_rummy(hand: RummyHand, rules: RummyScoring) -> dict[int, int]:
+def settle_rummy(hand: RummyHand, rules: RummyScoring) -> dict[int, Fraction]:
+    """Points per seat, exact (a player with no turn pays half: 12.5 is kept as 25/2)."""
     n = len(hand.players)
     total_honour = sum(hand.honour_points.get(p, 0) for p in hand.players)
-    deltas = {p: hand.honour_points.get(p, 0) * n - total_honour for p in hand.players}
+    deltas = {p: Fraction(hand.honour_points.get(p, 0) * n - total_honour)
+              for p in hand.players}
     for p in hand.players:
         if p == hand.winner:
             continue
-        points = hand.hand_points.get(p, 0)
+        points = Fraction(hand.hand_points.get(p, 0))
         if rules.hand_cap:
-            points = min(points, rules.hand_cap)
+            points = min(points, Fraction(rules.hand_cap))
         deltas[p] -= rules.hand_factor * points
         deltas[hand.winner] += rules.hand_factor * points
     return deltas
+
+
+def card_points(card: Card, joker: Card) -> int:
+    """Seed 001's card points: J Q K A (and 10) 10, number cards their value, jokers 0."""
+    if card.is_printed_joker or card.rank == joker.rank:
+        return 0
+    return 10 if card.rank == 1 or card.rank >= 10 else card.rank
+
+
+def in_tenths(points: Fraction) -> int:
+    """Points as the board keeps them (point_places 1); every rummy score is whole tenths."""
+    tenths = points * 10
+    assert tenths.denominator == 1, f"{points} is not whole tenths"
+    return int(tenths)
 
 
 @dataclass
@@ -111,25 +138,33 @@ class RummyEntry:
     surrender: set[int] = field(default_factory=set)
     surrender_late: set[int] = field(default_factory=set)
     no_turn: set[int] = field(default_factory=set)
+    joker: str | None = None  # the joker picked, when points came as cards
+    cards: dict[int, str] = field(default_factory=dict)  # seat -> the cards left in hand
 
     def to_json(self) -> dict[str, Any]:
-        def seats(d: Mapping[int, int]) -> dict[str, int]:
+        def seats(d: Mapping[int, Any]) -> dict[str, Any]:
             return {str(k): v for k, v in sorted(d.items())}
 
-        return {"players": self.players, "winner": self.winner, "honours": seats(self.honours),
-                "marriages": seats(self.marriages), "points": seats(self.points),
-                "surrender": sorted(self.surrender),
-                "surrender_late": sorted(self.surrender_late), "no_turn": sorted(self.no_turn)}
+        data = {"players": self.players, "winner": self.winner,
+                "honours": seats(self.honours), "marriages": seats(self.marriages),
+                "points": seats(self.points), "surrender": sorted(self.surrender),
+                "surrender_late": sorted(self.surrender_late),
+                "no_turn": sorted(self.no_turn)}
+        if self.cards:
+            data["joker"] = self.joker
+            data["cards"] = seats(self.cards)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RummyEntry:
-        def seats(d: Mapping[str, int]) -> dict[int, int]:
+        def seats(d: Mapping[str, Any]) -> dict[int, Any]:
             return {int(k): v for k, v in d.items()}
 
         return cls(list(data["players"]), data.get("winner"), seats(data.get("honours", {})),
                    seats(data.get("marriages", {})), seats(data.get("points", {})),
                    set(data.get("surrender", ())), set(data.get("surrender_late", ())),
-                   set(data.get("no_turn", ())))
+                   set(data.get("no_turn", ())), data.get("joker"),
+                   seats(data.get("cards", {})))
 
 
 class MarriageRummyGame(Game):
@@ -139,6 +174,7 @@ class MarriageRummyGame(Game):
     max_players = 10
     rulebook = RULEBOOK
     glossary = GLOSSARY
+    point_places = 1  # a player with no turn pays exactly half: 12.5
 
     def declare(self) -> tuple[CommandSpec, ...]:
         return (CommandSpec("hand", "record a hand: who showed, honours, points in hand",
@@ -154,9 +190,19 @@ class MarriageRummyGame(Game):
         else:
             if not options:
                 raise UserError(f"Say who showed: {USAGE}")
+            self._check_deal(len(ctx.hand_players), ctx.rules)
             entry = RummyEntry(players=[p.seat for p in ctx.hand_players])
         self._read(entry, options, ctx)
         return PlayOutcome("", result=self._score(entry, ctx))
+
+    @staticmethod
+    def _check_deal(players: int, rules: Mapping[str, Any]) -> None:
+        packs, each = rules["packs"], rules["cards"]
+        if players * each + 1 > packs * 52:
+            raise UserError(
+                f"{players} players x {each} cards = {players * each}, but {packs} packs "
+                f"hold {packs * 52} cards, with one to turn up (rule packs). Sit someone "
+                f"out (/sitout), or play with more packs: /rules packs:{packs + 1}.")
 
     def _read(self, entry: RummyEntry, options: Mapping[str, str], ctx: PlayContext) -> None:
         table = Roster(p for p in ctx.roster if p.seat in entry.players)
@@ -165,6 +211,11 @@ class MarriageRummyGame(Game):
             if len(names) != 1:
                 raise UserError("Name exactly one winner: winner:NAME")
             entry.winner = table.resolve(names[0], ctx.mentions).seat
+        if "joker" in options:
+            joker = parse_card(options["joker"])
+            if joker.is_printed_joker:
+                raise UserError("joker: is the card picked as the joker, e.g. joker:8H.")
+            entry.joker = str(joker)
         for key, limit in (("honours", MAX_COUNT), ("marriages", MAX_COUNT),
                            ("points", MAX_HAND_POINTS)):
             if key in options:
@@ -173,12 +224,38 @@ class MarriageRummyGame(Game):
                     if not name:
                         raise UserError(f"Give {key} as name=number, e.g. {key}:asha=3")
                     player = table.resolve(name, ctx.mentions)
+                    if key == "points" and not text.strip().isdigit():
+                        entry.cards[player.seat] = text  # the cards left in hand
+                        continue
                     values[player.seat] = parse_int(text, f"{player.name}'s {key}", 0, limit)
+                    if key == "points":
+                        entry.cards.pop(player.seat, None)  # a number replaces the cards
         for key in ("surrender", "surrender_late", "no_turn"):
             if key in options:
                 words = [w for w in split_list(options[key]) if w.lower() not in ("none", "-")]
                 setattr(entry, key, {p.seat for p in table.resolve_many(words, ctx.mentions,
                                                                         f"{key}:")})
+        self._count_cards(entry, ctx)
+
+    @staticmethod
+    def _count_cards(entry: RummyEntry, ctx: PlayContext) -> None:
+        """Points in hand from the cards, with the joker known; all hands together must fit
+        in the packs."""
+        if not entry.cards:
+            return
+        if entry.joker is None:
+            raise UserError("Say the joker picked (joker:8H), so its cards count 0 in "
+                            "points:.")
+        joker = parse_card(entry.joker)
+        held: list[Card] = [joker]  # the joker picked lies face up
+        for seat, text in sorted(entry.cards.items()):
+            name = ctx.roster.by_seat(seat).name
+            try:
+                cards = parse_cards(text, ctx.rules["packs"], True, held)
+            except UserError as error:
+                raise UserError(f"{name}'s points: {error.message}") from None
+            held += cards
+            entry.points[seat] = sum(card_points(c, joker) for c in cards)
 
     def _score(self, entry: RummyEntry, ctx: PlayContext) -> HandResult:
         roster, rules = ctx.roster, ctx.rules
@@ -195,7 +272,7 @@ class MarriageRummyGame(Game):
         if missing:
             who = ", ".join(roster.by_seat(p).name for p in missing)
             raise UserError(f"Give the points in hand for {who}: points:name=number")
-        points: dict[int, int] = {}
+        points: dict[int, Fraction] = {}
         for p in losers:
             if p in entry.surrender:
                 value = rules["surrender_first"]
@@ -203,10 +280,11 @@ class MarriageRummyGame(Game):
                 value = rules["surrender_later"]
             else:
                 value = entry.points[p]
-            points[p] = (value + 1) // 2 if p in entry.no_turn else value
+            # seed 001: points_in_hand / 2, a true half (never rounded)
+            points[p] = Fraction(value, 2) if p in entry.no_turn else Fraction(value)
         honour = {p: entry.honours.get(p, 0) * rules["honour"]
                   + entry.marriages.get(p, 0) * rules["marriage_combo"] for p in entry.players}
-        deltas = settle_rummy(
+        exact = settle_rummy(
             RummyHand(tuple(entry.players), entry.winner, honour, points),
             RummyScoring(rules["hand_factor"], rules["hand_cap"]),
         )
@@ -215,10 +293,17 @@ class MarriageRummyGame(Game):
         if any(honour.values()):
             parts.append("honour points " + ", ".join(
                 f"{name(p).name} {v}" for p, v in honour.items() if v))
-        parts.append("in hand " + ", ".join(f"{name(p).name} {v}" for p, v in points.items()))
-        return HandResult(players=entry.players, inputs=entry.to_json(), deltas=deltas,
+        parts.append("in hand " + ", ".join(f"{name(p).name} {_plain(v)}"
+                                             for p, v in points.items()))
+        return HandResult(players=entry.players, inputs=entry.to_json(),
+                          deltas={p: in_tenths(v) for p, v in exact.items()},
                           summary="; ".join(parts))
 
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
                      rules: Mapping[str, Any]) -> str:
         return ""
+
+
+def _plain(value: Fraction) -> str:
+    """12.5, 25: a half shown as one decimal, a whole number bare."""
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"

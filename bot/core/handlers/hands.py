@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from typing import Any
 
 from bot.core import flows, permissions
 from bot.core.command import Reply
 from bot.core.errors import UserError
-from bot.core.games.base import KEEP, Game, PlayContext, PlayOutcome
+from bot.core.games.base import KEEP, Game, HandResult, PlayContext, PlayOutcome
 from bot.core.grammar import parse_int
 from bot.core.handlers.board import board_reply, money_of
 from bot.core.handlers.call import Call, Outcome
@@ -157,6 +159,11 @@ async def undo(call: Call) -> Outcome:
 
 
 async def edit(call: Call) -> Outcome:
+    """Re-enter one hand, then re-derive every later live hand from its stored inputs with
+    the state and totals carried into it (as /undo restores them), so a change passes on:
+    a foul charged in the next hand, riichi sticks and honba, a Tranca race already won.
+    Every hand that comes out different is voided and added again (the log is append-only),
+    the totals and the game state follow, and the reply says which hands changed."""
     session, game, command = call.open_session(), call.game, call.command
     options = dict(command.options)
     word = game.edit_key
@@ -167,15 +174,20 @@ async def edit(call: Call) -> Outcome:
     no = parse_int(options.pop(word), word, 1, session.hand_count)
     reason = options.pop("reason", None) or None
     assert session.id is not None
-    old = await call.tx.hand(session.id, no)
-    assert old is not None
+    live = await call.tx.all_hands(session.id)
+    assert [h.no for h in live] == list(range(1, session.hand_count + 1)), \
+        "hand_count and the hand log disagree"
+    old = live[no - 1]
     permissions.check(Rule.HAND_PLAYER, call.roles, f"edit {t(word)} {no}", hand=old)
+    running: dict[int, int] = {}
+    for hand in live[: no - 1]:
+        _add(running, hand.deltas, +1)
     outcome = game.reenter(PlayContext(
         command=game.result_command, options=options, roster=session.roster,
         hand_players=[p for p in session.players if p.seat in old.players],
         rules=game.rulebook.complete(old.rules), pending=None, actor=command.actor,
         actor_player=call.roles.seat, mentions=command.mentions, editing=old.inputs,
-        state=old.state_before))
+        state=old.state_before, totals=dict(running)))
     if outcome.result is None:
         raise UserError(outcome.text or "That edit does not make a complete hand.")
     new = HandRecord(
@@ -184,19 +196,80 @@ async def edit(call: Call) -> Outcome:
         recorded_by=command.actor.id, recorded_by_name=command.actor.name,
         origin_id=command.origin_id, state_before=old.state_before,
     )
-    # What the hand carried forward is left as it was: an edit re-scores this hand only.
+    replaced = [(old, new)]
+    state = old.state_before if outcome.state is KEEP else outcome.state
+    _add(running, new.deltas, +1)
+    for i, later in enumerate(live[no:], no):
+        again = _rescore(game, session, call, later, state, running, word, no)
+        if again is None:  # depends on nothing before it: stays as recorded
+            _add(running, later.deltas, +1)
+            state = live[i + 1].state_before if i + 1 < len(live) else session.game_state
+            continue
+        result, after = again
+        redone = HandRecord(
+            no=later.no, players=result.players, inputs=result.inputs, rules=later.rules,
+            deltas=result.deltas, summary=result.summary, recorded_by=later.recorded_by,
+            recorded_by_name=later.recorded_by_name, origin_id=later.origin_id,
+            state_before=state)
+        if not _same((later.deltas, later.summary, later.inputs, later.state_before),
+                     (redone.deltas, redone.summary, redone.inputs, redone.state_before)):
+            replaced.append((later, redone))
+        _add(running, result.deltas, +1)
+        state = after
+    why = f"follows the edit of {t(word)} {no}" + (f": {reason}" if reason else "")
     await money_of(call, session)
-    await call.tx.void_hand(session.id, no, command.actor.id, Void(True, reason))
-    await call.tx.add_hand(session.id, new)
-    _add(session.totals, old.deltas, -1)
-    _add(session.totals, new.deltas, +1)
-    book_add(_book(session), old.deltas, old.rules, game.point_places, -1)
-    book_add(_book(session), new.deltas, new.rules, game.point_places)
+    for was, now in replaced:
+        await call.tx.void_hand(session.id, was.no, command.actor.id,
+                                Void(True, reason if was is old else why))
+        await call.tx.add_hand(session.id, now)
+        _add(session.totals, was.deltas, -1)
+        _add(session.totals, now.deltas, +1)
+        book_add(_book(session), was.deltas, was.rules, game.point_places, -1)
+        book_add(_book(session), now.deltas, now.rules, game.point_places)
+    session.game_state = state
     await call.tx.save_session(session)
-    text = (f"{t(word).capitalize()} {no} changed: {new.summary}\n"
-            f"{deltas_line(game, session, new.deltas)} (was "
-            f"{deltas_line(game, session, old.deltas)})")
-    return Outcome(await board_reply(call, session, text), True)
+    lines = [f"{t(word).capitalize()} {no} changed: {new.summary}",
+             f"{deltas_line(game, session, new.deltas)} (was "
+             f"{deltas_line(game, session, old.deltas)})"]
+    if len(replaced) > 1:
+        lines.append(f"Re-scored with what {t(word)} {no} now carries forward:")
+        lines += [f"{t(word).capitalize()} {now.no}: {deltas_line(game, session, now.deltas)}"
+                  f" (was {deltas_line(game, session, was.deltas)})"
+                  for was, now in replaced[1:]]
+    elif len(live) > no:
+        lines.append(f"The {t(word + 's')} after it are unchanged.")
+    return Outcome(await board_reply(call, session, "\n".join(lines)), True)
+
+
+def _rescore(game: Game, session: SessionState, call: Call, hand: HandRecord,
+             state: dict[str, Any] | None, running: Mapping[int, int], word: str,
+             edited: int) -> tuple[HandResult, dict[str, Any] | None] | None:
+    """A later hand scored again with the re-derived state and totals: its result and the
+    state it passes on; None when the game says it depends on nothing before it."""
+    try:
+        outcome = game.rescore(PlayContext(
+            command=game.result_command, options={}, roster=session.roster,
+            hand_players=[p for p in session.players if p.seat in hand.players],
+            rules=game.rulebook.complete(hand.rules), pending=None,
+            actor=call.command.actor, actor_player=None, editing=hand.inputs, state=state,
+            totals=dict(running)))
+    except UserError as error:
+        raise UserError(f"Not changed: with that edit of {t(word)} {edited}, {t(word)} "
+                        f"{hand.no} can't stand as recorded: {error.message} "
+                        f"/undo back to it first if the later {t(word + 's')} go.") from None
+    if outcome is None:
+        return None
+    if outcome.result is None:
+        raise UserError(f"Not changed: with that edit of {t(word)} {edited}, {t(word)} "
+                        f"{hand.no} would no longer be complete.")
+    after = state if outcome.state is KEEP else outcome.state
+    return outcome.result, after
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as stored (JSON turns tuples into lists and keys into strings)."""
+    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True,
+                                                                     default=str)
 
 
 def _book(session: SessionState) -> MoneyBook:

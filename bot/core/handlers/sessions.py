@@ -9,13 +9,14 @@ from bot.core import flows, i18n, permissions
 from bot.core.command import Command, Reply
 from bot.core.errors import UserError
 from bot.core.examples import personal
-from bot.core.games.base import Game
+from bot.core.games.base import Game, PlayContext
 from bot.core.grammar import split_list
 from bot.core.handlers.board import board_reply, money_of
 from bot.core.handlers.call import Call, Outcome
-from bot.core.handlers.hands import STALE, _ask, _starter
+from bot.core.handlers.hands import STALE, _add, _ask, _starter, deltas_line
 from bot.core.i18n import t
 from bot.core.money import (
+    book_add,
     format_money,
     json_number,
     money_places,
@@ -25,7 +26,7 @@ from bot.core.money import (
 from bot.core.permissions import Rule
 from bot.core.players import Player, check_name, skeleton, suggest_name
 from bot.core.points import as_json, show
-from bot.core.session import ENDED, SessionState
+from bot.core.session import ENDED, HandRecord, SessionState
 
 
 async def newgame(call: Call) -> Outcome:
@@ -198,16 +199,46 @@ async def endgame(call: Call) -> Outcome:
                               what=what),
             t("flow_yes_end"), session.id, session.hand_count, _starter(call)))
     rules = call.rules()
+    owed = await _closing_hand(call, session, game)
     reply = await board_reply(call, session, "")
     money = await money_of(call, session)
     session.status = ENDED
     await call.tx.save_session(session)
-    reply.text = "\n".join(final_lines(game, session, rules, reply, money))
+    reply.text = "\n".join(([owed] if owed else [])
+                           + final_lines(game, session, rules, reply, money))
     reply.question = None
     reply.menu = ""
     assert reply.board is not None
     reply.board.ended = True
     return Outcome(reply, changed=True)
+
+
+async def _closing_hand(call: Call, session: SessionState, game: Game) -> str:
+    """Record what the game still owes at its end (a foul waiting for the next hand) as a
+    last hand, so nothing is dropped; returns the line that says so, or ""."""
+    result = game.closing(PlayContext(
+        command="endgame", options={}, roster=session.roster,
+        hand_players=[p for p in session.players if not p.sitting_out],
+        rules=call.rules(), pending=None, actor=call.command.actor,
+        actor_player=call.roles.seat, state=session.game_state, totals=session.totals))
+    if result is None:
+        return ""
+    assert session.id is not None
+    hand = HandRecord(
+        no=session.hand_count + 1, players=result.players, inputs=result.inputs,
+        rules=call.rules(), deltas=result.deltas, summary=result.summary,
+        recorded_by=call.command.actor.id, recorded_by_name=call.command.actor.name,
+        origin_id=call.command.origin_id, state_before=session.game_state)
+    await money_of(call, session)
+    await call.tx.add_hand(session.id, hand)
+    _add(session.totals, hand.deltas, +1)
+    assert session.money is not None
+    book_add(session.money, hand.deltas, hand.rules, game.point_places)
+    session.hand_count = hand.no
+    session.game_state = None
+    word = t(game.hand_word).capitalize()
+    return (f"{word} {hand.no} (at the end): {hand.summary}\n"
+            f"{deltas_line(game, session, hand.deltas)}")
 
 
 def final_lines(game: Game, session: SessionState, rules: dict, reply: Reply,

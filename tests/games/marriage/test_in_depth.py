@@ -78,7 +78,10 @@ async def test_dublee_route_and_dublee_mode_rules(table: Table):
         "/hand winner:alice dublee_route:carol maal:alice=0")
     await table.ok("/rules dublee_mode:replace dublee_route_pays:yes")
     reply = await table.ok("/hand winner:alice seen:bob dublee:yes maal:alice=0 bob=0")
-    assert reply.board.hands[-1]["points"] == {"alice": 20, "bob": -5, "carol": -15}
+    # the rules page: "a few tables instead make a seen loser pay 5 in place of 3": the
+    # dublee points replace the usual "each loser pays 5 more", so bob (seen) pays 5 and
+    # carol (unseen) her 10 alone; no maal. alice +15.
+    assert reply.board.hands[-1]["points"] == {"alice": 15, "bob": -5, "carol": -10}
 
 
 async def test_a_foul_charged_in_the_next_hand_and_undo_brings_it_back(table: Table):

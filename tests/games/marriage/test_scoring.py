@@ -129,8 +129,13 @@ def test_murdered_maal_changes_nothing_and_seen_maal_always_counts(hand, rules):
 def test_dublee_modes_and_the_dublee_route():
     hand = MarriageHand(players=(1, 2, 3), winner=1, seen=frozenset({1, 2}),
                         maal={1: 0, 2: 0}, dublee=True)
+    # replace: the seen loser pays the dublee 5 in place of 3; the unseen loser pays the
+    # unseen 10 alone (the "5 more" of the usual rule is what was replaced)
     assert settle(hand, MarriageScoring(dublee_mode="replace")).game_points == \
-        {1: 5 + 15, 2: -5, 3: -15}  # seen pays 5 in place of 3; unseen 10 + 5
+        {1: 5 + 10, 2: -5, 3: -10}
+    # extra (the usual rule): each loser pays 5 more: seen 3 + 5, unseen 10 + 5
+    assert settle(hand, MarriageScoring(dublee_mode="extra")).game_points == \
+        {1: 8 + 15, 2: -8, 3: -15}
     route = MarriageHand(players=(1, 2, 3), winner=1, seen=frozenset({1, 2}),
                          maal={1: 0, 2: 0}, dublee_route=frozenset({2}))
     assert settle(route, MarriageScoring(dublee_route_pays=False)).game_points == \

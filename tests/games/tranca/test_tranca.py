@@ -128,3 +128,82 @@ async def test_newgame_checks_the_teams(table: Table):
     assert "reads differently" in await table.error("/newgame tranca teams:a+b a+c")
     await table.ok("/newgame tranca teams:a+b+c d+e+f")
     assert "Target 5,000" in (await table.ok("/board")).text
+
+
+async def test_reaching_the_target_ends_the_game(table: Table):
+    await table.ok(NEW)
+    await table.ok("/rules target:1000")
+    # round 1: A 700 laid, nothing in hand: 700; B 100
+    await table.ok("/round side:A table:700 hand:0")
+    await table.ok("/round side:B table:100 hand:0")
+    # round 2: A 400 -> 1,100, past 1,000 alone: A wins; B 0
+    await table.ok("/round side:A table:400 hand:0")
+    reply = await table.ok("/round side:B table:0 hand:0")
+    assert "A wins with 1,100!" in reply.text
+    # after "A wins" no further round is accepted
+    error = await table.error("/round side:B table:5000 hand:0")
+    assert "Side A has won with 1,100" in error and "/endgame" in error
+    # an edit of round 1 that would have A win there can't stand: round 2 followed
+    error = await table.error("/edit round:1 side:A table:1000")
+    assert "round 2 can't stand as recorded: side A would have won with 1,000 before it" \
+        in error
+    assert (await table.board())["totals"] == {"A": 1100, "B": 100}
+    # an edit that takes the win away (A 500 + 400 = 900) opens the game again
+    reply = await table.ok("/edit round:1 side:A table:500")
+    assert reply.board.totals == {"A": 900, "B": 100} and "wins" not in reply.text
+    await table.ok("/round side:A table:50 hand:0")
+    reply = await table.ok("/round side:B table:0 hand:0")
+    assert "A wins with 950" not in reply.text  # 950 is short of 1,000
+    # /undo still works after a win
+    await table.ok("/round side:A table:100 hand:0")
+    reply = await table.ok("/round side:B table:0 hand:0")
+    assert "A wins with 1,050!" in reply.text
+    await table.ok("/undo")
+    assert "wins" not in (await table.ok("/board")).text
+
+
+async def test_sides_tied_past_the_target_play_on(table: Table):
+    await table.ok("/newgame tranca players:ana ben")
+    await table.ok("/rules target:500")
+    await table.ok("/round side:A table:600 hand:0")
+    reply = await table.ok("/round side:B table:600 hand:0")
+    assert "A and B are tied past the target at 600: play another round" in reply.text
+    await table.ok("/round side:A table:10 hand:0")  # accepted: nobody has won yet
+
+
+async def test_a_side_is_named_exactly(table: Table):
+    await table.ok(NEW)  # A: alice+carol, B: bob+dave
+    # C is no side in a two-side game, though it starts carol's name
+    error = await table.error("/round side:C table:10 hand:0")
+    assert "`C` is no side here: name a side exactly, A or B" in error
+    assert "is no side here" in await table.error("/round side:car table:10 hand:0")
+    reply = await table.ok("/round side:carol table:10 hand:0")
+    assert "Side A: +10" in reply.text
+    reply = await table.ok("/round side:b table:20 hand:0")
+    assert reply.board.hands[0]["points"] == {"A": 10, "B": 20}
+
+
+async def test_what_the_packs_cannot_hold_is_refused(table: Table):
+    await table.ok(NEW)  # four players: 2 packs, so 2 of each card, 4 red 3s, 4 black 3s
+    assert "This round has 5 red 3s, but 2 packs hold only 4" in await table.error(
+        "/round side:A table:100 hand:0 red3:5")
+    # three 9H on one side: two in hand, one in a meld
+    assert "9H is given 3 times in this round (side A 3), but 2 packs hold only 2 of it" \
+        in await table.error("/round side:A melds:[7H 8H 9H] hand:9H 9H")
+    assert "This round has 5 black 3s" in await table.error(
+        "/round side:A table:0 hand:0 black3:5")
+    # a canastra of 2s is seven 2s, and each dirty canastra has one more: 7 + 2 = 9 > 8
+    assert "This round has 9 2s" in await table.error(
+        "/round side:A table:500 hand:0 twos:1 dirty:2")
+    # across the sides of a round: A holds one 9H and three red 3s ...
+    await table.ok("/round side:A melds:[7H 8H 9H] hand:9H red3:3")
+    # ... so B can't hold a third 9H, nor two more red 3s
+    assert "9H is given 3 times in this round (side A 2, side B 1)" in await table.error(
+        "/round side:B table:0 hand:9H")
+    assert "This round has 5 red 3s" in await table.error(
+        "/round side:B table:0 hand:0 red3:2")
+    await table.ok("/round side:B table:0 hand:9S red3:1")
+    await table.ok("/endgame")
+    # six players play with 3 packs: three 9H are fine
+    await table.ok("/newgame tranca teams:a+b+c d+e+f")
+    await table.ok("/round side:A melds:[7H 8H 9H] hand:9H 9H")

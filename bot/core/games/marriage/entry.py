@@ -109,6 +109,10 @@ class EntryReader:
             entry.seen = self.players(options["seen"], "seen")
         if "foul" in options:
             entry.fouls = self.players(options["foul"], "foul")
+            for seat in entry.fouls:  # a foul player is out of the exchange: an edit that
+                entry.maal.pop(seat, None)  # makes one drops the maal given before
+                entry.cards.pop(seat, None)
+                entry.maal_detail.pop(seat, None)
         if "dublee_route" in options:
             entry.dublee_route = self.players(options["dublee_route"], "dublee_route")
         if "dublee" in options:
@@ -121,7 +125,22 @@ class EntryReader:
             self.maal(options["maal"])
         if "cards" in options:
             self.cards(options["cards"])
+        if options.keys() & {"tunnella", "maal"}:
+            self.check_typed_tunnellas()
         return entry
+
+    def check_typed_tunnellas(self) -> None:
+        """A tunnella is counted from cards; a maal typed as a number is already the whole
+        maal, so a tunnella beside it would count for nothing: refuse the mix, never drop it."""
+        typed = [s for s in sorted(self.entry.tunnellas)
+                 if s in self.entry.maal and s not in self.entry.cards]
+        if typed:
+            name = self.ctx.roster.by_seat(typed[0]).name
+            raise UserError(
+                f"{name}'s maal is typed as a number, which is the whole maal, so the "
+                f"tunnella given for {name} would count for nothing. Either give {name}'s "
+                f"cards (tiplu: and cards:{name}=...) and the tunnella is counted with them, "
+                f"or count it into the number and drop it: tunnella:{name}=none.")
 
     def players(self, text: str, what: str) -> set[int]:
         words = [w for w in split_list(text) if w.lower() not in ("none", "-")]
@@ -138,6 +157,9 @@ class EntryReader:
 
     def tunnellas(self, text: str) -> None:
         for seat, cards in self._pairs(text, "tunnella"):
+            if cards.strip().lower() in ("none", "-"):  # taken back
+                self.entry.tunnellas.pop(seat.seat, None)
+                continue
             shown = [str(c) for c in parse_cards(cards, self.rules["packs"],
                                                  self.rules["printed_jokers"])]
             self.entry.tunnellas[seat.seat] = shown

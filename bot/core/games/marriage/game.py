@@ -13,7 +13,13 @@ from bot.core.games.marriage import maal_table
 from bot.core.games.marriage.checker import check_finish
 from bot.core.games.marriage.entry import HAND_USAGE, Entry, EntryReader, count_card_maal
 from bot.core.games.marriage.maal import MaalRoles, count_maal
-from bot.core.games.marriage.rules import NEXT, PLAY_RULES_NOTE, RULEBOOK
+from bot.core.games.marriage.rules import (
+    CARDS_EACH,
+    NEXT,
+    PLAY_RULES_NOTE,
+    RULEBOOK,
+    deal_fits,
+)
 from bot.core.games.marriage.scoring import (
     KIDNAP,
     MURDER,
@@ -31,9 +37,16 @@ HAND_DETAILS = (
     "cards:bob=8H 9H 7H carol=... and the maal is counted. If a maal the hand needs is "
     "missing, the hand waits on the board until it comes with /maal. dublee:yes: the winner "
     "finished with dublees; dublee_route: seen losers who went the dublee route; "
-    "tunnella:bob=7S: tunnellas shown at the deal; foul: players who fouled (they pay the "
-    "foul penalty and take no part in the maal exchange; /hand foul:dave alone records a "
-    "misdeal). /hand maal:7 alone reports your own maal for the waiting hand."
+    "tunnella:bob=7S: tunnellas shown at the deal, counted with that player's cards: (a maal "
+    "typed as a number is the whole maal, so a tunnella beside it is refused; "
+    "tunnella:bob=none takes one back); foul: players who fouled (they pay the foul penalty "
+    "and take no part in the maal exchange; /hand foul:dave alone records a misdeal; with "
+    "foul_when:next a foul still waiting at /endgame is charged there). With dublee:yes, "
+    "dublee_mode:extra makes every loser pay the dublee points on top (seen 3 + 5, unseen "
+    "10 + 5 by default); dublee_mode:replace makes a seen loser pay the dublee points in "
+    "place of the seen points (5) and an unseen loser the unseen points alone (10). 21 cards "
+    "each must fit in the packs (rule packs: 3 packs deal to 7 players at most). /hand "
+    "maal:7 alone reports your own maal for the waiting hand."
 )
 HAND_OPTIONS = (
     Option("winner", Kind.PLAYER, "who finished the hand"),
@@ -121,6 +134,32 @@ class MarriageGame(Game):
     def reenter(self, ctx: PlayContext) -> PlayOutcome:
         return self._edit(ctx)
 
+    def rescore(self, ctx: PlayContext) -> PlayOutcome:
+        # the hand as recorded, with the fouls carried into it re-derived
+        assert ctx.editing is not None
+        return self._finish(Entry.from_json(ctx.editing), ctx)
+
+    def closing(self, ctx: PlayContext) -> HandResult | None:
+        """A foul waiting to be charged with the next hand (foul_when:next) when the game
+        ends is charged in the final settlement, as that next hand would have charged it:
+        the penalty to every other player playing (to the winner only has no winner here)."""
+        carried = dict((ctx.state or {}).get("fouls", {}))
+        if not carried:
+            return None
+        charged = tuple(int(s) for s, n in sorted(carried.items()) for _ in range(n))
+        playing = [p.seat for p in ctx.hand_players]
+        if not [p for p in playing if p not in charged]:
+            playing = [p.seat for p in ctx.roster]  # nobody else playing: everyone seated
+        settlement = settle(
+            MarriageHand(players=tuple(playing), winner=None, seen=frozenset(),
+                         charged_fouls=charged),
+            MarriageScoring.from_rules(ctx.rules))
+        who = self._names({int(s) for s in carried}, ctx.roster)
+        entry = Entry(players=playing)
+        inputs = {**entry.to_json(), "charged_at_end": sorted(int(s) for s in carried)}
+        return HandResult(players=playing, inputs=inputs, deltas=settlement.deltas,
+                          summary=f"foul from the last hand charged at the end: {who}")
+
     # --- commands -------------------------------------------------------------------------
 
     def _hand(self, ctx: PlayContext) -> PlayOutcome:
@@ -138,8 +177,20 @@ class MarriageGame(Game):
             if not options:
                 raise UserError(f"Say who won and who saw: {HAND_USAGE}")
             raise UserError(f"No hand is waiting for maal. Record one with {HAND_USAGE}")
+        self._check_deal(len(ctx.hand_players), ctx.rules)
         entry = Entry(players=[p.seat for p in ctx.hand_players])
         return self._finish(EntryReader(ctx, entry).read(options), ctx)
+
+    @staticmethod
+    def _check_deal(players: int, rules: Mapping[str, Any]) -> None:
+        packs = rules["packs"]
+        if not deal_fits(players, packs, rules["printed_jokers"]):
+            cards = packs * 52 + (packs if rules["printed_jokers"] else 0)
+            raise UserError(
+                f"{players} players x {CARDS_EACH} cards = {players * CARDS_EACH}, but "
+                f"{packs} pack{'s' if packs > 1 else ''} hold {cards} cards, with one to turn "
+                f"up as the tiplu (rule packs). Sit someone out (/sitout), or play with more "
+                f"packs: /rules packs:{packs + 1}.")
 
     def _maal(self, ctx: PlayContext) -> PlayOutcome:
         options = dict(ctx.options)

@@ -9,6 +9,14 @@ from bot.core.money import money_rules
 from bot.core.rules import Preset, RuleBook, bool_rule, choice_rule, int_rule
 
 NOW, NEXT = "now", "next"
+CARDS_EACH = 21  # a Marriage deal
+
+
+def deal_fits(players: int, packs: int, printed_jokers: bool) -> bool:
+    """Whether 21 cards each can be dealt from the packs with one left to turn up as the
+    tiplu (the rules page: up to 7 players in three packs, more with more packs)."""
+    cards = packs * 52 + (packs if printed_jokers else 0)
+    return players * CARDS_EACH + 1 <= cards
 
 RULEBOOK = RuleBook(
     [
@@ -16,8 +24,10 @@ RULEBOOK = RuleBook(
         int_rule("unseen", 10, 0, 1000, "game points an unseen loser pays the winner"),
         int_rule("dublee", 5, 0, 1000, "points for a dublee finish (see dublee_mode)"),
         choice_rule("dublee_mode", "extra", {
-            "extra": "each loser pays the dublee points on top of the game points",
-            "replace": "a seen loser pays the dublee points in place of the seen points",
+            "extra": "every loser pays dublee on top: a seen loser seen + dublee, an "
+                     "unseen loser unseen + dublee (by default 3 + 5 and 10 + 5)",
+            "replace": "a seen loser pays dublee in place of seen, an unseen loser unseen "
+                       "alone (by default 5 and 10)",
         }, "how a dublee finish is paid"),
         bool_rule("dublee_route_pays", True,
                   "whether a seen loser who went the dublee route (dublee_route: on /hand) "
@@ -38,7 +48,8 @@ RULEBOOK = RuleBook(
             NOW: "in the hand of the foul",
             NEXT: "with the next hand recorded",
         }, "when a foul penalty is charged"),
-        int_rule("packs", 3, 1, 6, "packs of cards in play (how many copies a card has)"),
+        int_rule("packs", 3, 1, 6, "packs of cards in play (how many copies a card has; "
+                 "21 cards each must fit: 3 packs deal up to 7 players, 4 up to 9)"),
         bool_rule("printed_jokers", False, "printed jokers (man, jk) are in play"),
         choice_rule("alter", ALTER_SAME, {
             ALTER_SAME: "the tiplu's rank in the other suit of its colour",

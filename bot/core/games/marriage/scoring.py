@@ -23,7 +23,8 @@ class MarriageScoring:
     unseen_maal: str = MURDER  # murder: voided; kidnap: goes to the winner; counted: counts
     foul: int = 15  # penalty a foul player pays
     foul_pays: str = "each"  # each: to every other player; winner: to the winner only
-    dublee_mode: str = "extra"  # extra: on top; replace: a seen loser pays it instead of seen
+    dublee_mode: str = "extra"  # extra: every loser pays it on top; replace: a seen loser
+    # pays it in place of the seen points, an unseen loser the unseen points only
     dublee_route_pays: bool = True  # a seen loser who went the dublee route pays game points
 
     @classmethod
@@ -61,8 +62,11 @@ def game_points(seen: bool, dublee_route: bool, dublee_finish: bool,
         return 0
     owed = rules.seen if seen else rules.unseen
     if dublee_finish:
-        if rules.dublee_mode == "replace" and seen:
-            return rules.dublee
+        if rules.dublee_mode == "replace":
+            # the dublee points take the place of the usual rule (every loser paying them
+            # extra): a seen loser pays them in place of the seen points, an unseen loser
+            # pays the unseen points alone
+            return rules.dublee if seen else owed
         owed += rules.dublee
     return owed
 

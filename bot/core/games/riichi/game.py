@@ -1,76 +1,42 @@
 """Riichi mahjong as a game plugin: /ron, /tsumo, /riichi, /draw, /chombo.
 
 The `mahjong` package scores a hand from tiles; the game around it is here: seats and the
-dealer, honba, riichi sticks, noten payments, the end and uma/oka. Scores are start + the
-sum of the hands; the sticks on the table are kept in the game state, so scores plus sticks
-always make players x start.
+dealer, honba, riichi sticks, noten payments, abortive draws, nagashi mangan, pao, the end
+and uma/oka. Scores are start + the sum of the hands; the sticks on the table are kept in
+the game state, so scores plus sticks always make players x start.
+
+Abortive draws and nagashi mangan are options of /draw (abort:, nagashi:): at the table
+they are ways a hand ends with no win, and people call all of them "a draw"; one command
+keeps the menus short and /help draw explains them together.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.errors import UserError
 from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome
 from bot.core.games.riichi import payments as pay
-from bot.core.games.riichi.tiles import score_tiles
+from bot.core.games.riichi.rules import RULEBOOK
+from bot.core.games.riichi.tiles import PAO_YAKU, SITUATIONS, score_tiles
 from bot.core.grammar import parse_bool, parse_int, parse_pairs, split_list
-from bot.core.money import money_rules
 from bot.core.permissions import Rule
 from bot.core.players import Player, Roster
-from bot.core.rules import Preset, RuleBook, RuleSpec, bool_rule, choice_rule, int_rule
+
+__all__ = ["RULEBOOK", "RiichiGame"]
 
 WIND_NAMES = ["East", "South", "West", "North"]
-
-
-def _uma(text: str) -> str:
-    numbers = [parse_int(w, "uma", -100, 100) for w in split_list(text)]
-    if len(numbers) not in (3, 4) or sum(numbers) != 0:
-        raise UserError("uma is 3 or 4 numbers that add up to 0, e.g. 15 5 -5 -15.")
-    return " ".join(str(n) for n in numbers)
-
-
-RULEBOOK = RuleBook(
-    [
-        int_rule("start", 25000, 1000, 200000, "points each player starts with"),
-        int_rule("back", 30000, 1000, 200000,
-                 "return points: final = (score - back) / 1000 + uma; oka to first"),
-        RuleSpec("uma", "15 5 -5 -15", "uma by place, in thousands", _uma),
-        choice_rule("length", "hanchan", {"hanchan": "East and South rounds",
-                                          "tonpuusen": "East round only"}, "game length"),
-        bool_rule("kiriage", False, "4 han 30 fu and 3 han 60 fu round up to mangan"),
-        bool_rule("open_tanyao", True, "tanyao counts in an open hand"),
-        bool_rule("aka_dora", True, "red fives (0m 0p 0s) are dora"),
-        bool_rule("double_yakuman", True, "some hands count as double yakuman"),
-        choice_rule("kazoe", "yakuman", {"yakuman": "13+ han is yakuman",
-                                         "sanbaiman": "13+ han is sanbaiman",
-                                         "none": "no limit"}, "counted yakuman"),
-        bool_rule("double_ron", True, "two players may ron the same tile (else head bump)"),
-        bool_rule("tobi", True, "the game ends when a player is below zero"),
-        choice_rule("tie", "seat", {"seat": "the earlier seat from the first dealer ranks "
-                                            "higher", "split": "tied places share uma"},
-                    "ties at the end"),
-        int_rule("noten", 3000, 0, 30000, "noten payment at an exhaustive draw, in all"),
-        int_rule("stick", 1000, 0, 10000, "a riichi stick"),
-        int_rule("honba", 300, 0, 3000, "honba: added to a ron, a third from each on tsumo"),
-        *money_rules(),
-    ],
-    [
-        Preset("tenhou", "Tenhou-like: 25,000 start, 30,000 back, uma 15/5/-5/-15, red fives",
-               {"start": 25000, "back": 30000, "uma": "15 5 -5 -15", "aka_dora": True,
-                "open_tanyao": True, "kiriage": False, "double_ron": True}),
-        Preset("ema", "EMA: 30,000 start, no oka, uma 15/5/-5/-15, no red fives, no double "
-               "yakuman, kiriage", {"start": 30000, "back": 30000, "uma": "15 5 -5 -15",
-                                    "aka_dora": False, "double_yakuman": False,
-                                    "kiriage": True, "kazoe": "sanbaiman", "tobi": False}),
-        Preset("mleague", "M-League: 25,000 start, 30,000 back, uma 30/10/-10/-30",
-               {"start": 25000, "back": 30000, "uma": "30 10 -10 -30", "aka_dora": True,
-                "double_ron": False}),
-    ],
-    headline=("start", "back", "uma", "length"),
-)
+ABORTS = {
+    "kyuushu": "kyuushu kyuuhai (nine terminals and honours in a first hand)",
+    "suufon": "suufon renda (four of one wind discarded first)",
+    "suucha": "suucha riichi (all four in riichi)",
+    "suukaikan": "suukaikan (four kans by more than one player)",
+    "sanchahou": "sanchahou (three rons on one discard)",
+}
+FOUR_ONLY = ("suufon", "suucha", "sanchahou")
 
 RON_USAGE = ("/ron winner:alice from:bob han:3 fu:30   or   "
              "/ron winner:alice from:bob hand:234m067p23456788s win:2s dora:1m ura:7s")
@@ -78,8 +44,13 @@ RON_DETAILS = (
     "han: and fu:, or yakuman:1 (2 for double); or the tiles: hand: all 14 tiles "
     "(123m456p789s11z; z 1-4 winds, 5-7 dragons; 0 a red five), win: the winning tile, "
     "dora:/ura: the indicators, melds: called melds as pon555z chi456p kan1111m ankan2222p "
-    "(their tiles not repeated in hand:). With double ron, winner:alice carol and "
-    "han:alice=3 carol=2."
+    "(their tiles not repeated in hand:); with the tiles, what they can't show: ippatsu:, "
+    "houtei: (the last discard), chankan:, double_riichi:. A han and fu no hand has (20 fu "
+    "by ron, 1 han 20 or 25 fu, 2 han 25 fu by tsumo) is refused. With double ron, "
+    "winner:alice carol and han:alice=3 carol=2; three rons on one discard win, or are "
+    "sanchahou (rule triple_ron: /draw abort:sanchahou). pao:NAME: the player who fed the "
+    "last dragon or wind set of a daisangen or daisuushii pays half with the discarder "
+    "(rule pao)."
 )
 VALUE_OPTIONS = (
     Option("han", Kind.TEXT, "han (with two winners: alice=3 carol=2)"),
@@ -91,16 +62,56 @@ VALUE_OPTIONS = (
     Option("ura", Kind.TEXT, "ura dora indicators"),
     Option("melds", Kind.TEXT, "called melds: pon555z chi456p kan1111m ankan2222p"),
 )
-WIN_OPTIONS = (
-    Option("winner", Kind.PLAYERS, "who won (two for a double ron)"),
-    *VALUE_OPTIONS,
-    Option("riichi", Kind.BOOL, "the winner declared riichi"),
+SITUATION_HELP = {
+    "ippatsu": "with the tiles: won within a turn of riichi",
+    "haitei": "with the tiles: won on the last tile of the wall",
+    "houtei": "with the tiles: won on the last discard",
+    "rinshan": "with the tiles: won on the tile after a kan",
+    "chankan": "with the tiles: won on a tile added to a kan",
+    "double_riichi": "with the tiles: riichi in the first go-around",
+    "tenhou": "with the tiles: the dealer's first draw",
+    "chiihou": "with the tiles: another player's first draw",
+}
+
+
+def _situations(*keys: str) -> tuple[Option, ...]:
+    return tuple(Option(k, Kind.BOOL, SITUATION_HELP[k]) for k in keys)
+
+
+PAO = Option("pao", Kind.PLAYER, "who pays for daisangen or daisuushii (sekinin barai)")
+RIICHI_FLAG = Option("riichi", Kind.BOOL, "the winner declared riichi")
+WINNER = Option("winner", Kind.PLAYERS, "who won (two or three on one discard)")
+RON_OPTIONS = (WINNER, Option("from", Kind.PLAYER, "who dealt in"), *VALUE_OPTIONS,
+               RIICHI_FLAG, *_situations("ippatsu", "houtei", "chankan", "double_riichi"),
+               PAO)
+TSUMO_OPTIONS = (Option("winner", Kind.PLAYERS, "who won"), *VALUE_OPTIONS, RIICHI_FLAG,
+                 *_situations("ippatsu", "haitei", "rinshan", "double_riichi", "tenhou",
+                              "chiihou"), PAO)
+EDIT_OPTIONS = (*VALUE_OPTIONS, *_situations(*SITUATIONS), PAO)
+EDIT_KEYS = frozenset(o.key for o in EDIT_OPTIONS)
+TILE_KEYS = ("hand", "win", "dora", "ura", "melds", *SITUATIONS)
+DRAW_DETAILS = (
+    "An exhaustive draw: tenpai: the players who are ready (none if nobody); the noten "
+    "players pay them 3,000 in all (rule noten); honba +1, and the dealer stays if tenpai. "
+    "nagashi:NAME: nagashi mangan, paid as a mangan tsumo in place of the noten payments "
+    "(rule nagashi: draw, without honba, the dealer stays if tenpai; win, with honba, the "
+    "dealer stays only with their own). abort:KIND: an abortive draw, no payments, honba "
+    "+1, the dealer stays, riichi sticks stay on the table: kyuushu, suufon, suucha (every "
+    "player's riichi declared), suukaikan (rule abortive), sanchahou (rule triple_ron:draw)."
 )
 GLOSSARY = (
     "Riichi words: han and fu measure a hand; dora are bonus tiles; riichi = a closed ready "
     "hand declared with a 1,000 stick; honba = the counter of repeats and draws, worth 300 a "
     "win; tenpai = ready, noten = not; uma and oka = the placement bonuses at the end; "
-    "chombo = a penalty; tsumo = self-draw, ron = a win on a discard."
+    "chombo = a penalty; tsumo = self-draw, ron = a win on a discard; pao = the player "
+    "liable for a yakuman they fed; nagashi mangan = only terminals and honours discarded, "
+    "none called; abortive draw = a hand ended early (kyuushu kyuuhai and the like)."
+)
+RULES_NOTE = (
+    "Riichi presets set every scoring rule: tenhou, ema, mleague (four players) and sanma "
+    "(three: uma3 is used with three players, uma with four; oka is (back - start) x "
+    "players). With three players a tsumo has tsumo loss: the missing player's share is "
+    "not paid."
 )
 
 
@@ -118,6 +129,28 @@ def round_name(state: Mapping[str, Any], players: int) -> str:
     return f"{wind} {state['round'] % players + 1}{honba}"
 
 
+def uma_for(rules: Mapping[str, Any], players: int) -> list[int]:
+    """The uma for this many players: `uma` with four, `uma3` with three (a three-player
+    session that set a three-number `uma` before uma3 existed keeps it)."""
+    four = [int(x) for x in str(rules["uma"]).split()]
+    if players == 4:
+        return four if len(four) == 4 else [*four, 0]  # a 3-number uma stored long ago
+    if len(four) == 3 and rules["uma3"] == RULEBOOK.spec("uma3").default:
+        return four
+    return [int(x) for x in str(rules["uma3"]).split()]
+
+
+@dataclass
+class Step:
+    """How one result ends the hand."""
+
+    summary: str
+    deltas: dict[int, int] = field(default_factory=dict)
+    sticks_to: int | None = None  # who takes the sticks on the table
+    advance: str = "win"  # win | draw | abort | replay
+    winners: list[int] = field(default_factory=list)  # winners, or tenpai players at a draw
+
+
 class RiichiGame(Game):
     key = "riichi"
     title = "Riichi mahjong"
@@ -125,27 +158,34 @@ class RiichiGame(Game):
     max_players = 4
     rulebook = RULEBOOK
     glossary = GLOSSARY
+    rules_note = RULES_NOTE
     zero_sum = False  # sticks sit on the table between hands; the end is uma and oka
     edit_key = "result"  # /edit result:3 han:4 (hand: is the tiles)
 
     def declare(self) -> tuple[CommandSpec, ...]:
         return (
-            CommandSpec("ron", "a win on a discard", RON_USAGE, RON_DETAILS,
-                        (WIN_OPTIONS[0], Option("from", Kind.PLAYER, "who dealt in"),
-                         *WIN_OPTIONS[1:]), may=Rule.PLAYER, play=self._result,
-                        records=True),
+            CommandSpec("ron", "a win on a discard", RON_USAGE, RON_DETAILS, RON_OPTIONS,
+                        may=Rule.PLAYER, play=self._result, records=True),
             CommandSpec("tsumo", "a win by self-draw",
                         "/tsumo winner:alice han:4 fu:30   (or the tiles, as for /ron)",
-                        "As /ron, without from:.", WIN_OPTIONS, may=Rule.PLAYER,
+                        "As /ron, without from:; with the tiles also haitei: (the last "
+                        "tile), rinshan:, tenhou: or chiihou:. pao:NAME pays the whole "
+                        "daisangen or daisuushii.", TSUMO_OPTIONS, may=Rule.PLAYER,
                         play=self._result),
             CommandSpec("riichi", "put a riichi stick down", "/riichi alice",
-                        "The stick is on the table from now; the next winner takes them all.",
+                        "The stick is on the table from now; the next winner takes them all. "
+                        "A riichi needs the stick's 1,000 points unless rule riichi_below "
+                        "allows it.",
                         (Option("", Kind.PLAYERS, "who declares riichi (you if empty)",
                                 name="player"),), may=Rule.PLAYER, play=self._declare),
-            CommandSpec("draw", "an exhaustive draw", "/draw tenpai:alice carol",
-                        "Noten players pay the tenpai ones (3,000 in all). tenpai:none when "
-                        "nobody is.", (Option("tenpai", Kind.PLAYERS,
-                                              "the players who are tenpai (none if nobody)"),),
+            CommandSpec("draw", "a draw: exhaustive, nagashi mangan or abortive",
+                        "/draw tenpai:alice carol   /draw tenpai:none nagashi:bob   "
+                        "/draw abort:kyuushu", DRAW_DETAILS,
+                        (Option("tenpai", Kind.PLAYERS,
+                                "the players who are tenpai (none if nobody)"),
+                         Option("nagashi", Kind.PLAYERS, "nagashi mangan"),
+                         Option("abort", Kind.CHOICE, "an abortive draw",
+                                choices=tuple(ABORTS))),
                         may=Rule.PLAYER, play=self._result),
             CommandSpec("chombo", "a penalty", "/chombo bob",
                         "A reverse mangan: the offender pays as if each other player won a "
@@ -155,7 +195,7 @@ class RiichiGame(Game):
         )
 
     def edit_options(self) -> tuple[Option, ...]:
-        return VALUE_OPTIONS  # an edit changes the value of a win, not who won
+        return EDIT_OPTIONS  # an edit changes the value of a win, not who won
 
     def setup(self, options: Mapping[str, str], players: list[Player],
               named: bool) -> tuple[list[Player], dict[str, Any] | None]:
@@ -171,6 +211,13 @@ class RiichiGame(Game):
             raise UserError("The game is over: /endgame for the final scores with uma.")
         return self._riichi(ctx, list((ctx.pending or {}).get("riichi", [])))
 
+    def rescore(self, ctx: PlayContext) -> PlayOutcome:
+        """A later result after /edit of an earlier one, with the re-derived dealer, honba,
+        sticks and scores; it can't stand after the game has ended."""
+        if _state(ctx.state)["over"]:
+            raise UserError("the game would have been over before it.")
+        return self._result(ctx)
+
     def _result(self, ctx: PlayContext) -> PlayOutcome:
         state = _state(ctx.state)
         riichi = list((ctx.pending or {}).get("riichi", []))
@@ -178,15 +225,14 @@ class RiichiGame(Game):
         if ctx.editing is not None:
             kind = ctx.editing["kind"]
             riichi = list(ctx.editing.get("riichi", []))
-            changed = {k for k in options if k not in ("han", "fu", "yakuman", "hand", "win",
-                                                       "dora", "ura", "melds")}
+            changed = set(options) - EDIT_KEYS
             if changed:
-                raise UserError("An edit can change han, fu, yakuman or the tiles; for "
-                                "another winner, /undo and enter it again.")
+                raise UserError("An edit can change han, fu, yakuman, the tiles and what "
+                                "goes with them, or pao; for another winner, /undo and "
+                                "enter it again.")
             earlier = dict(ctx.editing["options"])
-            tiles = ("hand", "win", "dora", "ura", "melds")
             if options.keys() & {"han", "fu", "yakuman"}:  # counts replace the tiles
-                earlier = {k: v for k, v in earlier.items() if k not in tiles}
+                earlier = {k: v for k, v in earlier.items() if k not in TILE_KEYS}
             if "hand" in options:
                 earlier = {k: v for k, v in earlier.items() if k not in ("han", "fu",
                                                                          "yakuman")}
@@ -198,24 +244,24 @@ class RiichiGame(Game):
         deltas = dict.fromkeys(seats, 0)
         sticks = state["sticks"]
         if kind != "chombo":
+            self._check_riichi_points(ctx, riichi)
             for seat in riichi:
                 deltas[seat] -= ctx.rules["stick"]
                 sticks += 1
         handler = {"ron": self._ron, "tsumo": self._tsumo, "draw": self._draw,
                    "chombo": self._chombo}[kind]
-        summary, winners, sticks_taken, extra = handler(ctx, options, state, dealer, riichi)
-        for seat, points in extra.items():
+        step = handler(ctx, options, state, dealer, riichi)
+        for seat, points in step.deltas.items():
             deltas[seat] = deltas.get(seat, 0) + points
-        if sticks_taken is not None:
-            deltas[sticks_taken] += sticks * ctx.rules["stick"]
+        summary = step.summary
+        if step.sticks_to is not None:
+            deltas[step.sticks_to] += sticks * ctx.rules["stick"]
             if sticks:
                 summary += f"; {sticks} stick{'s' if sticks > 1 else ''} to " \
-                           f"{ctx.roster.by_seat(sticks_taken).name}"
+                           f"{ctx.roster.by_seat(step.sticks_to).name}"
             sticks = 0
-        after = self._next(state, kind, winners, dealer, seats, sticks, ctx.rules)
         scores = {s: ctx.rules["start"] + ctx.totals.get(s, 0) + deltas[s] for s in seats}
-        if ctx.rules["tobi"] and min(scores.values()) < 0:
-            after["over"] = True
+        after = self._next(state, step, dealer, seats, sticks, ctx.rules, scores)
         if riichi and kind != "chombo":
             names = ", ".join(ctx.roster.by_seat(s).name for s in riichi)
             summary += f"; riichi {names}"
@@ -223,6 +269,18 @@ class RiichiGame(Game):
         inputs = {"kind": kind, "options": options, "riichi": riichi}
         return PlayOutcome("", pending=None, state=after, result=HandResult(
             players=seats, inputs=inputs, deltas=deltas, summary=summary))
+
+    def _check_riichi_points(self, ctx: PlayContext, riichi: list[int]) -> None:
+        """A riichi puts the stick down from the player's own points: it needs them, unless
+        the table plays on below them (rule riichi_below)."""
+        if ctx.rules["riichi_below"]:
+            return
+        for seat in riichi:
+            score = ctx.rules["start"] + ctx.totals.get(seat, 0)
+            if score < ctx.rules["stick"]:
+                raise UserError(f"{ctx.roster.by_seat(seat).name} has {score:,} points: a "
+                                f"riichi needs the {ctx.rules['stick']:,} stick (rule "
+                                "riichi_below:yes allows riichi below it).")
 
     def _riichi(self, ctx: PlayContext, riichi: list[int]) -> PlayOutcome:
         names = split_list(ctx.options.get("", ""))
@@ -237,15 +295,19 @@ class RiichiGame(Game):
             if player.seat in riichi:
                 raise UserError(f"{player.name} has already declared riichi this hand.")
             riichi.append(player.seat)
+        self._check_riichi_points(ctx, [p.seat for p in players])
         who = ", ".join(p.name for p in players)
         return PlayOutcome(f"Riichi: {who} (a stick each goes on the table with the result).",
                            pending={"riichi": riichi})
 
     def _hand_value(self, ctx: PlayContext, options: Mapping[str, str], winner: Player,
                     state: Mapping[str, Any], dealer: int, riichi: list[int], tsumo: bool,
-                    multi: bool) -> tuple[int, str]:
-        """Basic points for one winner, and how they were found."""
+                    multi: bool) -> tuple[int, str, tuple[str, ...] | None]:
+        """Basic points for one winner, how they were found, and the yaku when the tiles
+        were given (None for typed values)."""
         seats = _seats(ctx.roster)
+        rules = ctx.rules
+        situations = {k: parse_bool(options[k], k) for k in SITUATIONS if k in options}
 
         def own(key: str) -> str | None:
             text = options.get(key)
@@ -267,16 +329,21 @@ class RiichiGame(Game):
             result = score_tiles(options, tsumo=tsumo, riichi=riichi_flag,
                                  seat_wind=seat_wind, round_wind=min(
                                      state["round"] // len(seats), 3),
-                                 rules=ctx.rules, honba=state["honba"])
+                                 rules=rules, honba=state["honba"], situations=situations,
+                                 three_players=len(seats) == 3)
             basic = pay.basic_points(result.han, result.fu, result.yakuman,
-                                     ctx.rules["kiriage"])
+                                     rules["kiriage"], rules["kazoe"])
             label = (f"yakuman x{result.yakuman}" if result.yakuman
                      else f"{result.han} han {result.fu} fu")
-            return basic, f"{label} ({result.yaku})"
+            return basic, f"{label} ({result.yaku})", result.names
+        given = [k for k in SITUATIONS if k in options]
+        if given:
+            raise UserError(f"{given[0]}: is read with the tiles (hand:); with han: count "
+                            "it into the han.")
         yakuman_text = own("yakuman")
         if yakuman_text is not None:
             count = parse_int(yakuman_text, "yakuman", 1, 6)
-            return pay.basic_points(0, 0, count), f"yakuman x{count}"
+            return pay.basic_points(0, 0, count), f"yakuman x{count}", None
         han_text, fu_text = own("han"), own("fu")
         if han_text is None:
             raise UserError(f"Give han: and fu:, yakuman:1, or the tiles. "
@@ -288,7 +355,9 @@ class RiichiGame(Game):
             fu = 30  # from 5 han on the fu don't matter
         else:
             fu = parse_int(fu_text, "fu", 20, 110)
-        return pay.basic_points(han, fu, 0, ctx.rules["kiriage"]), f"{han} han {fu} fu"
+            pay.check_han_fu(han, fu, tsumo)
+        basic = pay.basic_points(han, fu, 0, rules["kiriage"], rules["kazoe"])
+        return basic, f"{han} han {fu} fu", None
 
     def _winners(self, ctx: PlayContext, options: Mapping[str, str]) -> list[Player]:
         names = split_list(options.get("winner", ""))
@@ -296,8 +365,26 @@ class RiichiGame(Game):
             raise UserError("Name the winner: winner:NAME")
         return ctx.roster.resolve_many(names, ctx.mentions, "winner:")
 
+    def _pao(self, ctx: PlayContext, options: Mapping[str, str], winner: Player,
+             yaku: tuple[str, ...] | None) -> Player | None:
+        """The player liable for the winner's daisangen or daisuushii, if pao: was given."""
+        if "pao" not in options:
+            return None
+        if ctx.rules["pao"] == "none":
+            raise UserError("Sekinin barai (pao) is off here (rule pao).")
+        liable = ctx.roster.resolve(options["pao"].strip(), ctx.mentions)
+        if liable.seat == winner.seat:
+            raise UserError(f"{liable.name} won: pao: is the player who fed the last set.")
+        if yaku is None:
+            if "yakuman" not in options:
+                raise UserError("pao: is for a daisangen or daisuushii: give yakuman:1 (or "
+                                "the tiles).")
+        elif not set(yaku) & set(PAO_YAKU):
+            raise UserError("pao: is for a daisangen or daisuushii; these tiles are neither.")
+        return liable
+
     def _ron(self, ctx: PlayContext, options: Mapping[str, str], state: Mapping[str, Any],
-             dealer: int, riichi: list[int]) -> tuple[str, list[int], int, dict[int, int]]:
+             dealer: int, riichi: list[int]) -> Step:
         winners = self._winners(ctx, options)
         if "from" not in options:
             raise UserError("Say who dealt in: from:NAME")
@@ -312,65 +399,141 @@ class RiichiGame(Game):
         if len(order) > 1 and not ctx.rules["double_ron"]:
             raise UserError(f"Head bump (no double ron here): only {order[0].name}, first "
                             f"after {loser.name}, wins. /ron winner:{order[0].name} ...")
+        if len(order) == 3 and ctx.rules["triple_ron"] == "draw":
+            raise UserError("Three rons on one discard are sanchahou here, an abortive draw "
+                            "(rule triple_ron): /draw abort:sanchahou")
+        if len(order) > 1 and "pao" in options:
+            raise UserError("pao: is for a hand with one winner.")
         deltas: dict[int, int] = {}
         parts = []
         for i, winner in enumerate(order):
-            basic, how = self._hand_value(ctx, options, winner, state, dealer, riichi, False,
-                                          len(order) > 1)
+            basic, how, yaku = self._hand_value(ctx, options, winner, state, dealer, riichi,
+                                                False, len(order) > 1)
             win = pay.Win(winner.seat, basic, winner.seat == dealer)
-            for seat, points in pay.ron(win, loser.seat, state["honba"] if i == 0 else 0,
-                                        ctx.rules["honba"]).items():
+            honba = state["honba"] if i == 0 else 0
+            liable = self._pao(ctx, options, winner, yaku)
+            if liable is not None and liable.seat != loser.seat:
+                paid = pay.pao_ron(win, loser.seat, liable.seat, honba, ctx.rules["honba"],
+                                   ctx.rules["pao"] == "liable")
+                how += f", pao {liable.name}"
+            else:
+                paid = pay.ron(win, loser.seat, honba, ctx.rules["honba"])
+            for seat, points in paid.items():
                 deltas[seat] = deltas.get(seat, 0) + points
             parts.append(f"{winner.name} ron from {loser.name}, {how}, "
                          f"{deltas[winner.seat]:,}")
-        return "; ".join(parts), [p.seat for p in order], order[0].seat, deltas
+        return Step("; ".join(parts), deltas, order[0].seat, "win", [p.seat for p in order])
 
     def _tsumo(self, ctx: PlayContext, options: Mapping[str, str], state: Mapping[str, Any],
-               dealer: int, riichi: list[int]) -> tuple[str, list[int], int, dict[int, int]]:
+               dealer: int, riichi: list[int]) -> Step:
         winners = self._winners(ctx, options)
         if len(winners) != 1:
             raise UserError("A tsumo has one winner.")
         winner = winners[0]
-        basic, how = self._hand_value(ctx, options, winner, state, dealer, riichi, True, False)
-        deltas = pay.tsumo(pay.Win(winner.seat, basic, winner.seat == dealer),
-                           _seats(ctx.roster), dealer, state["honba"], ctx.rules["honba"])
-        return (f"{winner.name} tsumo, {how}, {deltas[winner.seat]:,}", [winner.seat],
-                winner.seat, deltas)
+        basic, how, yaku = self._hand_value(ctx, options, winner, state, dealer, riichi,
+                                            True, False)
+        win = pay.Win(winner.seat, basic, winner.seat == dealer)
+        liable = self._pao(ctx, options, winner, yaku)
+        if liable is not None:
+            deltas = pay.pao_tsumo(win, liable.seat, state["honba"], ctx.rules["honba"])
+            how += f", pao {liable.name} pays it all"
+        else:
+            deltas = pay.tsumo(win, _seats(ctx.roster), dealer, state["honba"],
+                               ctx.rules["honba"])
+        return Step(f"{winner.name} tsumo, {how}, {deltas[winner.seat]:,}", deltas,
+                    winner.seat, "win", [winner.seat])
 
     def _draw(self, ctx: PlayContext, options: Mapping[str, str], state: Mapping[str, Any],
-              dealer: int, riichi: list[int]) -> tuple[str, list[int], None, dict[int, int]]:
+              dealer: int, riichi: list[int]) -> Step:
+        if "abort" in options:
+            return self._abort(ctx, options, riichi)
         words = [w for w in split_list(options.get("tenpai", "")) if w.lower() != "none"]
         tenpai = ctx.roster.resolve_many(words, ctx.mentions, "tenpai:")
         seats = [p.seat for p in tenpai]
-        deltas = pay.noten_payments(_seats(ctx.roster), seats, ctx.rules["noten"])
         who = ", ".join(p.name for p in tenpai) or "nobody"
-        return f"draw, tenpai {who}", seats, None, deltas
+        if "nagashi" not in options:
+            deltas = pay.noten_payments(_seats(ctx.roster), seats, ctx.rules["noten"])
+            return Step(f"draw, tenpai {who}", deltas, None, "draw", seats)
+        mode = ctx.rules["nagashi"]
+        if mode == "off":
+            raise UserError("Nagashi mangan is not played here (rule nagashi).")
+        nagashi = ctx.roster.resolve_many(split_list(options["nagashi"]), ctx.mentions,
+                                          "nagashi:")
+        if not nagashi:
+            raise UserError("Name who made nagashi mangan: nagashi:NAME")
+        # a mangan tsumo each, in place of the noten payments; honba only when it counts as
+        # a win (EMA), not when it stays a draw (Tenhou)
+        honba = state["honba"] if mode == "win" else 0
+        deltas: dict[int, int] = {}
+        for player in nagashi:
+            win = pay.Win(player.seat, 2000, player.seat == dealer)
+            for seat, points in pay.tsumo(win, _seats(ctx.roster), dealer, honba,
+                                          ctx.rules["honba"]).items():
+                deltas[seat] = deltas.get(seat, 0) + points
+        names = ", ".join(p.name for p in nagashi)
+        if mode == "win":
+            return Step(f"nagashi mangan {names}", deltas, None, "win",
+                        [p.seat for p in nagashi])
+        return Step(f"draw, nagashi mangan {names}, tenpai {who}", deltas, None, "draw",
+                    seats)
+
+    def _abort(self, ctx: PlayContext, options: Mapping[str, str],
+               riichi: list[int]) -> Step:
+        kind = options["abort"].strip().lower()
+        if kind not in ABORTS:
+            raise UserError(f"abort: is one of {', '.join(ABORTS)}.")
+        if options.keys() & {"tenpai", "nagashi"}:
+            raise UserError("An abortive draw has no tenpai or nagashi: give abort: alone.")
+        rules, seats = ctx.rules, _seats(ctx.roster)
+        if kind in FOUR_ONLY and len(seats) != 4:
+            raise UserError(f"{ABORTS[kind]} is a four-player abortive draw.")
+        if kind == "sanchahou":
+            if not rules["double_ron"] or rules["triple_ron"] != "draw":
+                raise UserError("Three rons on one discard are not a draw here (rules "
+                                "double_ron and triple_ron): enter the /ron.")
+        elif not rules["abortive"]:
+            raise UserError("Abortive draws are not played here (rule abortive): the hand "
+                            "goes on.")
+        if kind == "suucha" and sorted(riichi) != sorted(seats):
+            declared = ", ".join(ctx.roster.by_seat(s).name for s in riichi) or "nobody"
+            raise UserError(f"Suucha riichi is all four in riichi; declared so far: "
+                            f"{declared}. /riichi NAME for each first.")
+        return Step(f"abortive draw, {ABORTS[kind]}", {}, None, "abort")
 
     def _chombo(self, ctx: PlayContext, options: Mapping[str, str], state: Mapping[str, Any],
-                dealer: int, riichi: list[int]) -> tuple[str, list[int], None, dict[int, int]]:
+                dealer: int, riichi: list[int]) -> Step:
         names = split_list(options.get("", ""))
         if len(names) != 1:
             raise UserError("Name the one player: /chombo bob")
         offender = ctx.roster.resolve(names[0], ctx.mentions)
         deltas = pay.chombo(offender.seat, _seats(ctx.roster), dealer)
-        return f"chombo by {offender.name}", [], None, deltas
+        return Step(f"chombo by {offender.name}", deltas, None, "replay")
 
-    def _next(self, state: Mapping[str, Any], kind: str, winners: list[int], dealer: int,
-              seats: list[int], sticks: int, rules: Mapping[str, Any]) -> dict[str, Any]:
+    def _next(self, state: Mapping[str, Any], step: Step, dealer: int, seats: list[int],
+              sticks: int, rules: Mapping[str, Any],
+              scores: Mapping[int, int]) -> dict[str, Any]:
         after = dict(state)
         after["sticks"] = sticks
-        if kind in ("ron", "tsumo"):
-            if dealer in winners:
+        if step.advance == "win":
+            if dealer in step.winners:
                 after["honba"] += 1  # the dealer repeats
             else:
                 after["round"] += 1
                 after["honba"] = 0
-        elif kind == "draw":
+        elif step.advance == "draw":
             after["honba"] += 1
-            if dealer not in winners:  # winners: the tenpai players
+            if dealer not in step.winners:  # winners: the tenpai players
                 after["round"] += 1
+        elif step.advance == "abort":
+            after["honba"] += 1  # the hand is dealt again by the same dealer
         rounds = len(seats) * (1 if rules["length"] == "tonpuusen" else 2)
-        if after["round"] >= rounds:
+        if after["round"] >= rounds or state["round"] >= rounds:
+            # the last hand is over, or a hand of the extra wind (sudden death): the game
+            # ends unless nobody has the return points yet and the extra wind is not done
+            reached = max(scores.values()) >= rules["back"]
+            if not rules["sudden_death"] or reached or after["round"] >= rounds + len(seats):
+                after["over"] = True
+        if rules["tobi"] and min(scores.values()) < 0:
             after["over"] = True
         return after
 
@@ -398,13 +561,13 @@ class RiichiGame(Game):
         leftover = state["sticks"] * rules["stick"]
         first = sorted(seats, key=lambda s: (-scores[s], seats.index(s)))[0]
         scores[first] += leftover  # sticks left on the table go to first place
-        uma = [int(x) for x in rules["uma"].split()]
-        if len(uma) != len(seats):
-            uma = uma[:len(seats)] if len(uma) > len(seats) else [*uma, 0]
+        uma = uma_for(rules, len(seats))
         final = pay.final_scores(scores, seats, rules["start"], rules["back"], uma,
                                  rules["tie"])
         ranked = sorted(seats, key=lambda s: (-final[s], seats.index(s)))
-        lines = [f"Final (uma {rules['uma']}, back {rules['back']:,}"
+        oka = (rules["back"] - rules["start"]) * len(seats) / 1000
+        lines = [f"Final (uma {' '.join(f'{u:+d}' for u in uma)}, back {rules['back']:,}"
+                 + (f", oka {oka:+g} to first" if oka else "")
                  + (f", {state['sticks']} leftover stick(s) to "
                     f"{roster.by_seat(first).name}" if leftover else "") + "):"]
         lines += [f"{i}. {roster.by_seat(s).name} {scores[s]:,} -> {final[s]:+.1f}"
@@ -415,4 +578,3 @@ class RiichiGame(Game):
                      rules: Mapping[str, Any]) -> str:
         names = ", ".join(roster.by_seat(s).name for s in pending.get("riichi", []))
         return f"has riichi declared by {names or 'nobody'}"
-

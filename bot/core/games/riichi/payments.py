@@ -15,7 +15,11 @@ def round_up(points: float) -> int:
     return int(-(-points // 100) * 100)
 
 
-def basic_points(han: int, fu: int, yakuman: int = 0, kiriage: bool = False) -> int:
+def basic_points(han: int, fu: int, yakuman: int = 0, kiriage: bool = False,
+                 kazoe: str = "yakuman") -> int:
+    """Basic points of a hand. `kazoe` is what a counted hand of 13 han or more is:
+    "yakuman" (8,000), "sanbaiman" (6,000: EMA, M-League) or "none" (no cap: 13 han a
+    yakuman, 26 a double, and so on)."""
     if yakuman:
         return 8000 * yakuman
     if han < 1:
@@ -23,6 +27,10 @@ def basic_points(han: int, fu: int, yakuman: int = 0, kiriage: bool = False) -> 
     if fu not in VALID_FU:
         raise UserError(f"fu is 20, 25 or 30 to 110 in tens, not {fu}.")
     if han >= 13:
+        if kazoe == "sanbaiman":
+            return 6000
+        if kazoe == "none":
+            return 8000 * (han // 13)
         return 8000  # counted yakuman
     if han >= 11:
         return 6000
@@ -37,6 +45,23 @@ def basic_points(han: int, fu: int, yakuman: int = 0, kiriage: bool = False) -> 
     return min(2000, fu * 2 ** (2 + han))
 
 
+def check_han_fu(han: int, fu: int, tsumo: bool) -> None:
+    """Refuse a han and fu that no hand has (the standard table's empty cells): 20 fu is
+    only pinfu won by tsumo, so never a ron and never below 2 han (pinfu + menzen tsumo);
+    25 fu is only chiitoitsu, 2 han by itself, and 3 by tsumo (+ menzen tsumo)."""
+    if fu == 20 and not tsumo:
+        raise UserError("No hand is 20 fu by ron: 20 fu is pinfu won by tsumo; pinfu by "
+                        "ron is 30 fu.")
+    if fu == 20 and han < 2:
+        raise UserError(f"No hand is {han} han 20 fu: 20 fu is pinfu by tsumo, at least 2 "
+                        "han (pinfu and menzen tsumo).")
+    if fu == 25 and han < 2:
+        raise UserError(f"No hand is {han} han 25 fu: 25 fu is chiitoitsu, 2 han by itself.")
+    if fu == 25 and tsumo and han < 3:
+        raise UserError(f"No hand is {han} han 25 fu by tsumo: chiitoitsu by tsumo has "
+                        "menzen tsumo too, at least 3 han.")
+
+
 @dataclass(frozen=True)
 class Win:
     winner: int
@@ -45,7 +70,7 @@ class Win:
 
 
 def ron(win: Win, loser: int, honba: int, honba_value: int = 300) -> dict[int, int]:
-    pay = round_up(win.basic * (6 if win.dealer else 4)) + honba * honba_value
+    pay = ron_value(win) + honba * honba_value
     return {win.winner: pay, loser: -pay}
 
 
@@ -62,6 +87,30 @@ def tsumo(win: Win, seats: Sequence[int], dealer_seat: int, honba: int,
         deltas[seat] -= pay
         deltas[win.winner] += pay
     return deltas
+
+
+def ron_value(win: Win) -> int:
+    """What a ron of this hand pays, before honba."""
+    return round_up(win.basic * (6 if win.dealer else 4))
+
+
+def pao_ron(win: Win, loser: int, liable: int, honba: int, honba_value: int,
+            honba_by_liable: bool) -> dict[int, int]:
+    """Sekinin barai on a ron from another player: the discarder and the liable player pay
+    half the hand each; the honba are paid by one of them (EMA: the discarder; Tenhou:
+    the liable player). A yakuman's ron is a multiple of 200, so the halves are whole."""
+    value = ron_value(win)
+    extra = honba * honba_value
+    deltas = {win.winner: value + extra, loser: -(value // 2), liable: -(value // 2)}
+    deltas[liable if honba_by_liable else loser] -= extra
+    return deltas
+
+
+def pao_tsumo(win: Win, liable: int, honba: int, honba_value: int) -> dict[int, int]:
+    """Sekinin barai on a tsumo: the liable player alone pays the full value of the hand
+    (what a ron would pay) and the honba."""
+    pay = ron_value(win) + honba * honba_value
+    return {win.winner: pay, liable: -pay}
 
 
 def noten_payments(seats: Sequence[int], tenpai: Sequence[int], total: int = 3000

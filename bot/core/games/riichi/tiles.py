@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mahjong.hand_calculating.fu import FuCalculator
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.meld import Meld
@@ -22,7 +23,30 @@ _ERRORS = {
     "no_yaku": "that hand has no yaku",
     "winning_tile_not_in_hand": "the winning tile must be in the hand",
     "open_hand_riichi_not_allowed": "riichi is only for a closed hand",
+    "open_hand_daburi_not_allowed": "double riichi is only for a closed hand",
+    "ippatsu_without_riichi_not_allowed": "ippatsu needs riichi",
+    "chankan_with_tsumo_not_allowed": "chankan is a ron (on a kan being added)",
+    "rinshan_without_tsumo_not_allowed": "rinshan is a tsumo (on the tile after a kan)",
+    "haitei_without_tsumo_not_allowed": "haitei is a tsumo on the last tile; by ron it is "
+                                         "houtei",
+    "houtei_with_tsumo_not_allowed": "houtei is a ron on the last discard; by tsumo it is "
+                                     "haitei",
+    "haitei_with_rinshan_not_allowed": "a rinshan draw is not the last tile (haitei)",
+    "houtei_with_chankan_not_allowed": "chankan is not the last discard (houtei)",
+    "tenhou_not_as_dealer_not_allowed": "tenhou is the dealer's; another player's is chiihou",
+    "tenhou_without_tsumo_not_allowed": "tenhou is a tsumo",
+    "tenhou_with_meld_not_allowed": "tenhou has no called meld",
+    "chiihou_as_dealer_not_allowed": "chiihou is a non-dealer's; the dealer's is tenhou",
+    "chiihou_without_tsumo_not_allowed": "chiihou is a tsumo",
+    "chiihou_with_meld_not_allowed": "chiihou has no called meld",
 }
+# What a win's circumstances add, as the options name them (the tiles can't show them).
+SITUATIONS = {
+    "ippatsu": "is_ippatsu", "haitei": "is_haitei", "houtei": "is_houtei",
+    "rinshan": "is_rinshan", "chankan": "is_chankan", "double_riichi": "is_daburu_riichi",
+    "tenhou": "is_tenhou", "chiihou": "is_chiihou",
+}
+PAO_YAKU = ("Daisangen", "Dai Suushii")  # the hands sekinin barai covers
 def _check_copies(text: str) -> None:
     """At most four of a tile, counted from what was typed (the package's converter would
     quietly turn a fifth 1m into a 2m)."""
@@ -43,8 +67,9 @@ WINDS = [27, 28, 29, 30]  # East South West North in the 34-tile numbering
 class TileResult:
     han: int
     fu: int
-    yakuman: int
+    yakuman: int  # real yakuman (x2 for a double); 0 for a counted hand of 13+ han
     yaku: str
+    names: tuple[str, ...] = ()
 
 
 def _tiles(text: str, aka: bool) -> list[int]:
@@ -63,7 +88,9 @@ def _tiles(text: str, aka: bool) -> list[int]:
 
 
 def score_tiles(options: Mapping[str, str], *, tsumo: bool, riichi: bool, seat_wind: int,
-                round_wind: int, rules: Mapping[str, Any], honba: int) -> TileResult:
+                round_wind: int, rules: Mapping[str, Any], honba: int,
+                situations: Mapping[str, bool] | None = None,
+                three_players: bool = False) -> TileResult:
     aka = bool(rules["aka_dora"])
     hand = _tiles(options["hand"], aka)
     _check_copies(options["hand"] + " ".join((options.get("melds") or "").split()))
@@ -93,13 +120,18 @@ def score_tiles(options: Mapping[str, str], *, tsumo: bool, riichi: bool, seat_w
         raise UserError("The winning tile must be in the closed part of the hand.")
     dora = _tiles(options["dora"], aka) if options.get("dora") else []
     ura = _tiles(options["ura"], aka) if options.get("ura") else []
+    flags = {SITUATIONS[k]: True for k, on in (situations or {}).items() if on}
+    if flags.get("is_daburu_riichi"):
+        riichi = False  # double riichi stands in place of riichi
     config = HandConfig(
         is_tsumo=tsumo, is_riichi=riichi, player_wind=WINDS[seat_wind],
         round_wind=WINDS[round_wind], tsumi_number=honba,
         options=OptionalRules(has_open_tanyao=bool(rules["open_tanyao"]), has_aka_dora=aka,
                               has_double_yakuman=bool(rules["double_yakuman"]),
                               kazoe_limit=KAZOE[rules["kazoe"]],
-                              kiriage=bool(rules["kiriage"])),
+                              kiriage=bool(rules["kiriage"]),
+                              is_three_player=three_players),
+        **flags,
     )
     try:
         result = HandCalculator().estimate_hand_value(hand, win_tile, melds=melds,
@@ -109,7 +141,21 @@ def score_tiles(options: Mapping[str, str], *, tsumo: bool, riichi: bool, seat_w
         raise UserError(f"The tiles could not be scored ({type(error).__name__}).") from None
     if result.error:
         raise UserError(f"Not scored: {_ERRORS.get(result.error, result.error)}.")
-    level = str((result.cost or {}).get("yaku_level", ""))
-    yakuman = max(1, (result.han or 0) // 13) if "yakuman" in level else 0
-    yaku = ", ".join(str(y) for y in result.yaku or [])
-    return TileResult(result.han or 0, result.fu or 0, yakuman, yaku)
+    names = tuple(str(y) for y in result.yaku or [])
+    han, fu = result.han or 0, result.fu or 0
+    # a real yakuman counts 13 han a yakuman in the package; a counted hand (13+ han of
+    # ordinary yaku and dora) is left to basic_points and the rule kazoe
+    yakuman = han // 13 if any(getattr(y, "is_yakuman", False) for y in result.yaku or []) \
+        else 0
+    if not yakuman and rules.get("double_wind", "4") == "2" and fu != 25:
+        fu = _double_wind_as_two(result.fu_details or [], fu)
+    return TileResult(han, fu, yakuman, ", ".join(names), names)
+
+
+def _double_wind_as_two(details: list[Any], fu: int) -> int:
+    """M-League counts a pair of a wind that is both seat and round wind 2 fu, not the
+    package's 4: take 2 off the fu before rounding up to ten."""
+    if not any(d["reason"] == FuCalculator.DOUBLE_VALUED_PAIR for d in details):
+        return fu
+    raw = sum(d["fu"] for d in details) - 2
+    return (raw + 9) // 10 * 10

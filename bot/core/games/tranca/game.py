@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -59,13 +60,17 @@ USAGE = ("/round side:A table:365 hand:40 clean:1 dirty:1 twos:0 red3:3 black3:1
          "out:yes   or   /round side:A melds:[4H 5H 6H 7H 8H 9H 2C] [KS KD KC] hand:AS 9H 3C "
          "red3:2")
 ROUND_DETAILS = (
-    "side: A, B or C (or a player's name). By counts: table: card points laid down (red 3s "
+    "side: A, B or C, or a player of the side, named exactly. By counts: table: card points "
+    "laid down (red 3s "
     "included), hand: card points left in hand, clean:/dirty:/twos: canastras. By cards: "
     "melds: each meld in [brackets] (checked: 3+ cards, one 2 as wild at most unless all 2s, "
     "no 3s, one suit in a row or one rank) and hand: the cards in hand (black 3s found "
     "there). red3: red 3s laid down; black3: black 3s left in hand; morto:no when the morto "
     "was not taken and used; out:yes for the final move. The round is scored when every "
-    "side is in."
+    "side is in. What the packs can't hold is refused, across the sides of a round: a card "
+    "more than once a pack, more red or black 3s than 2 a pack, more 2s or canastra cards "
+    "than there are. When a side reaches the target alone the game is won: no round "
+    "follows (/undo, /edit or /endgame)."
 )
 ROUND_OPTIONS = (
     Option("side", Kind.TEXT, "A, B or C, or a player of the side", required=True),
@@ -75,8 +80,8 @@ ROUND_OPTIONS = (
     Option("clean", Kind.INT, "clean canastras", low=0, high=50),
     Option("dirty", Kind.INT, "dirty canastras", low=0, high=50),
     Option("twos", Kind.INT, "canastras of 2s", low=0, high=50),
-    Option("red3", Kind.INT, "red 3s laid down", low=0, high=12),
-    Option("black3", Kind.INT, "black 3s left in hand", low=0, high=12),
+    Option("red3", Kind.INT, "red 3s laid down", low=0, high=6),
+    Option("black3", Kind.INT, "black 3s left in hand", low=0, high=6),
     Option("morto", Kind.BOOL, "the morto was taken and used (default yes)"),
     Option("out", Kind.BOOL, "this side made the final move"),
 )
@@ -148,19 +153,28 @@ class TrancaGame(Game):
         players = sum(len(s) for s in _sides(state))
         return rules["target"] or (5000 if players >= 6 else 3500)
 
+    def _winner(self, totals: Mapping[int, int], rules: Mapping[str, Any],
+                state: Mapping[str, Any] | None) -> int | None:
+        """The side that has won: past the target, and alone at the top."""
+        target = self._target(rules, state)
+        passed = sorted(((v, k) for k, v in totals.items() if v >= target), reverse=True)
+        if not passed or (len(passed) > 1 and passed[1][0] == passed[0][0]):
+            return None
+        return passed[0][1]
+
     def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],
                state: Mapping[str, Any] | None, roster: Roster) -> str:
         target = self._target(rules, state)
         passed = sorted(((v, k) for k, v in totals.items() if v >= target), reverse=True)
         line = f"{self._side_names(roster, state)}. Target {target:,}."
-        if passed:
+        winner = self._winner(totals, rules, state)
+        if winner is not None:
+            line += f" {LETTERS[winner - 1]} wins with {totals[winner]:,}! /endgame to " \
+                    "archive the game (no round follows; /undo or /edit to correct one)."
+        elif passed:
             best = [k for v, k in passed if v == passed[0][0]]
-            if len(best) > 1:
-                line += " " + " and ".join(LETTERS[k - 1] for k in best) + \
-                    f" are tied past the target at {passed[0][0]:,}: play another round."
-            else:
-                line += f" {LETTERS[best[0] - 1]} wins with {passed[0][0]:,}! /endgame to " \
-                        "archive the game."
+            line += " " + " and ".join(LETTERS[k - 1] for k in sorted(best)) + \
+                f" are tied past the target at {passed[0][0]:,}: play another round."
         return line
 
     # --- rounds --------------------------------------------------------------------------
@@ -171,6 +185,11 @@ class TrancaGame(Game):
         if ctx.editing is not None:
             entered = dict(ctx.editing["sides"])
         else:
+            won = self._winner(ctx.totals, ctx.rules, ctx.state)
+            if won is not None:
+                raise UserError(f"Side {LETTERS[won - 1]} has won with {ctx.totals[won]:,}: "
+                                "the game is over and no round follows. /endgame archives "
+                                "it; /undo or /edit corrects a round.")
             entered = dict((ctx.pending or {}).get("sides", {}))
         if "side" not in options:
             raise UserError("Say which side: side:A. Sides: "
@@ -178,9 +197,12 @@ class TrancaGame(Game):
         side = self._side(options.pop("side"), sides, ctx)
         earlier = entered.get(str(side), {}).get("options", {}) if ctx.editing else {}
         merged = _merge(earlier, options)
-        score, parts, detail = self._score_side(merged, ctx, len(sides))
+        score, parts, detail, use = self._score_side(merged, ctx, len(sides))
+        others = {k: v for k, v in entered.items() if k != str(side)}
+        self._check_packs({**{k: v.get("use") or self._usage_of(v["options"], ctx)
+                              for k, v in others.items()}, str(side): use}, ctx)
         entered[str(side)] = {"options": merged, "score": score, "parts": parts,
-                              "detail": detail}
+                              "detail": detail, "use": use}
         missing = [i for i in range(1, len(sides) + 1) if str(i) not in entered]
         note = f"Side {LETTERS[side - 1]}: {score:+,} ({_parts(parts)}){detail}"
         if missing and ctx.editing is None:
@@ -189,28 +211,47 @@ class TrancaGame(Game):
         outs = [k for k, v in entered.items() if v["options"].get("out") in ("yes", True)]
         if len(outs) > 1:
             raise UserError("Only one side makes the final move in a round.")
-        deltas = {int(k): v["score"] for k, v in sorted(entered.items())}
-        summary = "; ".join(f"{LETTERS[int(k) - 1]} {v['score']:+,} ({_parts(v['parts'])})"
-                            for k, v in sorted(entered.items()))
         players = [s for group in sides for s in group]
-        return PlayOutcome(note, pending=None, result=HandResult(
-            players=players, inputs={"sides": entered}, deltas=deltas, summary=summary))
+        return PlayOutcome(note, pending=None, result=_result(players, entered))
+
+    def rescore(self, ctx: PlayContext) -> PlayOutcome:
+        """A later round after /edit of an earlier one: it stands as entered (no side's
+        score depends on another round), unless the race was already won before it."""
+        assert ctx.editing is not None
+        won = self._winner(ctx.totals, ctx.rules, ctx.state)
+        if won is not None:
+            raise UserError(f"side {LETTERS[won - 1]} would have won with "
+                            f"{ctx.totals[won]:,} before it, and no round follows a win.")
+        players = [p.seat for p in ctx.hand_players]
+        return PlayOutcome("", result=_result(players, dict(ctx.editing["sides"])))
 
     def _side(self, text: str, sides: list[list[int]], ctx: PlayContext) -> int:
+        """A side named exactly: its letter, or one of its players by full name or mention
+        (never a prefix: side:C is not carol's side in a two-side game)."""
         word = text.strip()
-        if len(word) == 1 and word.upper() in LETTERS[: len(sides)]:
+        letters = LETTERS[: len(sides)]
+        if len(word) == 1 and word.upper() in letters:
             return LETTERS.index(word.upper()) + 1
-        player = ctx.roster.resolve(word, ctx.mentions)
+        mentioned = ctx.mentions.get(word) or ctx.mentions.get(word.lower())
+        player = (ctx.roster.find_user(mentioned.id) if mentioned is not None
+                  else ctx.roster.by_name(word.lstrip("@")))
+        if player is None:
+            raise UserError(f"`{clip(word)}` is no side here: name a side exactly, "
+                            f"{' or '.join(letters)}, or a player of it by full name. Sides: "
+                            f"{self._side_names(ctx.roster, ctx.state)}")
         for i, side in enumerate(sides, 1):
             if player.seat in side:
                 return i
         raise UserError(f"{player.name} is on no side. Sides: "
                         f"{self._side_names(ctx.roster, ctx.state)}")
 
-    def _score_side(self, options: Mapping[str, str], ctx: PlayContext,
-                    side_count: int) -> tuple[int, list[tuple[str, int]], str]:
+    def _score_side(self, options: Mapping[str, str], ctx: PlayContext, side_count: int
+                    ) -> tuple[int, list[tuple[str, int]], str, dict[str, Any]]:
+        """The side's score, its parts, a detail line, and what it used of the packs."""
         rules = ctx.rules
-        packs = 3 if sum(len(s) for s in _sides(ctx.state)) >= 6 else 2
+        packs = _packs(ctx.state)
+        size = rules["canastra_size"]
+        held: list[Card] = []  # every card given as a card: melds and hand together
         number = {k: parse_int(options[k], k, 0, 100000) for k in
                   ("red3", "black3") if k in options}
         red3 = number.get("red3", 0)
@@ -225,17 +266,18 @@ class TrancaGame(Game):
                 raise UserError("Give each meld in brackets: melds:[4H 5H 6H] [KS KD KC]"
                                 + (f"; `{clip(leftover)}` is outside the brackets."
                                    if leftover else ""))
-            cards_seen: list[Card] = []
             melds = []
             for group in groups:
-                cards = parse_cards(group, packs, held_elsewhere=cards_seen)
+                cards = parse_cards(group, packs)  # copies across groups: _check_packs
                 melds.append(check_meld(cards, rules))
-                cards_seen += cards
+                held += cards
             table = sum(card_value(c, rules) for m in melds for c in m.cards)
             table += red3 * rules["value_red3"]
             kinds = [m.kind for m in melds]
             clean, dirty, twos = (kinds.count(k) for k in ("clean", "dirty", "twos"))
             detail = f"; melds {len(melds)}, canastras {clean + dirty + twos}"
+            canastra_cards = sum(len(m.cards) for m in melds if m.kind != "meld")
+            twos_used = 0  # the 2s are among the cards
         else:
             missing = [k for k in ("table",) if k not in options]
             if missing:
@@ -243,12 +285,18 @@ class TrancaGame(Game):
             table = parse_int(options["table"], "table", 0, 100000)
             clean, dirty, twos = (parse_int(options.get(k, "0"), k, 0, 50)
                                   for k in ("clean", "dirty", "twos"))
+            # at the least: a canastra is `size` cards; a dirty one has a 2, one of 2s `size`
+            canastra_cards = (clean + dirty + twos) * size
+            twos_used = twos * size + dirty
         hand_text = options.get("hand", "0").strip()
         black3 = number.get("black3", 0)
+        red3_in_hand = 0
         if hand_text.lstrip("+-").isdigit():
             hand = parse_int(hand_text, "hand", 0, 100000)
         else:
             cards = parse_cards(hand_text, packs)
+            held += cards
+            red3_in_hand = sum(1 for c in cards if c.rank == 3 and c.red)
             if "black3" in options:
                 raise UserError("With the hand given as cards, the black 3s are counted from "
                                 "it; leave black3: out.")
@@ -265,12 +313,57 @@ class TrancaGame(Game):
             raise UserError("Canastras of 2s are off here (rule twos_canastra is 0).")
         score, parts = round_score(SideRound(table, hand, clean, dirty, twos, red3, black3,
                                              morto, out), rules)
-        return score, parts, detail
+        use = {"cards": [str(c) for c in held], "red3": red3 + red3_in_hand,
+               "black3": black3, "twos": twos_used + sum(1 for c in held if c.rank == 2),
+               "canastra_cards": canastra_cards}
+        return score, parts, detail, use
+
+    def _usage_of(self, options: Mapping[str, str], ctx: PlayContext) -> dict[str, Any]:
+        """What a side entered before this check was kept used (a round waiting since)."""
+        return self._score_side(options, ctx, len(_sides(ctx.state)))[3]
+
+    def _check_packs(self, use: Mapping[str, Mapping[str, Any]], ctx: PlayContext) -> None:
+        """Everything the sides of one round say they held must fit in the packs: each card
+        once a pack, red and black 3s two a pack, 2s four a pack, 52 cards a pack."""
+        packs = _packs(ctx.state)
+        held = "packs hold" if packs > 1 else "pack holds"
+        copies: dict[str, Counter[str]] = {}
+        for side, used in sorted(use.items()):
+            for card in used["cards"]:
+                copies.setdefault(card, Counter())[LETTERS[int(side) - 1]] += 1
+        for card, by_side in copies.items():
+            count = sum(by_side.values())
+            if count > packs:
+                split = ", ".join(f"side {k} {n}" for k, n in sorted(by_side.items()))
+                raise UserError(f"{card} is given {count} times in this round ({split}), but "
+                                f"{packs} {held} only {packs} of it.")
+        for key, what, most in (("red3", "red 3s", 2 * packs),
+                                ("black3", "black 3s", 2 * packs),
+                                ("twos", "2s (a canastra of 2s is all 2s, a dirty one has "
+                                 "one)", 4 * packs),
+                                ("canastra_cards", "cards in canastras", 52 * packs)):
+            count = sum(u[key] for u in use.values())
+            if count > most:
+                raise UserError(f"This round has {count} {what}, but {packs} {held} only "
+                                f"{most}.")
 
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
                      rules: Mapping[str, Any]) -> str:
         done = ", ".join(LETTERS[int(k) - 1] for k in sorted(pending.get("sides", {})))
         return f"has side {done} in; waiting for the others"
+
+
+def _packs(state: Mapping[str, Any] | None) -> int:
+    """2 packs up to 4 players, 3 for 6 (the rules page)."""
+    return 3 if sum(len(s) for s in _sides(state)) >= 6 else 2
+
+
+def _result(players: list[int], entered: Mapping[str, Any]) -> HandResult:
+    deltas = {int(k): v["score"] for k, v in sorted(entered.items())}
+    summary = "; ".join(f"{LETTERS[int(k) - 1]} {v['score']:+,} ({_parts(v['parts'])})"
+                        for k, v in sorted(entered.items()))
+    return HandResult(players=players, inputs={"sides": dict(entered)}, deltas=deltas,
+                      summary=summary)
 
 
 def _merge(earlier: Mapping[str, str], options: Mapping[str, str]) -> dict[str, str]:
