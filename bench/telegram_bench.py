@@ -20,12 +20,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from telegram import Update
-from telegram.ext import AIORateLimiter, CommandHandler, ContextTypes
+from telegram.ext import CommandHandler, ContextTypes
 
 from bench.figures import describe
 from bot.core.service import Service
 from bot.storage import open_store
 from bot.telegram_adapter import TelegramAdapter
+from bot.telegram_adapter.ratelimit import ChatRateLimiter
 from tests.fakes.telegram_api import FakeTelegram
 from tests.telegram_helpers import ALICE, Harness
 
@@ -61,7 +62,7 @@ async def main(samples: int) -> None:
         base = await fake.start()
         adapter = TelegramAdapter(
             Service(store), fake.token, base, poll_timeout=1,
-            rate_limiter=AIORateLimiter(overall_max_rate=100000, group_max_rate=100000),
+            rate_limiter=ChatRateLimiter(overall_max_rate=100000, group_max_rate=100000),
         )
         adapter.app.add_handler(CommandHandler("echo", echo), group=-1)
         await adapter.start()

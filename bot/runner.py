@@ -37,9 +37,8 @@ def platform_failure(adapter: Adapter, error: Exception) -> Failure:
 def build_adapters(settings: Settings, service: Service) -> list[Adapter]:
     adapters: list[Adapter] = []
     if settings.telegram_token:
-        from telegram.ext import AIORateLimiter
-
         from bot.telegram_adapter import TelegramAdapter
+        from bot.telegram_adapter.ratelimit import ChatRateLimiter
 
         adapters.append(TelegramAdapter(
             service, settings.telegram_token, settings.telegram_api_url,
@@ -48,8 +47,7 @@ def build_adapters(settings: Settings, service: Service) -> list[Adapter]:
             webhook_port=settings.telegram_webhook_port,
             webhook_secret=settings.telegram_webhook_secret,
             poll_timeout=settings.telegram_poll_timeout,
-            rate_limiter=AIORateLimiter(group_max_rate=settings.telegram_group_rate,
-                                        max_retries=3),
+            rate_limiter=ChatRateLimiter(group_max_rate=settings.telegram_group_rate),
         ))
     if settings.discord_token:
         from bot.discord_adapter import DiscordAdapter

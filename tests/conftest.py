@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import pytest
-from telegram.ext import AIORateLimiter
 
 from bot.core.command import Actor, Command, Reply
 from bot.core.grammar import parse_command_text
@@ -21,6 +20,7 @@ from bot.core.service import Service
 from bot.discord_adapter import DiscordAdapter
 from bot.storage import SqlStore, open_store
 from bot.telegram_adapter import TelegramAdapter
+from bot.telegram_adapter.ratelimit import ChatRateLimiter
 from tests.discord_helpers import DiscordHarness
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegram
@@ -149,7 +149,7 @@ async def running_telegram(service: Service) -> AsyncIterator[Harness]:
     adapter = TelegramAdapter(
         service, fake.token, base, poll_timeout=1,
         # the real limiter, with the group limit raised so a test is not held to 20/minute
-        rate_limiter=AIORateLimiter(group_max_rate=1000, overall_max_rate=1000, max_retries=3),
+        rate_limiter=ChatRateLimiter(group_max_rate=1000, overall_max_rate=1000),
     )
     await adapter.start()
     try:

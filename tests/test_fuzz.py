@@ -12,13 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from telegram import Update
-from telegram.ext import AIORateLimiter
 
 from bot.core.command import Actor, Command
 from bot.core.grammar import parse_command_text
 from bot.core.service import Service, known_commands
 from bot.storage import SqlStore
 from bot.telegram_adapter import TelegramAdapter
+from bot.telegram_adapter.ratelimit import ChatRateLimiter
 from tests.discord_helpers import DiscordHarness, slash
 from tests.fakes.discord_api import user
 from tests.fakes.telegram_api import FakeTelegram
@@ -82,7 +82,7 @@ async def telegram(store: SqlStore) -> AsyncIterator[TelegramAdapter]:
     fake = FakeTelegram()
     base = await fake.start()
     adapter = TelegramAdapter(Service(store), fake.token, base, poll_timeout=1,
-                              rate_limiter=AIORateLimiter(group_max_rate=10**6,
+                              rate_limiter=ChatRateLimiter(group_max_rate=10**6,
                                                           overall_max_rate=10**6))
     await adapter.start()
     try:

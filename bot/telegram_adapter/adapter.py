@@ -32,7 +32,6 @@ from telegram import (
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     BaseRateLimiter,
@@ -51,6 +50,7 @@ from bot.core.service import Service
 from bot.storage.inbox import Inbox
 from bot.telegram_adapter import keyboards as kb
 from bot.telegram_adapter.intake import Intake, delivery
+from bot.telegram_adapter.ratelimit import ChatRateLimiter
 from bot.telegram_adapter.render import reply_chunks
 
 log = logging.getLogger(__name__)
@@ -97,7 +97,7 @@ class TelegramAdapter:
             .token(token)
             .base_url(f"{api}/bot")
             .base_file_url(f"{api}/file/bot")
-            .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+            .rate_limiter(rate_limiter or ChatRateLimiter())
             .updater(None)  # updates come in through our durable intake, not PTB's Updater
             .build()
         )

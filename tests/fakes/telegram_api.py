@@ -73,13 +73,15 @@ class FakeTelegram:
     # --- what tests do ---------------------------------------------------------------------
 
     def fail_next(self, method: str, times: int = 1, *, code: int = 429,
-                  retry_after: int = 1) -> None:
+                  retry_after: int = 1, chat_id: int | None = None) -> None:
+        """Fail the next calls of `method` (in `chat_id` only, if given)."""
         error = {"ok": False, "error_code": code,
                  "description": f"Too Many Requests: retry after {retry_after}"
                  if code == 429 else "Bad Request: failed on purpose"}
         if code == 429:
             error["parameters"] = {"retry_after": retry_after}
-        self.failures.setdefault(method, []).extend([error] * times)
+        key = method if chat_id is None else f"{method}:{chat_id}"
+        self.failures.setdefault(key, []).extend([error] * times)
 
     def next_update_id(self) -> int:
         return next(self._update_ids)
@@ -137,7 +139,8 @@ class FakeTelegram:
             self.calls.append(Call(method, params))
             async with self._changed:
                 self._changed.notify_all()
-        queued = self.failures.get(method)
+        queued = self.failures.get(f"{method}:{params.get('chat_id')}") \
+            or self.failures.get(method)
         if queued:
             error = queued.pop(0)
             return web.json_response(error, status=error["error_code"])

@@ -186,3 +186,37 @@ async def test_telegram_slow_for_one_chat_holds_up_no_other(tg: Harness):
     assert "No game is open" in (await tg.replies(1, chat_id=other))[0]["text"]
     tg.fake.held[slow_chat].set()
     assert "No game is open" in (await tg.replies(1, chat_id=slow_chat))[0]["text"]
+
+
+async def test_a_429_in_one_chat_does_not_hold_up_another(store):
+    """PTB's AIORateLimiter pauses every chat after any 429; ours only the chat told."""
+    from bot.telegram_adapter import TelegramAdapter
+    from bot.telegram_adapter.ratelimit import ChatRateLimiter
+
+    release = asyncio.Event()
+
+    async def held(seconds: float) -> None:  # the pause lasts until the test says
+        await release.wait()
+        await asyncio.sleep(seconds)
+
+    fake = FakeTelegram()
+    base = await fake.start()
+    limiter = ChatRateLimiter(overall_max_rate=1000, group_max_rate=1000, sleep=held)
+    adapter = TelegramAdapter(Service(store), fake.token, base, poll_timeout=1,
+                              rate_limiter=limiter)
+    await adapter.start()
+    tg = Harness(fake, adapter, adapter.service)
+    other = GROUP - 11
+    try:
+        fake.fail_next("sendMessage", 1, retry_after=1, chat_id=GROUP)
+        await tg.say(ALICE, "/board")
+        await fake.wait_for("sendMessage", 1, chat_id=GROUP)  # told to wait
+        await tg.say(ALICE, "/board", chat_id=other)
+        assert "No game is open" in (await tg.replies(1, chat_id=other))[0]["text"]
+        assert len(fake.sent("sendMessage", GROUP)) == 1  # still waiting
+        release.set()
+        assert "No game is open" in (await tg.replies(2))[-1]["text"]
+    finally:
+        release.set()
+        await adapter.stop()
+        await fake.stop()
