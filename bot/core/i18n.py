@@ -43,6 +43,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
                           "board: {board}",
         "past_games": "Finished games: /board game:last (or game:2).",
         "no_such_player": "No player called `{name}`. Players: {players}.",
+        "sitting_out": "{name} is sitting out: /back {back} brings them into the next hand.",
         "no_such_player_close": "No player called `{name}`: did you mean {close}? Players: "
                                 "{players}.",
         "already_open": "A {title} game is already open here ({count}, players {players}). "
@@ -104,6 +105,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
                           "बोर्ड: {board}",
         "past_games": "सकिएका खेल: /board game:last (वा game:2)।",
         "no_such_player": "`{name}` नामको खेलाडी छैन। खेलाडी: {players}।",
+        "sitting_out": "{name} बाहिर बसेका छन्: /back {back} ले अर्को हातमा ल्याउँछ।",
         "no_such_player_close": "`{name}` नामको खेलाडी छैन: {close} भन्न खोज्नुभएको? खेलाडी: "
                                 "{players}।",
         "already_open": "यहाँ {title} खेल पहिल्यै खुला छ ({count}, खेलाडी {players})। अर्को "

@@ -127,10 +127,18 @@ def suggest_name(display_name: str, taken: Iterable[str]) -> str:
 
 
 class Roster:
-    """The players of a session, looked up by what people type."""
+    """The players of a session, looked up by what people type. `absent`: players seated at
+    the table but not in this hand (sitting out), named in an error rather than unknown."""
 
-    def __init__(self, players: Iterable[Player]) -> None:
+    def __init__(self, players: Iterable[Player], absent: Iterable[Player] = ()) -> None:
         self.players = list(players)
+        self.absent = list(absent)
+
+    def in_hand(self, seats: Iterable[int]) -> Roster:
+        """The players of one hand; the others are absent from it."""
+        chosen = set(seats)
+        return Roster([p for p in self.players if p.seat in chosen],
+                      [p for p in self.players if p.seat not in chosen])
 
     def __iter__(self):
         return iter(self.players)
@@ -184,6 +192,9 @@ class Roster:
         if len(prefix) > 1:
             options = ", ".join(p.name for p in prefix)
             raise UserError(f"`{clip(raw)}` could be {options}; type more of the name.")
+        away = next((p for p in self.absent if p.name.casefold() == key), None)
+        if away is not None:
+            raise UserError(t("sitting_out", name=away.name, back=away.name.lower()))
         close = difflib.get_close_matches(key, [p.name.casefold() for p in self.players],
                                           n=1, cutoff=0.6)
         if close:

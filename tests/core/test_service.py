@@ -367,3 +367,10 @@ async def test_counting_maal_with_no_game_uses_the_chats_last_maal_table(table: 
     # with no game open, the chat's last table still counts: the marriage 7H 8H 9H is 10,
     # the other 8H one tiplu, which this table pays 4 for: 14
     assert "marriage 10 + tiplu 4 = 14" in (await table.ok(line)).text
+
+
+async def test_a_player_sitting_out_is_named_as_such(table: Table):
+    await table.ok("/newgame marriage players:ram sita bikram")
+    await table.ok("/sitout bikram")
+    assert "bikram is sitting out: /back bikram" in await table.error(
+        "/hand winner:ram seen:bikram maal:ram=1")

@@ -133,8 +133,9 @@ class Game(ABC):
         return players, None
 
     def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],
-               state: Mapping[str, Any] | None, roster: Roster) -> str:
-        """A line for the board about the game as a whole (Tranca: who passed the target)."""
+               state: Mapping[str, Any] | None, roster: Roster, ended: bool = False) -> str:
+        """A line for the board about the game as a whole (Tranca: who passed the target);
+        `ended`: the game is over, so the line tells nobody what to do next."""
         return ""
 
     @abstractmethod

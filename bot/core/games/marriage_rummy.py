@@ -205,7 +205,7 @@ class MarriageRummyGame(Game):
                 f"out (/sitout), or play with more packs: /rules packs:{packs + 1}.")
 
     def _read(self, entry: RummyEntry, options: Mapping[str, str], ctx: PlayContext) -> None:
-        table = Roster(p for p in ctx.roster if p.seat in entry.players)
+        table = ctx.roster.in_hand(entry.players)
         if "winner" in options:
             names = split_list(options["winner"])
             if len(names) != 1:

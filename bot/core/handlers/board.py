@@ -55,7 +55,8 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
     ended = session.status == ENDED
     if ended and not head:
         lines[0] += f" ({t('finished')})"
-    status = game.status(session.totals, rules, session.game_state, session.roster)
+    status = game.status(session.totals, rules, session.game_state, session.roster,
+                         ended=ended)
     if status:
         lines.append(status)
     waiting = None

@@ -19,7 +19,6 @@ from bot.core.handlers.board import waiting_names
 from bot.core.handlers.call import Call, Outcome
 from bot.core.handlers.hands import STALE, platform_number
 from bot.core.i18n import t
-from bot.core.players import Roster
 from bot.core.session import SessionState
 
 if TYPE_CHECKING:
@@ -69,7 +68,8 @@ def start_hand(call: Call) -> Outcome | None:
     assert session.id is not None
     starter = platform_number(call.command.actor.id)
     if "winner" in call.options:
-        winner = Roster(playing).resolve(call.options["winner"], call.command.mentions)
+        hand = session.roster.in_hand(p.seat for p in playing)
+        winner = hand.resolve(call.options["winner"], call.command.mentions)
         reply = seen_question(session, winner.seat, 0, starter)
     else:
         question = flows.winner(session.id, session.hand_count + 1, game.hand_word, playing,

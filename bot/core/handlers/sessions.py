@@ -263,7 +263,8 @@ def final_lines(game: Game, session: SessionState, rules: dict, reply: Reply,
     else:
         lines.append(t("final_standings"))
         lines += [f"{i}. {names[k]} {amount(k)}" for i, k in enumerate(standings, 1)]
-        status = game.status(session.totals, rules, session.game_state, session.roster)
+        status = game.status(session.totals, rules, session.game_state, session.roster,
+                             ended=True)
         if status:
             lines.append(status)
     if not game.zero_sum:  # Tranca scores are a race: nobody pays anybody

@@ -230,3 +230,23 @@ def test_devanagari_names_are_drawn_not_boxes():
 
     assert missing() == []
     assert missing(**{"font.family": ["DejaVu Sans"]})  # the check can tell
+
+
+async def test_a_tranca_chart_names_the_sides_and_draws_the_target(table: Table, monkeypatch):
+    import bot.core.chart as chart
+
+    drawn: dict = {}
+    real = chart.render_chart
+
+    def spy(columns, hands, rules, title, hand_word="hand", places=0, goal=None):
+        drawn.update(columns=columns, goal=goal)
+        return real(columns, hands, rules, title, hand_word, places, goal)
+
+    monkeypatch.setattr(chart, "render_chart", spy)
+    await table.ok("/newgame tranca teams:ana+bia caio+davi")
+    await table.ok("/round side:A table:300")
+    await table.ok("/round side:B table:200")
+    assert (await table.ok("/chart")).file is not None
+    # seats alternate A, B, A, B: ana and bia are side A
+    assert drawn["columns"] == [(1, "A: ana+bia"), (2, "B: caio+davi")]
+    assert drawn["goal"] == (3500.0, "target 3,500")  # 2 pairs: 3,500 (the rules page)

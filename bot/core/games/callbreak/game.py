@@ -239,7 +239,7 @@ class CallBreakGame(Game):
               high: int) -> dict[int, int]:
         """name=number pairs, one number a player in seat order, or one number for the
         sender's own seat."""
-        table = Roster(p for p in ctx.roster if p.seat in entry.players)
+        table = ctx.roster.in_hand(entry.players)
         names = " ".join(ctx.roster.by_seat(s).name for s in entry.players)
         pairs = parse_pairs(text)
         seats: list[int] = []
@@ -314,7 +314,7 @@ class CallBreakGame(Game):
                 + (f" ({left} of {TRICKS} left)" if entry.tricks else ""))
 
     def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],
-               state: Mapping[str, Any] | None, roster: Roster) -> str:
+               state: Mapping[str, Any] | None, roster: Roster, ended: bool = False) -> str:
         played, rounds = _played(state), rules["rounds"]
         if not played or not len(roster):
             return f"{rounds} rounds; the highest total wins."

@@ -94,7 +94,7 @@ class EntryReader:
         self.ctx = ctx
         self.entry = entry
         self.rules = ctx.rules
-        self.table = Roster(p for p in ctx.roster if p.seat in entry.players)
+        self.table = ctx.roster.in_hand(entry.players)
 
     def read(self, options: Mapping[str, str]) -> Entry:
         entry = self.entry

@@ -545,12 +545,12 @@ class RiichiGame(Game):
     # --- the board -----------------------------------------------------------------------
 
     def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],
-               state: Mapping[str, Any] | None, roster: Roster) -> str:
+               state: Mapping[str, Any] | None, roster: Roster, ended: bool = False) -> str:
         state = _state(state)
         scores = " · ".join(f"{p.name} {rules['start'] + totals.get(p.seat, 0):,}"
                             for p in roster)
-        where = "Game over: /endgame for the final scores" if state["over"] else \
-            round_name(state, len(roster))
+        where = "Game over" if ended else "Game over: /endgame for the final scores" \
+            if state["over"] else round_name(state, len(roster))
         return f"{where} · sticks on the table {state['sticks']} · scores: {scores}"
 
     def final_lines(self, totals: Mapping[int, int], rules: Mapping[str, Any],

@@ -145,6 +145,17 @@ class TrancaGame(Game):
                 state: Mapping[str, Any] | None = None) -> list[tuple[int, str]]:
         return [(i, LETTERS[i - 1]) for i in range(1, len(_sides(state)) + 1)]
 
+    def chart_columns(self, roster: Roster,
+                      state: Mapping[str, Any] | None = None) -> list[tuple[int, str]]:
+        """A chart's legend names each side's players: "A: alice+carol"."""
+        return [(i, f"{LETTERS[i - 1]}: " + "+".join(roster.by_seat(s).name for s in side))
+                for i, side in enumerate(_sides(state), 1)]
+
+    def goal(self, rules: Mapping[str, Any],
+             state: Mapping[str, Any] | None) -> tuple[float, str] | None:
+        target = self._target(rules, state)
+        return float(target), f"target {target:,}"
+
     def _side_names(self, roster: Roster, state: Mapping[str, Any] | None) -> str:
         return " · ".join(f"{LETTERS[i]}: " + "+".join(roster.by_seat(s).name for s in side)
                           for i, side in enumerate(_sides(state)))
@@ -163,14 +174,16 @@ class TrancaGame(Game):
         return passed[0][1]
 
     def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],
-               state: Mapping[str, Any] | None, roster: Roster) -> str:
+               state: Mapping[str, Any] | None, roster: Roster, ended: bool = False) -> str:
         target = self._target(rules, state)
         passed = sorted(((v, k) for k, v in totals.items() if v >= target), reverse=True)
         line = f"{self._side_names(roster, state)}. Target {target:,}."
         winner = self._winner(totals, rules, state)
         if winner is not None:
-            line += f" {LETTERS[winner - 1]} wins with {totals[winner]:,}! /endgame to " \
-                    "archive the game (no round follows; /undo or /edit to correct one)."
+            line += f" {LETTERS[winner - 1]} wins with {totals[winner]:,}!"
+            if not ended:
+                line += " /endgame to archive the game (no round follows; /undo or /edit " \
+                        "to correct one)."
         elif passed:
             best = [k for v, k in passed if v == passed[0][0]]
             line += " " + " and ".join(LETTERS[k - 1] for k in sorted(best)) + \
