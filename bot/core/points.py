@@ -22,9 +22,13 @@ def as_json(points: int, places: int = 0) -> int | float:
 
 def show(points: int, places: int = 0, *, signed: bool = True) -> str:
     """"+41", "-3.5", "0", with thousands separators: "+1,200"."""
-    if points == 0:
+    return show_value(value(points, places), places, signed=signed)
+
+
+def show_value(amount: Decimal, places: int = 0, *, signed: bool = True) -> str:
+    """As show(), for an amount already in points (a sum of several hands)."""
+    if amount == 0:
         return "0"
-    amount = value(points, places)
     text = f"{abs(amount):,.{places}f}"
     sign = "-" if amount < 0 else ("+" if signed else "")
     return sign + text

@@ -1,10 +1,14 @@
-"""/stats: per player across every session and game of a chat, and the chat's leaderboard.
+"""/stats: per player across every session of a chat, game by game, never adding the
+points of different games together.
 
 A player is followed by their platform account; a guest by name, unless /link joined the
-name to an account."""
+name to an account. A game's points are the sum of its hands; a finished game also gives
+each player a place and a final result (Riichi's uma and oka), and Tranca credits a side's
+points and wins to each of its players."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -12,36 +16,56 @@ from decimal import Decimal
 
 from bot.core import points as pts
 from bot.core.games import get_game
-from bot.core.money import format_money, money_shown
-from bot.core.session import HandRecord, SessionState
+from bot.core.games.base import Game
+from bot.core.money import format_money, hand_money, money_places
+from bot.core.session import ENDED, HandRecord, SessionState
 
 
 @dataclass
 class PlayerStats:
+    """One person in one game."""
+
     key: str
     name: str
     sessions: set[int] = field(default_factory=set)
     hands: int = 0
-    wins: int = 0
+    wins: int = 0  # hands won (for Tranca, whose rounds nobody wins, unused)
     maal: list[int] = field(default_factory=list)
     # Points as people read them: a game's deltas are in units of 10^-point_places (Call
     # Break keeps tenths), so they are summed as values, never as raw units.
     points: Decimal = Decimal(0)
-    places: int = 0  # the most decimals of any game counted, for showing the sums
-    money: Decimal = Decimal(0)
+    money: dict[str, Decimal] = field(default_factory=dict)  # currency -> amount
     nights: dict[int, Decimal] = field(default_factory=dict)  # session -> points that night
     dates: dict[int, datetime] = field(default_factory=dict)
-    with_money: bool = False  # played for money (a rate or currency) at least once
+    best_hand: Decimal | None = None
+    # finished games
+    places: Counter[int] = field(default_factory=Counter)
+    results: Decimal = Decimal(0)  # the sum of final results (Riichi: with uma and oka)
+    games_won: int = 0
+    busts: int = 0
+    sides: Counter[str] = field(default_factory=Counter)  # Tranca: who they played with
+
+    @property
+    def finished(self) -> int:
+        return sum(self.places.values())
 
     @property
     def win_rate(self) -> float:
         return self.wins / self.hands if self.hands else 0.0
+
+    @property
+    def average_place(self) -> float:
+        return sum(p * n for p, n in self.places.items()) / self.finished
 
     def best_and_worst(self) -> tuple[tuple[int, Decimal], tuple[int, Decimal]] | None:
         if not self.nights:
             return None
         ordered = sorted(self.nights.items(), key=lambda kv: kv[1])
         return ordered[-1], ordered[0]
+
+
+# game key -> person key -> their stats in that game
+Table = dict[str, dict[str, PlayerStats]]
 
 
 def identity(user_id: str | None, name: str,
@@ -55,79 +79,200 @@ def identity(user_id: str | None, name: str,
     return f"name:{name.lower()}", name
 
 
-def _signed(points: Decimal, places: int) -> str:
-    """+41 for whole-point games as before; +3.2 where a game keeps decimals."""
-    return f"{points:+,.{places}f}"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
-
-
 def compute(played: Iterable[tuple[SessionState, list[HandRecord]]],
             links: Mapping[str, Mapping[str, str]],
-            since: datetime | None) -> dict[str, PlayerStats]:
-    stats: dict[str, PlayerStats] = {}
+            since: datetime | None) -> Table:
+    table: Table = {}
     for session, hands in played:
         game = get_game(session.game)
-        if not game.player_columns:
-            continue  # Tranca scores sides, not players
-        rules = game.rulebook.complete(session.rules)
-        rate = Decimal(str(rules.get("rate", "1")))
-        paid = money_shown(rules)
-        seats = {p.seat: p for p in session.players}
-        for hand in hands:
-            if since is not None and hand.created_at is not None and hand.created_at < since:
-                continue
-            winners = set(game.winners(hand))
-            maal = hand.inputs.get("maal") if isinstance(hand.inputs.get("maal"), dict) else {}
-            for seat in hand.players:
-                player = seats.get(seat)
-                if player is None:
+        hands = [h for h in hands if since is None or h.created_at is None
+                 or h.created_at >= since]
+        if not hands:
+            continue
+        _add_session(table.setdefault(game.key, {}), game, session, hands, links)
+    return {key: rows for key, rows in table.items() if rows}
+
+
+def _add_session(rows: dict[str, PlayerStats], game: Game, session: SessionState,
+                 hands: list[HandRecord], links: Mapping[str, Mapping[str, str]]) -> None:
+    seats = {p.seat: p for p in session.players}
+    members = game.column_players(session.roster, session.game_state)
+    night = session.id or 0
+
+    def row_of(seat: int) -> PlayerStats:
+        player = seats[seat]
+        key, name = identity(player.user_id, player.name, links)
+        row = rows.setdefault(key, PlayerStats(key, name))
+        row.name = name
+        row.sessions.add(night)
+        if session.created_at is not None:
+            row.dates[night] = session.created_at
+        return row
+
+    for hand in hands:
+        winners = set(game.winners(hand))
+        maal = hand.inputs.get("maal") if isinstance(hand.inputs.get("maal"), dict) else {}
+        money = hand_money(hand.deltas, hand.rules, game.point_places)
+        for column, delta in hand.deltas.items():
+            points = pts.value(delta, game.point_places)
+            for seat in members.get(column, []):
+                if seat not in seats or (game.player_columns and seat not in hand.players):
                     continue
-                key, name = identity(player.user_id, player.name, links)
-                row = stats.setdefault(key, PlayerStats(key, name))
-                row.name = name
-                row.sessions.add(session.id or 0)
+                row = row_of(seat)
                 row.hands += 1
                 row.wins += seat in winners
                 if str(seat) in maal:
                     row.maal.append(int(maal[str(seat)]))
-                points = pts.value(hand.deltas.get(seat, 0), game.point_places)
                 row.points += points
-                row.places = max(row.places, game.point_places)
-                if paid:
-                    row.money += points * rate
-                    row.with_money = True
-                row.nights[session.id or 0] = row.nights.get(session.id or 0, Decimal(0)) \
-                    + points
-                if session.created_at is not None:
-                    row.dates[session.id or 0] = session.created_at
-    return stats
+                row.best_hand = points if row.best_hand is None else max(row.best_hand,
+                                                                         points)
+                row.nights[night] = row.nights.get(night, Decimal(0)) + points
+                if money is not None:
+                    currency, amounts = money
+                    row.money[currency] = row.money.get(currency, Decimal(0)) \
+                        + amounts.get(column, Decimal(0))
+    if session.status != ENDED:
+        return  # places and final results only for a game that is over
+    names = {p.seat: p.name for p in session.players}
+    placings = game.placings(session.totals, game.rulebook.complete(session.rules),
+                             session.game_state, session.roster)
+    for column, placing in placings.items():
+        side = members.get(column, [])
+        for seat in side:
+            if seat not in seats:
+                continue
+            row = row_of(seat)
+            row.places[placing.place] += 1
+            row.results += placing.result
+            row.games_won += placing.winner
+            row.busts += placing.bust
+            partners = "+".join(names[s] for s in side if s != seat)
+            if partners:
+                row.sides[partners] += 1
 
 
-def leaderboard(stats: Mapping[str, PlayerStats], currency: str) -> list[str]:
-    ordered = sorted(stats.values(), key=lambda s: (-s.points, s.name.lower()))
-    return [f"{i}. {s.name} {_signed(s.points, s.places)} ({_plural(s.hands, 'hand')}, "
-            f"{_plural(s.wins, 'win')}"
-            + (f", {format_money(s.money, currency)}" if s.with_money else "") + ")"
-            for i, s in enumerate(ordered, 1)]
+# --- showing them ---------------------------------------------------------------------
 
 
-def describe(row: PlayerStats, currency: str, when: str) -> list[str]:
-    lines = [f"{row.name} ({when}): {_plural(len(row.sessions), 'session')}, "
-             f"{_plural(row.hands, 'hand')}, {_plural(row.wins, 'win')} "
-             f"({row.win_rate:.0%})"]
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}" + ("" if count == 1 else "s")
+
+
+def _ordinal(place: int) -> str:
+    return f"{place}" + {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10,
+                                                          "th")
+
+
+def _places(row: PlayerStats) -> str:
+    """"average place 1.50, 1st 1 · 2nd 1"."""
+    spread = " · ".join(f"{_ordinal(p)} {n}" for p, n in sorted(row.places.items()))
+    return f"average place {row.average_place:.2f}, {spread}"
+
+
+def _money(row: PlayerStats, places: Mapping[str, int]) -> list[str]:
+    return [format_money(amount, currency, places.get(currency))
+            for currency, amount in sorted(row.money.items())]
+
+
+def _money_places(rows: Iterable[PlayerStats]) -> dict[str, int]:
+    """One number of decimals per currency for a whole table."""
+    amounts: dict[str, list[Decimal]] = {}
+    for row in rows:
+        for currency, amount in row.money.items():
+            amounts.setdefault(currency, []).append(amount)
+    return {currency: money_places(values) for currency, values in amounts.items()}
+
+
+def _ranking(game: Game, rows: Iterable[PlayerStats]) -> list[PlayerStats]:
+    if game.ranked_by == "results":
+        ranked = [r for r in rows if r.finished]
+        return sorted(ranked, key=lambda r: (-r.results, r.average_place, r.name.lower()))
+    if game.ranked_by == "wins":
+        return sorted(rows, key=lambda r: (-r.games_won, -r.points, r.name.lower()))
+    return sorted(rows, key=lambda r: (-r.points, r.name.lower()))
+
+
+def _heading(game: Game, rows: Mapping[str, PlayerStats]) -> str:
+    nights = set().union(*(r.sessions for r in rows.values()))
+    return f"{game.title} ({_plural(len(nights), 'game')}):"
+
+
+def leaderboard(table: Table) -> list[str]:
+    """A ranking per game, each by what that game is won by."""
+    lines: list[str] = []
+    for key, rows in table.items():
+        game = get_game(key)
+        ranked = _ranking(game, rows.values())
+        if not ranked:
+            continue
+        lines.append(_heading(game, rows))
+        money = _money_places(ranked)
+        for i, row in enumerate(ranked, 1):
+            lines.append(f"{i}. {row.name} {_standing(game, row, money)}")
+    return lines
+
+
+def _standing(game: Game, row: PlayerStats, money: Mapping[str, int]) -> str:
+    places = game.point_places
+    if game.ranked_by == "results":
+        return (f"{row.results:+,.1f} ({_plural(row.finished, 'game')}, "
+                f"{_places(row)})")
+    if game.ranked_by == "wins":
+        return (f"{_plural(row.games_won, 'win')} in {_plural(row.finished, 'game')} "
+                f"({_plural(row.hands, game.hand_word)}, {pts.show_value(row.points, places)}"
+                " points)")
+    extra = [_plural(row.hands, game.hand_word), _plural(row.wins, "win"),
+             *_money(row, money)]
+    return f"{pts.show_value(row.points, places)} ({', '.join(extra)})"
+
+
+def describe(table: Table, key: str, when: str) -> list[str]:
+    """One person's stats in every game they played."""
+    lines: list[str] = []
+    for game_key, rows in table.items():
+        row = rows.get(key)
+        if row is None:
+            continue
+        game = get_game(game_key)
+        if not lines:
+            lines.append(f"{row.name} ({when}):")
+        lines += _describe_game(game, row)
+    return lines
+
+
+def _describe_game(game: Game, row: PlayerStats) -> list[str]:
+    places = game.point_places
+    head = f"{game.title}: {_plural(len(row.sessions), 'game')}, " \
+           f"{_plural(row.hands, game.hand_word)}"
+    if game.ranked_by != "wins":
+        head += f", {_plural(row.wins, 'win')} ({row.win_rate:.0%})"
+    lines = [head]
     if row.maal:
-        lines.append(f"average maal {sum(row.maal) / len(row.maal):.1f}")
-    money = f" ({format_money(row.money, currency)} where played for money)" \
-        if row.with_money else ""
-    lines.append(f"net {_signed(row.points, row.places)} points{money}")
+        lines.append(f"  average maal {sum(row.maal) / len(row.maal):.1f}")
+    if game.ranked_by == "results":
+        if row.finished:
+            lines.append(f"  final results {row.results:+,.1f}, {_places(row)}"
+                         + (f", {_plural(row.busts, 'bust')}" if row.busts else ""))
+        if row.best_hand is not None and row.best_hand > 0:
+            lines.append(f"  best hand {pts.show_value(row.best_hand, places)}")
+        return lines
+    if game.ranked_by == "wins":
+        lines.append(f"  {_plural(row.games_won, 'win')} in "
+                     f"{_plural(row.finished, 'finished game')}; "
+                     f"{pts.show_value(row.points, places)} points for their sides")
+        if row.sides:
+            lines.append("  played with " + ", ".join(
+                f"{who} ({n})" for who, n in row.sides.most_common()))
+        return lines
+    money = ", ".join(_money(row, {c: money_places([a]) for c, a in row.money.items()}))
+    lines.append(f"  net {pts.show_value(row.points, places)} points"
+                 + (f" ({money} where played for money)" if money else ""))
     extremes = row.best_and_worst()
-    if extremes:
+    if extremes and len(row.nights) > 1:
         (best, best_points), (worst, worst_points) = extremes
+
         def day(session: int) -> str:
             return row.dates[session].strftime("%d %b %Y") if session in row.dates else "?"
-        lines.append(f"best night {day(best)} {_signed(best_points, row.places)}; worst night "
-                     f"{day(worst)} {_signed(worst_points, row.places)}")
+        lines.append(f"  best game {day(best)} {pts.show_value(best_points, places)}; "
+                     f"worst game {day(worst)} {pts.show_value(worst_points, places)}")
     return lines

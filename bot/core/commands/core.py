@@ -153,9 +153,11 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
         CommandSpec(
             "stats", "players' records across every game here",
             "/stats   /stats alice   /stats alice period:month",
-            "Sessions, hands, wins and win rate, average maal (Marriage), net points and "
-            "money, best and worst night; without a name, the leaderboard. period: month, "
-            "year or all (in the chat's timezone). Tranca keeps score by side and is left out.",
+            "Game by game, never adding different games' points: games, hands, wins and "
+            "win rate, average maal (Marriage), net points and money (per currency), best "
+            "and worst game; Riichi by the final results with uma and oka, average place "
+            "and places; Tranca by games won, through each player's side. Without a name, "
+            "a leaderboard per game. period: month, year or all (the chat's timezone).",
             (Option("", Kind.TEXT, "one player's record (the leaderboard if empty)",
                     name="player"),
              Option("period", Kind.CHOICE, "this month, this year or all time",

@@ -11,12 +11,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
 from bot.core.command import Actor
 from bot.core.commands.spec import CommandSpec, Option
 from bot.core.errors import UserError
 from bot.core.players import Player, Roster
+from bot.core.points import value as points_value
 from bot.core.rules import RuleBook
 
 
@@ -58,6 +60,21 @@ class PlayOutcome:
     state: Any = KEEP  # the game state to carry to the next hand, or KEEP
 
 
+@dataclass(frozen=True)
+class Placing:
+    """Where a column finished a game: its place (1 is first), its final result as /stats
+    adds it up, whether it won the game, and whether it went below zero (Riichi's bust)."""
+
+    place: int
+    result: Decimal
+    won: bool | None = None  # None: won is first place
+    bust: bool = False
+
+    @property
+    def winner(self) -> bool:
+        return self.place == 1 if self.won is None else self.won
+
+
 class Game(ABC):
     key: str
     title: str
@@ -72,6 +89,9 @@ class Game(ABC):
     newgame_options: tuple[Option, ...] = ()  # extra /newgame options (Tranca: teams)
     player_columns: bool = True  # the board's columns are players (not Tranca's sides)
     point_places: int = 0  # decimals of a score: deltas are kept in units of 10^-places
+    # /stats ranks a game's players by "points" (the sum of hands), "results" (the final
+    # results of finished games: Riichi's uma and oka) or "wins" (games won: Tranca's race)
+    ranked_by: str = "points"
     # Platforms with buttons may offer taps for a hand: the winner, who has seen, then the
     # input still missing (Marriage's shape; other games are typed).
     seen_flow: bool = False
@@ -122,6 +142,23 @@ class Game(ABC):
         """Seats that won a recorded hand, for /stats."""
         winner = hand.inputs.get("winner")
         return [winner] if isinstance(winner, int) else []
+
+    def column_players(self, roster: Roster,
+                       state: Mapping[str, Any] | None) -> dict[int, list[int]]:
+        """The seats each board column scores for (Tranca: a side's players), so /stats
+        can follow a person through a column."""
+        return {p.seat: [p.seat] for p in roster}
+
+    def placings(self, totals: Mapping[int, int], rules: Mapping[str, Any],
+                 state: Mapping[str, Any] | None, roster: Roster) -> dict[int, Placing]:
+        """Each column's place and final result in a finished game, for /stats: by total
+        points, tied totals sharing the better place; a game with a final score of its own
+        (Riichi's uma and oka) says so here."""
+        columns = [key for key, _ in self.columns(roster, state)]
+        return {key: Placing(1 + sum(totals.get(other, 0) > totals.get(key, 0)
+                                     for other in columns),
+                             points_value(totals.get(key, 0), self.point_places))
+                for key in columns}
 
     def setup(self, options: Mapping[str, str], players: list[Player],
               named: bool) -> tuple[list[Player], dict[str, Any] | None]:

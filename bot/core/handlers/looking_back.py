@@ -8,7 +8,6 @@ from datetime import datetime
 from bot.core import i18n, stats
 from bot.core.command import Attachment, Reply
 from bot.core.errors import UserError
-from bot.core.games import get_game
 from bot.core.grammar import clip, parse_int
 from bot.core.handlers.call import Call, Outcome
 from bot.core.i18n import t
@@ -86,22 +85,22 @@ async def stats_(call: Call) -> Outcome:
         assert past.id is not None
         played.append((past, await call.tx.all_hands(past.id)))
     table = stats.compute(played, settings.links, starts[period])
-    if not table:
-        return Outcome(Reply("No hands recorded here yet (Tranca keeps score by side "
-                             "and is not in /stats)."))
-    currency = next((get_game(s.game).rulebook.complete(s.rules).get("currency")
-                     for s, _ in reversed(played) if get_game(s.game).player_columns),
-                    "") or ""
     when = {"month": "this month", "year": "this year", "all": "all time"}[period]
+    if not table:
+        return Outcome(Reply(f"No hands recorded here ({when})."))
     who = options.get("", "").strip()
     if not who:
-        lines = [f"Leaderboard ({when}):", *stats.leaderboard(table, currency)]
+        lines = [f"Leaderboard ({when}):", *stats.leaderboard(table)]
         return Outcome(Reply("\n".join(lines)))
+    people = {key: row.name for rows in table.values() for key, row in rows.items()}
     mentioned = call.command.mentions.get(who) or call.command.mentions.get(who.lower())
     wanted = who.lstrip("@").lower()
-    rows = [r for r in table.values() if (mentioned and r.key == mentioned.id)
-            or r.name.lower() == wanted]
-    if not rows:
-        names = ", ".join(sorted(r.name for r in table.values()))
+    # a linked guest is found by the account's name or by the guest name it was played under
+    link = settings.links.get(wanted)
+    found = [key for key, name in people.items()
+             if (mentioned and key == mentioned.id) or name.lower() == wanted
+             or (link is not None and key == link["id"])]
+    if not found:
+        names = ", ".join(sorted(set(people.values()), key=str.lower))
         raise UserError(f"No stats for `{clip(who)}` ({when}). Players: {names}.")
-    return Outcome(Reply("\n".join(stats.describe(rows[0], currency, when))))
+    return Outcome(Reply("\n".join(stats.describe(table, found[0], when))))

@@ -101,15 +101,17 @@ async def test_stats_across_sessions_with_links_and_periods(table: Table):
     # dave 30 - 13 + 3 + 10 = +30, alice 9 - 13 - 3 = -7, bob 0 - 13 - 10 = -23
     await table.ok("/hand winner:dave seen:alice maal:alice=3 dave=10")
     board = (await table.ok("/stats")).text
-    assert board.startswith("Leaderboard (all time):")
+    assert board.startswith("Leaderboard (all time):\nNepali Marriage (2 games):")
     assert "alice +11 (2 hands, 1 win" in board  # +18 - 7
     assert "bob -27 (2 hands, 0 wins" in board  # -4 - 23
     alice = (await table.ok("/stats alice")).text
-    assert "2 sessions, 2 hands, 1 win (50%)" in alice and "average maal 3.0" in alice
+    assert "Nepali Marriage: 2 games, 2 hands, 1 win (50%)" in alice
+    assert "average maal 3.0" in alice
     assert "-3.50 Rs where played for money" in alice  # -7 at 0.5 a point
     await table.ok("/link name:dave", by="Dev", admin=True)  # linking is an admin's say
     dev = (await table.ok("/stats dev period:month")).text
-    assert dev.startswith("Dev (this month): 1 session, 1 hand, 1 win")
+    assert dev.startswith("Dev (this month):\nNepali Marriage: 1 game, 1 hand, 1 win")
+    assert (await table.ok("/stats dave")).text == (await table.ok("/stats dev")).text
     assert "No stats for `zed`" in await table.error("/stats zed")
     assert "`period` is one of month, year, all" in await table.error("/stats period:week")
 
@@ -196,7 +198,7 @@ def test_history_stats_settings_and_link_in_the_console(tmp_path: Path):
     texts = [r["text"] for r in replies]
     assert "(reason: oops)" in texts[6]
     assert texts[8].startswith("Leaderboard (all time):") and "host" in texts[8]
-    assert texts[9].startswith("host (this year): 1 session, 2 hands")
+    assert texts[9].startswith("host (this year):\nNepali Marriage: 1 game, 2 hands")
     assert "Asia/Kathmandu" in texts[10]
 
 
@@ -250,3 +252,60 @@ async def test_a_tranca_chart_names_the_sides_and_draws_the_target(table: Table,
     # seats alternate A, B, A, B: ana and bia are side A
     assert drawn["columns"] == [(1, "A: ana+bia"), (2, "B: caio+davi")]
     assert drawn["goal"] == (3500.0, "target 3,500")  # 2 pairs: 3,500 (the rules page)
+
+
+async def test_stats_keep_each_game_apart_with_riichi_places_and_tranca_sides(table: Table):
+    # Riichi, default rules: start 25,000, back 30,000, uma 15 5 -5 -15, so the oka is
+    # (30,000 - 25,000) x 4 / 1,000 = 20 to first; final = (score - 30,000) / 1,000 + uma.
+    four = "/newgame riichi players:alice bob carol dave"
+    await table.ok(four)
+    # East 1, alice deals; bob tsumo 4 han 30 fu: basic 30 x 2^6 = 1,920, the dealer pays
+    # 3,840 -> 3,900, the others 1,920 -> 2,000: alice 21,100 bob 32,900 carol 23,000
+    # dave 23,000; carol and dave tie and the earlier seat ranks higher.
+    await table.ok("/tsumo winner:bob han:4 fu:30")
+    await table.ok("/endgame")
+    # bob 2.9 + 15 + 20 = +37.9, carol -7 + 5 = -2.0, dave -7 - 5 = -12.0,
+    # alice -8.9 - 15 = -23.9
+    await table.ok(four)
+    # alice (dealer) rons bob, 3 han 30 fu: 6 x 960 = 5,760 -> 5,800:
+    # alice 30,800 bob 19,200 carol 25,000 dave 25,000
+    await table.ok("/ron winner:alice from:bob han:3 fu:30")
+    await table.ok("/endgame")
+    # alice 0.8 + 15 + 20 = +35.8, carol -5 + 5 = 0.0, dave -5 - 5 = -10.0,
+    # bob -10.8 - 15 = -25.8
+    await table.ok("/newgame tranca teams:alice+carol bob+dave")
+    await table.ok("/round side:A table:3600")
+    await table.ok("/round side:B table:200")
+    await table.ok("/endgame")  # A (alice and carol) passed 3,500 alone: A won
+    await table.ok("/newgame marriage players:alice bob carol")
+    await table.ok(HANDS[0])  # alice +18, bob -4, carol -14 (worked out above)
+    board = (await table.ok("/stats")).text.splitlines()
+    assert board == [
+        "Leaderboard (all time):",
+        "Riichi mahjong (2 games):",
+        # the sums: bob 37.9 - 25.8, alice -23.9 + 35.8, carol -2 + 0, dave -12 - 10
+        "1. bob +12.1 (2 games, average place 2.50, 1st 1 · 4th 1)",
+        "2. alice +11.9 (2 games, average place 2.50, 1st 1 · 4th 1)",
+        "3. carol -2.0 (2 games, average place 2.00, 2nd 2)",
+        "4. dave -22.0 (2 games, average place 3.00, 3rd 2)",
+        "Tranca (1 game):",
+        "1. alice 1 win in 1 game (1 round, +3,600 points)",
+        "2. carol 1 win in 1 game (1 round, +3,600 points)",
+        "3. bob 0 wins in 1 game (1 round, +200 points)",
+        "4. dave 0 wins in 1 game (1 round, +200 points)",
+        "Nepali Marriage (1 game):",  # its points are never added to Riichi's or Tranca's
+        "1. alice +18 (1 hand, 1 win)",
+        "2. bob -4 (1 hand, 0 wins)",
+        "3. carol -14 (1 hand, 0 wins)"]
+    alice = (await table.ok("/stats alice")).text.splitlines()
+    assert alice == [
+        "alice (all time):",
+        "Riichi mahjong: 2 games, 2 hands, 1 win (50%)",
+        "  final results +11.9, average place 2.50, 1st 1 · 4th 1",
+        "  best hand +5,800",
+        "Tranca: 1 game, 1 round",
+        "  1 win in 1 finished game; +3,600 points for their sides",
+        "  played with carol (1)",
+        "Nepali Marriage: 1 game, 1 hand, 1 win (100%)",
+        "  average maal 3.0",
+        "  net +18 points"]

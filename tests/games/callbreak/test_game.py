@@ -72,10 +72,11 @@ async def test_a_whole_game_of_five_rounds(table: Table):
 
     stats = (await table.ok("/stats")).text.splitlines()
     # a round is a win for each player who made the bid: bob missed round 1, dave round 4
-    assert stats[1:] == ["1. alice +15.4 (5 hands, 5 wins, 154 Rs)",
-                         "2. dave +9.9 (5 hands, 4 wins, 99 Rs)",
-                         "3. carol +9.4 (5 hands, 5 wins, 94 Rs)",
-                         "4. bob +5.1 (5 hands, 4 wins, 51 Rs)"]
+    assert stats[1:] == ["Call Break (1 game):",
+                         "1. alice +15.4 (5 rounds, 5 wins, 154 Rs)",
+                         "2. dave +9.9 (5 rounds, 4 wins, 99 Rs)",
+                         "3. carol +9.4 (5 rounds, 5 wins, 94 Rs)",
+                         "4. bob +5.1 (5 rounds, 4 wins, 51 Rs)"]
     bob = (await table.ok("/stats bob")).text
     assert "net +5.1 points (51 Rs where played for money)" in bob
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.errors import UserError
-from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome
+from bot.core.games.base import Game, HandResult, Placing, PlayContext, PlayOutcome
 from bot.core.games.riichi import payments as pay
 from bot.core.games.riichi.rules import RULEBOOK
 from bot.core.games.riichi.tiles import PAO_YAKU, SITUATIONS, score_tiles
@@ -161,6 +162,7 @@ class RiichiGame(Game):
     rules_note = RULES_NOTE
     zero_sum = False  # sticks sit on the table between hands; the end is uma and oka
     edit_key = "result"  # /edit result:3 han:4 (hand: is the tiles)
+    ranked_by = "results"  # /stats: the final results with uma and oka
 
     def declare(self) -> tuple[CommandSpec, ...]:
         return (
@@ -553,17 +555,35 @@ class RiichiGame(Game):
             if state["over"] else round_name(state, len(roster))
         return f"{where} · sticks on the table {state['sticks']} · scores: {scores}"
 
+    def _final(self, totals: Mapping[int, int], rules: Mapping[str, Any],
+               state: Mapping[str, Any], roster: Roster
+               ) -> tuple[dict[int, int], dict[int, float], int]:
+        """(scores, final results with uma and oka, first place) at the end of a game."""
+        seats = _seats(roster)
+        scores = {s: rules["start"] + totals.get(s, 0) for s in seats}
+        first = sorted(seats, key=lambda s: (-scores[s], seats.index(s)))[0]
+        scores[first] += state["sticks"] * rules["stick"]  # leftover sticks go to first
+        final = pay.final_scores(scores, seats, rules["start"], rules["back"],
+                                 uma_for(rules, len(seats)), rules["tie"])
+        return scores, final, first
+
+    def placings(self, totals: Mapping[int, int], rules: Mapping[str, Any],
+                 state: Mapping[str, Any] | None, roster: Roster) -> dict[int, Placing]:
+        """Places by final result (ties in seat order from the first dealer, as the uma
+        was given); the result is the final score with uma and oka; below zero is a bust."""
+        seats = _seats(roster)
+        scores, final, _ = self._final(totals, rules, _state(state), roster)
+        ranked = sorted(seats, key=lambda s: (-final[s], seats.index(s)))
+        return {s: Placing(ranked.index(s) + 1, Decimal(f"{final[s]:.1f}"),
+                           bust=scores[s] < 0) for s in seats}
+
     def final_lines(self, totals: Mapping[int, int], rules: Mapping[str, Any],
                     state: Mapping[str, Any] | None, roster: Roster) -> list[str]:
         state = _state(state)
         seats = _seats(roster)
-        scores = {s: rules["start"] + totals.get(s, 0) for s in seats}
+        scores, final, first = self._final(totals, rules, state, roster)
         leftover = state["sticks"] * rules["stick"]
-        first = sorted(seats, key=lambda s: (-scores[s], seats.index(s)))[0]
-        scores[first] += leftover  # sticks left on the table go to first place
         uma = uma_for(rules, len(seats))
-        final = pay.final_scores(scores, seats, rules["start"], rules["back"], uma,
-                                 rules["tie"])
         ranked = sorted(seats, key=lambda s: (-final[s], seats.index(s)))
         oka = (rules["back"] - rules["start"]) * len(seats) / 1000
         lines = [f"Final (uma {' '.join(f'{u:+d}' for u in uma)}, back {rules['back']:,}"

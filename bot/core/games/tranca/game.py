@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from bot.core.cards import Card, parse_cards
 from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.errors import UserError
-from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome
+from bot.core.games.base import Game, HandResult, Placing, PlayContext, PlayOutcome
 from bot.core.games.tranca.scoring import SideRound, card_value, check_meld, round_score
 from bot.core.grammar import clip, parse_bool, parse_int, split_list
 from bot.core.money import money_rules
@@ -109,6 +110,7 @@ class TrancaGame(Game):
     hand_word = "round"
     newgame_options = (Option("teams", Kind.TEXT, "Tranca teams: alice+carol bob+dave"),)
     player_columns = False
+    ranked_by = "wins"  # /stats: games won, a race being won or not
 
     def declare(self) -> tuple[CommandSpec, ...]:
         return (CommandSpec("round", "enter a side's round: by counts or by cards", USAGE,
@@ -163,6 +165,18 @@ class TrancaGame(Game):
     def _target(self, rules: Mapping[str, Any], state: Mapping[str, Any] | None) -> int:
         players = sum(len(s) for s in _sides(state))
         return rules["target"] or (5000 if players >= 6 else 3500)
+
+    def column_players(self, roster: Roster,
+                       state: Mapping[str, Any] | None) -> dict[int, list[int]]:
+        return {i: list(side) for i, side in enumerate(_sides(state), 1)}
+
+    def placings(self, totals: Mapping[int, int], rules: Mapping[str, Any],
+                 state: Mapping[str, Any] | None, roster: Roster) -> dict[int, Placing]:
+        """A side won only if it passed the target alone at the top: a game ended before
+        that has places but no winner."""
+        placed = super().placings(totals, rules, state, roster)
+        winner = self._winner(totals, rules, state)
+        return {k: replace(p, won=k == winner) for k, p in placed.items()}
 
     def _winner(self, totals: Mapping[int, int], rules: Mapping[str, Any],
                 state: Mapping[str, Any] | None) -> int | None:
