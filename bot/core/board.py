@@ -81,7 +81,7 @@ def render_table(
     labels = _labels([label for _, label in columns])
     money_rows = [(currency or "money",
                    [format_money(amounts.get(key, Decimal(0)), places=money_places(
-                       amounts.values())) for key, _ in columns])
+                       amounts.values()), signed=True) for key, _ in columns])
                   for currency, amounts in money.items()]
     cells_by_row = [[pts.show(hand.deltas[key], places) if key in hand.deltas else ""
                      for key, _ in columns] for hand in hands]

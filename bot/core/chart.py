@@ -14,7 +14,7 @@ matplotlib.use("Agg")  # no screen: render to memory
 
 import matplotlib.pyplot as plt
 from matplotlib import font_manager
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 
 from bot.core import points as pts
 from bot.core.money import money_shown
@@ -27,6 +27,9 @@ WIDTH, HEIGHT, DPI = 8, 5, 150  # 1200 x 750 pixels
 for _font in sorted((devanagari.ROOT / "files").glob("*.ttf")):
     font_manager.fontManager.addfont(str(_font))
 plt.rcParams["font.family"] = ["DejaVu Sans", devanagari.FAMILY]
+
+
+THOUSANDS = StrMethodFormatter("{x:,.12g}")
 
 
 def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord],
@@ -48,6 +51,7 @@ def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord]
             axes.axhline(goal[0], color="#c0392b", linewidth=1, linestyle="--",
                          label=goal[1])
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # hand 1, 2, 3: never 1.5
+        axes.yaxis.set_major_formatter(THOUSANDS)  # 7,500 as the board writes it
         axes.set_xlabel(hand_word)
         axes.set_ylabel("points")
         axes.set_title(title)
@@ -57,6 +61,7 @@ def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord]
         if money_shown(rules) and rate > 0:
             money = axes.secondary_yaxis("right", functions=(lambda y: y * rate,
                                                              lambda m: m / rate))
+            money.yaxis.set_major_formatter(THOUSANDS)
             money.set_ylabel(f"money ({rules.get('currency') or 'at ' + str(rules['rate'])})")
         figure.tight_layout()
         buffer = io.BytesIO()

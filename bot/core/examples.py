@@ -6,14 +6,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-EXAMPLE_NAMES = ("alice", "bob", "carol", "dave")
+# The names the commands' examples use, in seat order: the English set and the one
+# marriage rummy's examples use.
+EXAMPLE_NAMES = (("alice", "bob", "carol", "dave", "erin", "frank"),
+                 ("asha", "bikash", "chetan", "dev", "esha", "farah"))
 
 
 def personal(text: str, names: Sequence[str]) -> str:
-    """`text` with the example names replaced by the table's, in seat order (only those the
-    table has enough players for; the rest stay)."""
-    swaps = dict(zip(EXAMPLE_NAMES, names, strict=False))
-    if not swaps:
+    """`text` with the example names replaced by the table's, in seat order; an example
+    that names more players than the table has goes round the table again, so it never
+    names somebody who isn't there."""
+    if not names:
         return text
+    swaps = {example: names[i % len(names)]
+             for family in EXAMPLE_NAMES for i, example in enumerate(family)}
     pattern = re.compile(r"\b(" + "|".join(swaps) + r")\b")
     return pattern.sub(lambda m: swaps[m.group(1)], text)

@@ -27,9 +27,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "finished": "finished",
         "undid": "Undid {word} {no} ({summary}).",
         "dropped": "Dropped the waiting {word}.",
-        "waiting_maal": "The hand is scored once the maal of {who} is in: each sends "
-                        "/maal 7 for their own, or anyone sends /maal name=7. /undo drops "
-                        "the hand.",
+        "waiting_maal": "The hand is scored once the maal of {who} is in: {how}. /undo "
+                        "drops the hand.",
+        "maal_how_one": "{who} sends /maal 7, or anyone sends /maal {first}=7",
+        "maal_how_many": "each sends /maal 7 for their own, or anyone sends /maal {first}=7",
         "game_over": "Game over after {count}.",
         "final_standings": "Final standings:",
         "settle": "To settle up:",
@@ -41,20 +42,21 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "settings": "timezone: {timezone} · language: {language} · board: {board}",
         "settings_saved": "Settings saved. timezone: {timezone} · language: {language} · "
                           "board: {board}",
-        "past_games": "Finished games: /board game:last (or game:2).",
+        "past_games": "A finished game: /board last (or /board 2 for this chat's second "
+                      "game; /chart and /history the same).",
         "no_such_player": "No player called `{name}`. Players: {players}.",
-        "sitting_out": "{name} is sitting out: /back {back} brings them into the next hand.",
+        "sitting_out": "{name} is sitting out: /back {back} brings them back in.",
         "no_such_player_close": "No player called `{name}`: did you mean {close}? Players: "
                                 "{players}.",
         "already_open": "A {title} game is already open here ({count}, players {players}). "
                         "End it with /endgame before starting another.",
         "joins": "{name} joins at seat {seat}, {when}. Players: {players}.",
-        "from_next": "from the next hand", "from_first": "from the first hand",
+        "from_next": "from the next {word}", "from_first": "from the first {word}",
         "rules_changed": "Rules changed for the hands that follow; recorded hands keep "
                          "theirs.{note}\n{rules}",
         "waiting_note": " A waiting hand is scored with them too.",
         "still_waiting": "A hand is waiting for maal from {who}. Send /maal 7 (or "
-                         "/maal name=7), or /undo to drop that hand first.",
+                         "/maal {first}=7), or /undo to drop that hand first.",
         "name_winner": "Name the winner: {usage}",
         "flow_who_won": "{Word} {no}: who won?",
         "flow_who_saw": "{winner} won. Who else has seen? Tap to mark, then Done.",
@@ -74,7 +76,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "flow_end_question": "End the game after {count}? Standings and {what} follow; the "
                              "game is archived.",
         "flow_yes_end": "Yes, end it",
-        "same_as_last": "This is the same as {word} {no}. If it was sent twice, undo it.",
+        "same_as_last": "This is the same as {word} {no}. If it was sent twice, /undo "
+                        "takes this one back.",
     },
     "ne": {
         "hand": "हात", "hands": "हात", "round": "राउन्ड", "rounds": "राउन्ड",
@@ -90,8 +93,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "finished": "सकिएको",
         "undid": "{word} {no} फिर्ता लिइयो ({summary})।",
         "dropped": "कुरिरहेको {word} हटाइयो।",
-        "waiting_maal": "{who} को माल कुरिँदै: हरेकले /maal 7 पठाउनुहोस्, वा कसैले "
-                        "/maal नाम=7 पठाउनुहोस्।",
+        "waiting_maal": "{who} को माल कुरिँदै: {how}। /undo ले हात हटाउँछ।",
+        "maal_how_one": "{who} ले /maal 7 पठाउनुहोस्, वा कसैले /maal {first}=7",
+        "maal_how_many": "हरेकले आफ्नो /maal 7 पठाउनुहोस्, वा कसैले /maal {first}=7",
         "game_over": "{count} पछि खेल सकियो।",
         "final_standings": "अन्तिम नतिजा:",
         "settle": "हिसाब मिलाउन:",
@@ -103,19 +107,20 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "settings": "समय क्षेत्र: {timezone} · भाषा: {language} · बोर्ड: {board}",
         "settings_saved": "सेटिङ सुरक्षित भयो। समय क्षेत्र: {timezone} · भाषा: {language} · "
                           "बोर्ड: {board}",
-        "past_games": "सकिएका खेल: /board game:last (वा game:2)।",
+        "past_games": "सकिएको खेल: /board last (वा यो च्याटको दोस्रो खेलका लागि /board 2; "
+                      "/chart र /history पनि त्यसै)।",
         "no_such_player": "`{name}` नामको खेलाडी छैन। खेलाडी: {players}।",
-        "sitting_out": "{name} बाहिर बसेका छन्: /back {back} ले अर्को हातमा ल्याउँछ।",
+        "sitting_out": "{name} बाहिर बसेका छन्: /back {back} ले फेरि खेलमा ल्याउँछ।",
         "no_such_player_close": "`{name}` नामको खेलाडी छैन: {close} भन्न खोज्नुभएको? खेलाडी: "
                                 "{players}।",
         "already_open": "यहाँ {title} खेल पहिल्यै खुला छ ({count}, खेलाडी {players})। अर्को "
                         "सुरु गर्नुअघि /endgame ले यसलाई सक्नुहोस्।",
         "joins": "{name} {seat} नम्बर सिटमा बस्नुभयो, {when}। खेलाडी: {players}।",
-        "from_next": "अर्को हातदेखि", "from_first": "पहिलो हातदेखि",
+        "from_next": "अर्को {word}देखि", "from_first": "पहिलो {word}देखि",
         "rules_changed": "नियम अबका हातहरूका लागि बदलियो; लेखिसकेका हातले आफ्नै नियम "
                          "राख्छन्।{note}\n{rules}",
         "waiting_note": " कुरिरहेको हात पनि यिनै नियमले गनिन्छ।",
-        "still_waiting": "{who} को माल कुरिँदै गरेको हात छ। /maal 7 (वा /maal नाम=7) "
+        "still_waiting": "{who} को माल कुरिँदै गरेको हात छ। /maal 7 (वा /maal {first}=7) "
                          "पठाउनुहोस्, वा पहिले /undo ले त्यो हात हटाउनुहोस्।",
         "name_winner": "जित्ने खेलाडीको नाम दिनुहोस्: {usage}",
         "flow_who_won": "{Word} {no}: कसले जित्यो?",
@@ -135,7 +140,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "flow_yes_drop": "हो, हटाउनुहोस्",
         "flow_end_question": "{count} पछि खेल सक्ने? नतिजा र {what} आउँछ; खेल अभिलेखमा राखिन्छ।",
         "flow_yes_end": "हो, सक्नुहोस्",
-        "same_as_last": "यो {word} {no} जस्तै हो। दुई पटक पठाइएको भए फिर्ता लिनुहोस्।",
+        "same_as_last": "यो {word} {no} जस्तै हो। दुई पटक पठाइएको भए /undo ले यो फिर्ता "
+                        "लिन्छ।",
         "glossary_marriage": (
             "म्यारिजका शब्दहरू: टिप्लु = कसैले तीन शुद्ध सेट देखाएपछि पल्टाइने जोकर पत्ती "
             "(त्यसका अरू प्रति पनि टिप्लु); पोप्लु = टिप्लुभन्दा एक माथिको, झिप्लु = एक तलको, "

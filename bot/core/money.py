@@ -14,7 +14,8 @@ def money_rules() -> list[RuleSpec]:
     """Rule keys every game shares."""
     return [
         decimal_rule("rate", "1", "0", "1000000", "money per point, e.g. 0.25"),
-        text_rule("currency", "", 8, "shown after money amounts, e.g. Rs or $"),
+        text_rule("currency", "", 8, "shown after money amounts, e.g. Rs or $ (none: no "
+                  "currency)"),
     ]
 
 
@@ -87,12 +88,14 @@ def money_places(amounts: Iterable[Decimal]) -> int:
     return 0 if finest <= 0 else max(2, finest)
 
 
-def format_money(amount: Decimal, currency: str = "", places: int | None = None) -> str:
+def format_money(amount: Decimal, currency: str = "", places: int | None = None, *,
+                 signed: bool = False) -> str:
     """1,200, -3.50, 0.125 with the currency after: whole amounts bare, cents to two places,
-    finer rates exactly; `places` gives every amount of one table the same decimals."""
+    finer rates exactly; `places` gives every amount of one table the same decimals.
+    `signed`: a balance (+3.50, as points are shown), not an amount paid."""
     if places is None:
         places = money_places([amount])
-    text = f"{amount:,.{places}f}"
+    text = f"{amount:{'+' if signed and amount else ''},.{places}f}"
     return f"{text} {currency}".strip()
 
 

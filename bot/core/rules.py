@@ -27,9 +27,14 @@ class RuleSpec:
     choices: tuple[str, ...] = ()
 
 
-def int_rule(key: str, default: int, low: int, high: int, help: str) -> RuleSpec:
+def int_rule(key: str, default: int, low: int, high: int, help: str,
+             zero: str = "") -> RuleSpec:
+    """A whole number, shown with thousands separators; `zero` names what 0 means (Tranca's
+    target: "auto")."""
+    def show(value: Any) -> str:
+        return zero if zero and value == 0 else f"{value:,}"
     return RuleSpec(key, default, help, lambda text: parse_int(text, f"`{key}`", low, high),
-                    kind="int", low=low, high=high)
+                    show=show, kind="int", low=low, high=high)
 
 
 def bool_rule(key: str, default: bool, help: str) -> RuleSpec:
@@ -65,9 +70,12 @@ def text_rule(key: str, default: str, max_length: int, help: str) -> RuleSpec:
             raise UserError(f"`{key}` is at most {max_length} characters.")
         if any(not (c.isprintable()) for c in value):
             raise UserError(f"`{key}` can't contain control characters.")
-        return value
+        return "" if value.lower() in CLEARED else value
 
-    return RuleSpec(key, default, help, parse)
+    return RuleSpec(key, default, help, parse, show=lambda v: v or "none")
+
+
+CLEARED = ("none", "-")  # currency:none takes the currency away
 
 
 @dataclass(frozen=True)

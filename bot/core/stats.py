@@ -170,7 +170,7 @@ def _places(row: PlayerStats) -> str:
 
 
 def _money(row: PlayerStats, places: Mapping[str, int]) -> list[str]:
-    return [format_money(amount, currency, places.get(currency))
+    return [format_money(amount, currency, places.get(currency), signed=True)
             for currency, amount in sorted(row.money.items())]
 
 

@@ -245,7 +245,7 @@ async def test_endgame_settles_up_and_archives(table: Table):
     await table.ok("/rules rate:0.25 currency:Rs")
     await table.ok("/hand winner:alice seen:bob maal:alice=10 bob=2 dublee:yes")
     reply = await table.ok("/endgame")
-    assert "1. alice +41 points = 10.25 Rs" in reply.text
+    assert "1. alice +41 points = +10.25 Rs" in reply.text
     assert "carol pays alice 6.75 Rs" in reply.text
     assert "bob pays alice 3.50 Rs" in reply.text
     assert reply.board.ended is True
@@ -345,7 +345,8 @@ async def test_the_same_hand_twice_in_a_row_is_flagged_with_an_undo_at_hand(tabl
     first = await table.ok(line)
     assert "same as" not in first.text
     second = await table.ok(line)
-    assert "This is the same as hand 1. If it was sent twice, undo it." in second.text
+    assert "This is the same as hand 1. If it was sent twice, /undo takes this one back." \
+        in second.text
     assert second.question is not None and second.question.choices[0].label == "Yes, undo"
     other = await table.ok("/hand winner:bob seen:alice maal:alice=3 bob=1")
     assert "same as" not in other.text

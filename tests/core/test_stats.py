@@ -32,7 +32,7 @@ def test_tenths_are_summed_as_points_and_paid_at_each_hands_rate():
                        entered=bids)]
     table = stats.compute(played, {}, None)
     assert stats.leaderboard(table) == ["Call Break (1 game):",
-                                        "1. asha +5.3 (2 rounds, 2 wins, 74 Rs)",
+                                        "1. asha +5.3 (2 rounds, 2 wins, +74 Rs)",
                                         "2. bina -2.1 (2 rounds, 1 win, -2 Rs)"]
     assert stats.describe(table, "name:bina", "all time")[1:] == [
         "Call Break: 1 game, 2 rounds, 1 win (50%)",
@@ -51,8 +51,8 @@ def test_games_are_never_added_together_nor_currencies():
     # Marriage: 1,200 - 100 = 1,100 for asha; 600 Rs and -100 $ side by side, never summed
     assert stats.leaderboard(table) == [
         "Nepali Marriage (2 games):",
-        "1. asha +1,100 (2 hands, 2 wins, -100 $, 600 Rs)",
-        "2. bina -1,100 (2 hands, 0 wins, 100 $, -600 Rs)",
+        "1. asha +1,100 (2 hands, 2 wins, -100 $, +600 Rs)",
+        "2. bina -1,100 (2 hands, 0 wins, +100 $, -600 Rs)",
         "Call Break (1 game):",
-        "1. asha +1.5 (1 round, 1 win, 3 $)",
+        "1. asha +1.5 (1 round, 1 win, +3 $)",
         "2. bina -1.0 (1 round, 0 wins, -2 $)"]

@@ -80,3 +80,10 @@ async def test_big_exports_travel_compressed(table: Table, monkeypatch):
     monkeypatch.setattr(exchange, "MAX_UNPACKED", 10_000)
     bomb = gzip.compress(b" " * 10_010)  # a small file that unpacks to too much
     assert "unpacks to over" in (await import_into(table.service, "third", bomb)).text
+
+
+async def test_a_file_that_is_not_json_gets_our_words(table: Table):
+    reply = await import_into(table.service, "fresh", b"hello, not json")
+    assert not reply.ok
+    assert "Not imported: that file is not an /export (it isn't JSON)" in reply.text
+    assert "Expecting value" not in reply.text  # the parser's own words never reach people

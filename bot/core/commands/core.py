@@ -21,13 +21,23 @@ from bot.core.rules import RuleSpec
 from bot.core.session import LIVE, NEW_EACH
 
 MAX_NUMBER = 1_000_000
-PAST_GAME = Option("game", Kind.TEXT, "a finished game: last, or its number (1: this chat's "
-                   "first)")
+# "/board last" or "/board game:last": the words after the command are the game
+PAST_GAME = Option("", Kind.TEXT, "a finished game: last, or its number (1: this chat's "
+                   "first)", name="game")
 
 
 def _which(game: Game, what: str) -> Option:
     return Option(game.edit_key, Kind.INT, f"which {game.hand_word} {what}", low=1,
                   high=MAX_NUMBER)
+
+
+def _edit_usage(game: Game) -> str:
+    """/edit as the game's own result command is typed: "/edit round:3 side:A table:300"."""
+    if game.edit_example:
+        return game.edit_example
+    first = game.result_spec.usage.split("   ")[0]
+    _, _, options = first.partition(" ")
+    return f"/edit {game.edit_key}:3 {options}".strip()
 
 
 def _edit_options(game: Game) -> tuple[Option, ...]:
@@ -92,10 +102,11 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "back", "play again after sitting out", "/back   or   /back bob", "",
             (Option("", Kind.PLAYERS, "who is back (you if empty)", name="player"),),
             may=Rule.SELF, run=sessions.back),
-        CommandSpec("board", "the last hands and the totals", "/board   /board game:last",
+        CommandSpec("board", "the last hands and the totals", "/board   /board last   /board 2",
                     "Money is shown when a rate or currency is set (/rules rate:0.25), hand by "
-                    "hand at the rate of each hand's time. game:last (or game:2) shows a "
-                    "finished game.", (PAST_GAME,), needs=Needs.NOTHING, run=board.board,
+                    "hand at the rate of each hand's time. last (or a number: 2 is this "
+                    "chat's second game) shows a finished game.", (PAST_GAME,),
+                    needs=Needs.NOTHING, run=board.board,
                     read_only=True),
         CommandSpec(
             "undo", "undo the last hand (or drop a waiting one)", "/undo [reason:wrong winner]",
@@ -110,7 +121,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "one now carries forward (a foul charged in the next hand, riichi sticks and "
             "honba, a race already won), and the reply says which hands changed; an edit a "
             "later hand can't stand is refused.", may=Rule.HAND_PLAYER, run=hands.edit,
-            derive=_edit_options),
+            derive=_edit_options, usage_for=_edit_usage),
         CommandSpec(
             "rules", "show or change the rules",
             "/rules   /rules preset:kidnap   /rules unseen:15 rate:0.25 currency:Rs",
@@ -124,15 +135,16 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "is archived, not deleted. On Telegram and Discord it asks first.",
             may=Rule.PLAYER, run=sessions.endgame,
             confirm=True),
-        CommandSpec("chart", "a chart of the running totals", "/chart   /chart game:last",
-                    "A picture of every player's total hand by hand; game:last (or game:2) "
-                    "for a finished game.", (PAST_GAME,), needs=Needs.NOTHING,
+        CommandSpec("chart", "a chart of the running totals", "/chart   /chart last",
+                    "A picture of every player's total hand by hand; last (or a game's "
+                    "number) for a finished game.", (PAST_GAME,), needs=Needs.NOTHING,
                     run=looking_back.chart, read_only=True),
         CommandSpec(
             "history", "the hands as entered, undone and edited ones too",
-            "/history   or   /history hand:3   or   /history game:last",
+            "/history   or   /history hand:3   or   /history last",
             "Who recorded each hand and when, and what was undone or edited, with the reason "
-            "when one was given (/undo reason:...). game:last (or game:2): a finished game.",
+            "when one was given (/undo reason:...). last (or a game's number): a finished "
+            "game.",
             (PAST_GAME,), needs=Needs.NOTHING, run=looking_back.history, read_only=True,
             derive=lambda game: (_which(game, "in full"),)),
         CommandSpec(

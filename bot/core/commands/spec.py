@@ -7,6 +7,7 @@ declared in `bot/core/commands/core.py`; a game declares its commands in its own
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -109,6 +110,7 @@ class CommandSpec:
     confirm: bool = False  # changes what can't be typed back: platforms with buttons ask first
     flow: bool = False  # with no options, platforms with buttons offer taps instead
     derive: Derive | None = None
+    usage_for: Callable[[Game], str] | None = None  # a usage that depends on the game
     hidden: bool = False  # answered, but not in menus or the help list (/start)
     free_view: bool = False  # with no options it only shows: anyone may (/rules, /settings)
     read_only: bool = False  # never writes: its transaction waits for no writer
@@ -120,20 +122,40 @@ class CommandSpec:
         return None
 
     def for_game(self, game: Game) -> CommandSpec:
-        """This command as it stands in a chat playing `game`: derived options filled in."""
-        if self.derive is None:
-            return self
-        extra = self.derive(game)
-        taken = {o.label for o in self.options}
-        return replace(self, options=self.options + tuple(o for o in extra
-                                                          if o.label not in taken),
-                       derive=None)
+        """This command as it stands in a chat playing `game`: derived options filled in,
+        and a core command's words in the game's own (a Tranca "round")."""
+        spec = self
+        if self.derive is not None:
+            extra = self.derive(game)
+            taken = {o.label for o in self.options}
+            spec = replace(spec, options=self.options + tuple(o for o in extra
+                                                              if o.label not in taken),
+                           derive=None)
+        if self.usage_for is not None:
+            spec = replace(spec, usage=self.usage_for(game), usage_for=None)
+        if self.game is None and game.hand_word != "hand":
+            spec = replace(spec, summary=in_words(spec.summary, game.hand_word),
+                           usage=in_words(spec.usage, game.hand_word),
+                           details=in_words(spec.details, game.hand_word))
+        return spec
 
     def accepted(self) -> str:
         """The options it takes, as people type them, for error messages."""
         labels = [f"{o.label}:" for o in self.options if o.key] + [
             f"{o.label}" for o in self.options if not o.key]
         return ", ".join(labels) or "no options"
+
+
+_HAND = re.compile(r"\b([Hh])and(s?)\b(?!:)")
+
+
+def in_words(text: str, word: str) -> str:
+    """A core command's text with "hand" in the game's own word ("round", "result"); an
+    option named hand: (Riichi's tiles) stays."""
+    def swap(match: re.Match[str]) -> str:
+        said = word + match.group(2)
+        return said.capitalize() if match.group(1) == "H" else said
+    return _HAND.sub(swap, text)
 
 
 def describe_kind(option: Option) -> dict[str, Any]:

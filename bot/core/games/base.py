@@ -85,8 +85,10 @@ class Game(ABC):
     rules_note: str = ""  # anything /help rules should add about this game's rules
     zero_sum: bool = True  # every hand sums to zero, so the end settles up with transfers
     edit_key: str = "hand"  # /edit hand:3 (Tranca: /edit round:3)
+    edit_example: str = ""  # /help edit's usage; "" derives it from the result command's
     hand_word: str = "hand"  # what one scored entry is called on the board
     newgame_options: tuple[Option, ...] = ()  # extra /newgame options (Tranca: teams)
+    seats_fixed: str = ""  # why nobody can /join once the game is set up (Tranca: sides)
     player_columns: bool = True  # the board's columns are players (not Tranca's sides)
     point_places: int = 0  # decimals of a score: deltas are kept in units of 10^-places
     # /stats ranks a game's players by "points" (the sum of hands), "results" (the final

@@ -55,10 +55,10 @@ class Call:
     async def chosen_session(self) -> SessionState:
         """The session a look-back command is about: the open one, or with game:last (or a
         number) one of the chat's games, finished ones too."""
-        wanted = (self.options.get("game") or "").strip().lower()
+        wanted = (self.options.get("") or self.options.get("game") or "").strip().lower()
         if not wanted:
             if self.session is None:
-                raise UserError(t("no_game") + " " + t("past_games"))
+                raise UserError(t("no_game") + "\n" + t("past_games"))
             return self.session
         games = await self.tx.chat_sessions()
         if not games:

@@ -43,8 +43,13 @@ async def export(call: Call) -> Outcome:
 async def import_(call: Call) -> Outcome:
     if call.command.attachment is None:
         raise UserError("Send the JSON file of an /export with /import.")
+    plain = _unpacked(call.command.attachment)
     try:
-        data = json.loads(_unpacked(call.command.attachment))
+        data = json.loads(plain)
+    except ValueError:  # not JSON, or not text at all
+        raise UserError("Not imported: that file is not an /export (it isn't JSON). Send "
+                        "the .json or .json.gz file /export made.") from None
+    try:
         count = await call.tx.restore(data)  # checked whole first: nothing written if wrong
     except (ValueError, KeyError, TypeError, EOFError, gzip.BadGzipFile) as error:
         raise UserError(f"Not imported: {error}") from None
@@ -56,10 +61,15 @@ def _unpacked(data: bytes) -> bytes:
     """An export as sent: plain JSON, or gzipped (.json.gz); never more than fits."""
     if data[:2] != b"\x1f\x8b":
         return data
-    with gzip.GzipFile(fileobj=io.BytesIO(data)) as unzipped:
-        plain = unzipped.read(MAX_UNPACKED + 1)
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as unzipped:
+            plain = unzipped.read(MAX_UNPACKED + 1)
+    except (EOFError, OSError):
+        raise UserError("Not imported: the .gz file is broken; send the file /export made "
+                        "again.") from None
     if len(plain) > MAX_UNPACKED:
-        raise ValueError(f"the file unpacks to over {MAX_UNPACKED // 1_000_000} MB")
+        raise UserError(f"Not imported: the file unpacks to over {MAX_UNPACKED // 1_000_000} "
+                        "MB.")
     return plain
 
 

@@ -48,7 +48,8 @@ async def play(call: Call) -> Outcome:
     pending = session.pending
     playing = [p for p in session.players if not p.sitting_out]
     if spec.records and len(playing) < game.min_players and pending is None:
-        raise UserError(f"{game.title} needs at least {game.min_players} players in a hand; "
+        raise UserError(f"{game.title} needs at least {game.min_players} players in a "
+                        f"{t(game.hand_word)}; "
                         f"playing: {Roster(playing).listing()}. Others sit down with /join "
                         "or come back with /back.")
     outcome = spec.play(PlayContext(

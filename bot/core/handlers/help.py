@@ -55,7 +55,9 @@ def render(table: CommandTable, topic: str, game: Game) -> str:
                   for s in game.rulebook.specs]
         lines.append("Presets (/rules preset:NAME):")
         lines += [f"{p.name}: {p.description}" for p in game.rulebook.presets]
-        lines.append("Money: rate applies to the whole session's points.")
+        lines.append("Money: each hand counts at the rate and in the currency of its own "
+                     "time; a change applies to the hands that follow, and currencies are "
+                     "never added together.")
         if game.rules_note:
             lines.append(game.rules_note)
         return "\n".join(lines)

@@ -94,6 +94,8 @@ async def join(call: Call) -> Outcome:
         existing.user_id = actor.id
         await call.tx.save_session(session)
         return Outcome(Reply(f"You are {existing.name} now (seat {existing.seat})."), True)
+    if game.seats_fixed:  # a seat typed by name can be taken (above); a new one can't
+        raise UserError(game.seats_fixed)
     if len(roster) >= game.max_players:
         raise UserError(f"{game.title} takes at most {game.max_players} players; "
                         "the table is full.")
@@ -101,7 +103,8 @@ async def join(call: Call) -> Outcome:
                     joined_after=session.hand_count)
     session.players.append(player)
     await call.tx.save_session(session)
-    when = t("from_next") if session.hand_count else t("from_first")
+    word = t(game.hand_word)
+    when = t("from_next", word=word) if session.hand_count else t("from_first", word=word)
     return Outcome(Reply(t("joins", name=player.name, seat=player.seat, when=when,
                            players=session.roster.listing())), changed=True)
 
@@ -157,9 +160,11 @@ async def _sitting_out(call: Call, out: bool) -> Outcome:
     who = ", ".join(p.name for p in players)
     playing = ", ".join(p.name for p in session.players if not p.sitting_out)
     verb = "sits out" if out else "is back"
-    note = " A hand already waiting keeps its players." if session.pending else ""
+    note = f" A {t(call.game.hand_word)} already waiting keeps its players." \
+        if session.pending else ""
     playing_line = f" Playing: {playing}." if playing else " Nobody is playing now."
-    return Outcome(Reply(f"{who} {verb} from the next hand.{playing_line}{note}"), True)
+    word = t(call.game.hand_word)
+    return Outcome(Reply(f"{who} {verb} from the next {word}.{playing_line}{note}"), True)
 
 
 async def players(call: Call) -> Outcome:
@@ -246,17 +251,23 @@ def final_lines(game: Game, session: SessionState, rules: dict, reply: Reply,
     """The standings in points (and money per currency, hand by hand at each hand's rate),
     and who pays whom: in money where hands were played for money, else in points."""
     names = dict(game.columns(session.roster, session.game_state))
-    standings = sorted(names, key=lambda k: (-session.totals.get(k, 0), k))
+    # played for money in one currency, money decides the order (a rate changed mid-game
+    # can make more points worth less money); else the points do
+    only = next(iter(money.values())) if len(money) == 1 else {}
+    standings = sorted(names, key=lambda k: (-only.get(k, Decimal(0)),
+                                             -session.totals.get(k, 0), k))
     places = game.point_places
     decimals = {c: money_places(amounts.values()) for c, amounts in money.items()}
 
     def amount(column: int) -> str:
         text = f"{show(session.totals.get(column, 0), places)} points"
-        owed = [format_money(amounts.get(column, Decimal(0)), currency, decimals[currency])
-                for currency, amounts in money.items()]
+        owed = [format_money(amounts.get(column, Decimal(0)), currency, decimals[currency],
+                             signed=True) for currency, amounts in money.items()]
         return text + (" = " + ", ".join(owed) if owed else "")
 
     lines = [t("game_over", count=i18n.plural(session.hand_count, game.hand_word))]
+    if session.hand_count == 0:  # no places, no uma, nothing to pay
+        return [*lines, t("nobody_owes"), t("archived")]
     final = game.final_lines(session.totals, rules, session.game_state, session.roster)
     if final:
         lines += final  # the game's own final scores (Riichi: uma and oka)
@@ -297,6 +308,13 @@ def rules_line(game: Game, rules: dict) -> str:
     return ", ".join(f"{k} {v}" for k, v in game.rulebook.brief(rules) if v != "")
 
 
+def player_range(game: Game) -> str:
+    """"4 players" (Call Break) or "3 to 4 players"."""
+    if game.min_players == game.max_players:
+        return f"{game.min_players} players"
+    return f"{game.min_players} to {game.max_players} players"
+
+
 def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
     words = split_list(text)
     players: list[Player] = []
@@ -305,8 +323,7 @@ def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
         return [Player(seat=1, name=suggest_name(command.actor.name, []),
                        user_id=command.actor.id)]
     if len(words) > game.max_players:
-        raise UserError(f"{game.title} takes {game.min_players} to {game.max_players} players; "
-                        f"you named {len(words)}.")
+        raise UserError(f"{game.title} takes {player_range(game)}; you named {len(words)}.")
     seen: dict[str, str] = {}  # skeleton -> the name, so look-alikes are refused too
     accounts: set[str] = set()
     for i, word in enumerate(words, 1):
@@ -330,8 +347,8 @@ def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
         handle = name.lower() if word.startswith("@") and user_id is None else None
         players.append(Player(seat=i, name=name, user_id=user_id, handle=handle))
     if len(players) < game.min_players:
-        raise UserError(f"{game.title} takes {game.min_players} to {game.max_players} players; "
-                        f"you named {len(players)}.")
+        raise UserError(f"{game.title} takes {player_range(game)}; you named "
+                        f"{len(players)}.")
     return players
 
 

@@ -27,10 +27,12 @@ async def test_a_rate_changed_mid_game_counts_from_the_next_hand(table: Table):
     # hand by hand: alice 10.25 - 1, bob -3.50 + 18, carol -6.75 - 17
     assert reply.board.money == {"alice": 9.25, "bob": 14.5, "carol": -23.75}
     assert reply.table is not None and reply.table.splitlines()[-1].split() == [
-        "Rs", "9.25", "14.50", "-23.75"]  # one number of decimals a row
+        "Rs", "+9.25", "+14.50", "-23.75"]  # one number of decimals a row, signed
     end = await table.ok("/endgame")
-    assert "1. alice +40 points = 9.25 Rs" in end.text
-    assert "2. bob +4 points = 14.50 Rs" in end.text
+    # played for money in one currency, the money decides the order: bob's 4 points made
+    # more money than alice's 40
+    assert "1. bob +4 points = +14.50 Rs" in end.text
+    assert "2. alice +40 points = +9.25 Rs" in end.text
     assert "3. carol -44 points = -23.75 Rs" in end.text
     assert "carol pays bob 14.50 Rs" in end.text and "carol pays alice 9.25 Rs" in end.text
     assert end.board is not None and len(end.board.transfers) == 2
@@ -62,7 +64,7 @@ async def test_currencies_are_never_added_together(table: Table):
     assert reply.board.moneys == {"Rs": {"alice": 10.25, "bob": -3.5, "carol": -6.75},
                                   "$": {"alice": -2, "bob": 36, "carol": -34}}
     end = await table.ok("/endgame")
-    assert "alice +40 points = 10.25 Rs, -2 $" in end.text
+    assert "alice +40 points = +10.25 Rs, -2 $" in end.text
     assert "carol pays alice 6.75 Rs" in end.text and "carol pays bob 34 $" in end.text
 
 
@@ -82,14 +84,16 @@ async def test_a_finished_game_can_still_be_looked_at(table: Table):
     await table.ok(FIRST)
     end = await table.ok("/endgame")
     assert "/endgame" not in end.text.split("\n", 1)[1]  # nothing tells people to end again
-    assert "Finished games: /board game:last" in await table.error("/board")
-    last = await table.ok("/board game:last")
+    assert "A finished game: /board last" in await table.error("/board")
+    last = await table.ok("/board last")
+    assert (await table.ok("/board game:last")).text == last.text  # the same, as name:value
     assert last.text.startswith("Nepali Marriage: 1 hand (finished)")
     assert last.board is not None and last.board.totals == {"alice": 41, "bob": -14,
                                                             "carol": -27}
     assert last.question is None  # no next hand or undo under a finished game
-    assert (await table.ok("/chart game:last")).file is not None
-    assert "alice won with dublees" in (await table.ok("/history game:1")).text
+    assert (await table.ok("/chart last")).file is not None
+    assert "alice won with dublees" in (await table.ok("/history 1")).text
+    assert "alice won with dublees" in (await table.ok("/history last")).text
     await table.ok("/newgame tranca teams:ana+bia caio+davi")
-    assert (await table.ok("/board game:1")).board.game == "marriage"  # type: ignore[union-attr]
+    assert (await table.ok("/board 1")).board.game == "marriage"  # type: ignore[union-attr]
     assert "a number from 1 to 2" in await table.error("/board game:7")

@@ -300,7 +300,7 @@ async def test_stats_keep_each_game_apart_with_riichi_places_and_tranca_sides(ta
     alice = (await table.ok("/stats alice")).text.splitlines()
     assert alice == [
         "alice (all time):",
-        "Riichi mahjong: 2 games, 2 hands, 1 win (50%)",
+        "Riichi mahjong: 2 games, 2 results, 1 win (50%)",
         "  final results +11.9, average place 2.50, 1st 1 · 4th 1",
         "  best hand +5,800",
         "Tranca: 1 game, 1 round",

@@ -62,7 +62,7 @@ async def test_a_whole_game_of_five_rounds(table: Table):
     assert board["money"] == MONEY and board["rate"] == 10
     assert reply.table is not None
     assert reply.table.splitlines()[-2].split() == ["Σ", "+15.4", "+5.1", "+9.4", "+9.9"]
-    assert reply.table.splitlines()[-1].split() == ["Rs", "154", "51", "94", "99"]
+    assert reply.table.splitlines()[-1].split() == ["Rs", "+154", "+51", "+94", "+99"]
     assert "All 5 rounds played: alice wins with +15.4!" in reply.text
     assert "The game is over: 5 of 5 rounds played" in await table.error(
         "/round bids:1 1 1 1 tricks:4 3 3 3")
@@ -73,12 +73,12 @@ async def test_a_whole_game_of_five_rounds(table: Table):
     stats = (await table.ok("/stats")).text.splitlines()
     # a round is a win for each player who made the bid: bob missed round 1, dave round 4
     assert stats[1:] == ["Call Break (1 game):",
-                         "1. alice +15.4 (5 rounds, 5 wins, 154 Rs)",
-                         "2. dave +9.9 (5 rounds, 4 wins, 99 Rs)",
-                         "3. carol +9.4 (5 rounds, 5 wins, 94 Rs)",
-                         "4. bob +5.1 (5 rounds, 4 wins, 51 Rs)"]
+                         "1. alice +15.4 (5 rounds, 5 wins, +154 Rs)",
+                         "2. dave +9.9 (5 rounds, 4 wins, +99 Rs)",
+                         "3. carol +9.4 (5 rounds, 5 wins, +94 Rs)",
+                         "4. bob +5.1 (5 rounds, 4 wins, +51 Rs)"]
     bob = (await table.ok("/stats bob")).text
-    assert "net +5.1 points (51 Rs where played for money)" in bob
+    assert "net +5.1 points (+51 Rs where played for money)" in bob
 
     exported = (await table.ok("/export format:csv")).file
     assert exported is not None
@@ -89,10 +89,10 @@ async def test_a_whole_game_of_five_rounds(table: Table):
 
     end = await table.ok("/endgame")
     assert end.text.splitlines()[1:6] == ["Final standings:",
-                                          "1. alice +15.4 points = 154 Rs",
-                                          "2. dave +9.9 points = 99 Rs",
-                                          "3. carol +9.4 points = 94 Rs",
-                                          "4. bob +5.1 points = 51 Rs"]
+                                          "1. alice +15.4 points = +154 Rs",
+                                          "2. dave +9.9 points = +99 Rs",
+                                          "3. carol +9.4 points = +94 Rs",
+                                          "4. bob +5.1 points = +51 Rs"]
     assert "alice wins with +15.4" in end.text
     assert "pays" not in end.text and end.board.transfers == []  # nobody pays anybody
 

@@ -187,3 +187,14 @@ async def test_help_riichi_explains_the_notation(table: Table):
     text = (await table.ok("/help riichi")).text
     assert "pon555z chi456p kan1111m" in text and "honba" in text
     assert "canastra" in (await table.ok("/help tranca")).text
+
+
+async def test_double_ron_with_one_fu_for_both(table: Table):
+    await table.ok("/newgame riichi players:alice bob carol dave")
+    # East 1, alice deals. alice rons 3 han 30 fu: 6 x 960 = 5,760 -> 5,800; carol
+    # (not the dealer) 2 han 30 fu: 4 x 480 = 1,920 -> 2,000; bob pays both: 7,800
+    reply = await table.ok("/ron winner:alice carol from:bob han:alice=3 carol=2 fu:30")
+    assert reply.board is not None
+    assert reply.board.totals == {"alice": 5800, "bob": -7800, "carol": 2000, "dave": 0}
+    assert "han: as name=number for each" in await table.error(
+        "/ron winner:alice carol from:bob han:3 2 fu:30")

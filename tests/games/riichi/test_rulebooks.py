@@ -134,13 +134,13 @@ async def test_a_sanma_game_through_the_commands(table: Table):
 
 PUBLISHED = {
     "tenhou": {"uma": "20 10 -10 -20", "sudden_death": "yes", "tobi": "yes",
-               "kazoe": "yakuman", "double_yakuman": "no", "start": "25000",
-               "back": "30000"},
+               "kazoe": "yakuman", "double_yakuman": "no", "start": "25,000",
+               "back": "30,000"},
     "mleague": {"uma": "30 10 -10 -30", "kiriage": "yes", "tobi": "no",
                 "kazoe": "sanbaiman", "double_yakuman": "no", "double_wind": "2",
                 "tie": "split", "double_ron": "no", "riichi_below": "yes",
                 "abortive": "no"},
-    "ema": {"start": "30000", "back": "30000", "uma": "15 5 -5 -15", "aka_dora": "no",
+    "ema": {"start": "30,000", "back": "30,000", "uma": "15 5 -5 -15", "aka_dora": "no",
             "kazoe": "sanbaiman", "double_yakuman": "no", "tobi": "no", "tie": "split",
             "abortive": "no", "nagashi": "win", "pao": "discarder"},
 }

@@ -207,3 +207,20 @@ async def test_what_the_packs_cannot_hold_is_refused(table: Table):
     # six players play with 3 packs: three 9H are fine
     await table.ok("/newgame tranca teams:a+b+c d+e+f")
     await table.ok("/round side:A melds:[7H 8H 9H] hand:9H 9H")
+
+
+async def test_a_side_entered_twice_in_a_round_says_it_replaces_the_first(table: Table):
+    await table.ok("/newgame tranca teams:ram+sita bikram+gita")
+    await table.ok("/round side:A table:300")
+    again = (await table.ok("/round side:ram table:340")).text  # ram is on side A
+    assert "This replaces side A's earlier entry for this round (+300)." in again
+    await table.ok("/round side:B table:200")
+    board = await table.board()
+    assert board["totals"] == {"A": 340, "B": 200}  # the second entry stands, once
+
+
+async def test_nobody_joins_a_tranca_game_on_no_side(table: Table):
+    await table.ok("/newgame tranca teams:ram+sita bikram+gita")
+    assert "Tranca's sides are set when the game starts" in await table.error(
+        "/join name:hari", by="hari")
+    assert (await table.ok("/players")).text.count("hari") == 0

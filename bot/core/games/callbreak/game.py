@@ -321,6 +321,10 @@ class CallBreakGame(Game):
         best = max(totals.get(p.seat, 0) for p in roster)
         top = [p.name for p in roster if totals.get(p.seat, 0) == best]
         score = show(best, PLACES)
+        if played < rounds and ended:  # stopped early: the standings stand as they are
+            first = (f"{top[0]} finished first" if len(top) == 1 else
+                     f"{' and '.join(top)} finished level")
+            return f"Ended after {played} of {rounds} rounds; {first} with {score}."
         if played < rounds:
             lead = (f"{top[0]} leads" if len(top) == 1 else f"{' and '.join(top)} share the "
                     "lead")

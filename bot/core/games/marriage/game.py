@@ -91,6 +91,7 @@ class MarriageGame(Game):
     glossary = GLOSSARY
     rules_note = PLAY_RULES_NOTE
     seen_flow = True
+    edit_example = "/edit hand:3 maal:bob=6 seen:bob carol"
     waiting_input = "maal"
     waiting_command = "maal"
 
@@ -170,9 +171,9 @@ class MarriageGame(Game):
         if ctx.pending is not None:
             if only_maal and options:
                 return self._add_to_waiting(ctx, options)
-            waiting = self._names(Entry.from_json(ctx.pending).missing_maal(
-                ctx.rules["unseen_maal"]), ctx.roster)
-            raise UserError(t("still_waiting", who=waiting))
+            seats = Entry.from_json(ctx.pending).missing_maal(ctx.rules["unseen_maal"])
+            raise UserError(t("still_waiting", who=self._names(seats, ctx.roster),
+                              first=ctx.roster.by_seat(sorted(seats)[0]).name))
         if only_maal:
             if not options:
                 raise UserError(f"Say who won and who saw: {HAND_USAGE}")
@@ -200,6 +201,12 @@ class MarriageGame(Game):
         if ctx.pending is None:
             if "cards" in options:
                 return self._calculate(ctx, options)
+            if "tiplu" in options:
+                raise UserError("Give the cards too: /maal tiplu:8H cards:8H 9H 7H 8D")
+            if not len(ctx.roster):  # no game open: only counting from cards works
+                raise UserError("No game is open, so there is no hand to give maal to. "
+                                "Count maal from cards with /maal tiplu:8H cards:8H 9H 7H, "
+                                "or start a game with /newgame.")
             raise UserError(f"No hand is waiting for maal. Record one with {HAND_USAGE}")
         if "" in options:
             options["maal"] = options.pop("")
@@ -306,7 +313,11 @@ class MarriageGame(Game):
             who = self._names(missing, ctx.roster)
             if ctx.editing is not None:
                 raise UserError(f"The hand would need maal for {who}: add maal:name=number.")
-            return PlayOutcome(t("waiting_maal", who=who) + counted, pending=entry.to_json())
+            first = ctx.roster.by_seat(sorted(missing)[0]).name
+            how = t("maal_how_one" if len(missing) == 1 else "maal_how_many", who=who,
+                    first=first)
+            return PlayOutcome(t("waiting_maal", who=who, how=how) + counted,
+                               pending=entry.to_json())
         rules = ctx.rules
         carried = dict((ctx.state or {}).get("fouls", {}))
         charge_now = rules["foul_when"] != NEXT

@@ -162,6 +162,7 @@ class RiichiGame(Game):
     rules_note = RULES_NOTE
     zero_sum = False  # sticks sit on the table between hands; the end is uma and oka
     edit_key = "result"  # /edit result:3 han:4 (hand: is the tiles)
+    hand_word = "result"  # what one scored entry is called: hand: is the tiles
     ranked_by = "results"  # /stats: the final results with uma and oka
 
     def declare(self) -> tuple[CommandSpec, ...]:
@@ -315,7 +316,13 @@ class RiichiGame(Game):
             text = options.get(key)
             if text is None or not multi:
                 return text
-            pairs = {ctx.roster.resolve(n, ctx.mentions).seat: v for n, v in parse_pairs(text)}
+            given = parse_pairs(text)
+            if len(given) == 1 and not given[0][0] and " " not in given[0][1].strip():
+                return given[0][1]  # one number for every winner: fu:30
+            if any(not name for name, _ in given):
+                raise UserError(f"With two winners, give {key}: as name=number for each, "
+                                f"e.g. {key}:{winner.name}=3 (or one number for both).")
+            pairs = {ctx.roster.resolve(n, ctx.mentions).seat: v for n, v in given}
             if winner.seat not in pairs:
                 raise UserError(f"Give {key}: for each winner, e.g. {key}:{winner.name}=3")
             return pairs[winner.seat]

@@ -42,7 +42,7 @@ RULEBOOK = RuleBook(
         int_rule("morto", 100, 0, 1000, "penalty for a morto not taken and used"),
         int_rule("final_move", 100, 0, 1000, "bonus for the final move (batida)"),
         int_rule("target", 0, 0, 100000,
-                 "points to win (0: 3,500 up to 4 players, 5,000 with 6)"),
+                 "points to win (0, auto: 3,500 up to 4 players, 5,000 with 6)", zero="auto"),
         *money_rules(),
     ],
     [
@@ -111,6 +111,8 @@ class TrancaGame(Game):
     newgame_options = (Option("teams", Kind.TEXT, "Tranca teams: alice+carol bob+dave"),)
     player_columns = False
     ranked_by = "wins"  # /stats: games won, a race being won or not
+    seats_fixed = ("Tranca's sides are set when the game starts: /endgame, then /newgame "
+                   "tranca teams:... with everyone on a side.")
 
     def declare(self) -> tuple[CommandSpec, ...]:
         return (CommandSpec("round", "enter a side's round: by counts or by cards", USAGE,
@@ -225,6 +227,7 @@ class TrancaGame(Game):
         earlier = entered.get(str(side), {}).get("options", {}) if ctx.editing else {}
         merged = _merge(earlier, options)
         score, parts, detail, use = self._score_side(merged, ctx, len(sides))
+        replaced = entered.get(str(side)) if ctx.editing is None else None
         others = {k: v for k, v in entered.items() if k != str(side)}
         self._check_packs({**{k: v.get("use") or self._usage_of(v["options"], ctx)
                               for k, v in others.items()}, str(side): use}, ctx)
@@ -232,6 +235,9 @@ class TrancaGame(Game):
                               "detail": detail, "use": use}
         missing = [i for i in range(1, len(sides) + 1) if str(i) not in entered]
         note = f"Side {LETTERS[side - 1]}: {score:+,} ({_parts(parts)}){detail}"
+        if replaced is not None:  # said out loud: a side entered twice is a slip as often
+            note += (f"\nThis replaces side {LETTERS[side - 1]}'s earlier entry for this "
+                     f"round ({replaced['score']:+,}).")
         if missing and ctx.editing is None:
             who = ", ".join(LETTERS[i - 1] for i in missing)
             return PlayOutcome(f"{note}\nWaiting for side {who}.", pending={"sides": entered})
