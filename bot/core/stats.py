@@ -17,7 +17,7 @@ from decimal import Decimal
 from bot.core import points as pts
 from bot.core.games import get_game
 from bot.core.games.base import Game
-from bot.core.money import format_money, hand_money, money_places
+from bot.core.money import format_money, hand_money, money_places, money_shown
 from bot.core.session import ENDED, HandRecord, SessionState
 
 
@@ -112,7 +112,8 @@ def _add_session(rows: dict[str, PlayerStats], game: Game, session: SessionState
     for hand in hands:
         winners = set(game.winners(hand))
         maal = hand.inputs.get("maal") if isinstance(hand.inputs.get("maal"), dict) else {}
-        money = hand_money(hand.deltas, hand.rules, game.point_places)
+        money = None if game.money_at_end else hand_money(hand.deltas, hand.rules,
+                                                          game.point_places)
         for column, delta in hand.deltas.items():
             points = pts.value(delta, game.point_places)
             for seat in members.get(column, []):
@@ -134,8 +135,10 @@ def _add_session(rows: dict[str, PlayerStats], game: Game, session: SessionState
     if session.status != ENDED:
         return  # places and final results only for a game that is over
     names = {p.seat: p.name for p in session.players}
-    placings = game.placings(session.totals, game.rulebook.complete(session.rules),
-                             session.game_state, session.roster)
+    rules = game.rulebook.complete(session.rules)
+    placings = game.placings(session.totals, rules, session.game_state, session.roster)
+    paid = game.money_at_end and money_shown(rules)  # Riichi: the results at the end's rate
+    currency, rate = str(rules.get("currency") or ""), Decimal(str(rules.get("rate", "1")))
     for column, placing in placings.items():
         side = members.get(column, [])
         for seat in side:
@@ -146,6 +149,9 @@ def _add_session(rows: dict[str, PlayerStats], game: Game, session: SessionState
             row.results += placing.result
             row.games_won += placing.winner
             row.busts += placing.bust
+            if paid:
+                row.money[currency] = row.money.get(currency, Decimal(0)) \
+                    + placing.result * rate
             partners = "+".join(names[s] for s in side if s != seat)
             if partners:
                 row.sides[partners] += 1
@@ -216,7 +222,7 @@ def _standing(game: Game, row: PlayerStats, money: Mapping[str, int]) -> str:
     places = game.point_places
     if game.ranked_by == "results":
         return (f"{row.results:+,.1f} ({_plural(row.finished, 'game')}, "
-                f"{_places(row)})")
+                f"{', '.join([_places(row), *_money(row, money)])})")
     if game.ranked_by == "wins":
         return (f"{_plural(row.games_won, 'win')} in {_plural(row.finished, 'game')} "
                 f"({_plural(row.hands, game.hand_word)}, {pts.show_value(row.points, places)}"
@@ -253,6 +259,9 @@ def _describe_game(game: Game, row: PlayerStats) -> list[str]:
         if row.finished:
             lines.append(f"  final results {row.results:+,.1f}, {_places(row)}"
                          + (f", {_plural(row.busts, 'bust')}" if row.busts else ""))
+        paid = ", ".join(_money(row, {c: money_places([a]) for c, a in row.money.items()}))
+        if paid:
+            lines.append(f"  money {paid} (the final results at each game's rate)")
         if row.best_hand is not None and row.best_hand > 0:
             lines.append(f"  best hand {pts.show_value(row.best_hand, places)}")
         return lines

@@ -94,6 +94,9 @@ class Game(ABC):
     # /stats ranks a game's players by "points" (the sum of hands), "results" (the final
     # results of finished games: Riichi's uma and oka) or "wins" (games won: Tranca's race)
     ranked_by: str = "points"
+    # Money from the final results at the end (Riichi: a result point is 1,000 table
+    # points, uma and oka included), not hand by hand: the board shows none meanwhile.
+    money_at_end: bool = False
     # Platforms with buttons may offer taps for a hand: the winner, who has seen, then the
     # input still missing (Marriage's shape; other games are typed).
     seen_flow: bool = False

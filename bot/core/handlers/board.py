@@ -48,7 +48,7 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
     rules = game.rulebook.complete(session.rules)
     columns = game.columns(session.roster, session.game_state)
     places = game.point_places
-    money = await money_of(call, session)
+    money = {} if game.money_at_end else await money_of(call, session)
     table = render_table(columns, hands, session.totals, money, session.hand_count, places)
     lines = [head] if head else [t("board_head", title=game.title, count=i18n.plural(
         session.hand_count, game.hand_word))]
@@ -74,5 +74,7 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
                       money, waiting, places)
     view.ended = ended
     view.session = session.id
+    if game.money_at_end:  # paid on the final results, nothing hand by hand
+        view.money, view.moneys = {}, {}
     return Reply("\n".join(lines), table=table, board=view, question=question,
                  brief=head or None)

@@ -20,6 +20,7 @@ from bot.core.money import (
     format_money,
     json_number,
     money_places,
+    money_shown,
     settle_money,
     settle_up,
 )
@@ -278,10 +279,23 @@ def final_lines(game: Game, session: SessionState, rules: dict, reply: Reply,
                              ended=True)
         if status:
             lines.append(status)
-    if not game.zero_sum:  # Tranca scores are a race: nobody pays anybody
+    if game.money_at_end and money_shown(rules):  # Riichi: the final results, paid
+        money = money_from_results(game, session, rules)
+        currency = next(iter(money))
+        decimals = {currency: money_places(money[currency].values())}
+        lines.append(f"Money at {format_money(Decimal(str(rules['rate'])), currency)} a point: "
+                     + ", ".join(f"{names[k]} " + format_money(
+                         money[currency].get(k, Decimal(0)), currency, decimals[currency],
+                         signed=True) for k in names))
+    elif not game.zero_sum:  # Tranca scores are a race: nobody pays anybody
         lines.append(t("archived"))
         return lines
     moves: list[dict[str, Any]] = []
+    if money and any(sum(a.values()) for a in money.values()):
+        # results that don't sum to zero (a house uma) have no fewest transfers
+        lines += ["The final results don't add up to zero (see the uma: /rules), so no "
+                  "transfers are worked out.", t("archived")]
+        return lines
     if money:  # currencies are settled apart, never added together
         for currency, amounts in money.items():
             for pay in settle_money({k: amounts.get(k, Decimal(0)) for k in names}):
@@ -302,6 +316,16 @@ def final_lines(game: Game, session: SessionState, rules: dict, reply: Reply,
     assert reply.board is not None
     reply.board.transfers = [{k: v for k, v in m.items() if k != "text"} for m in moves]
     return lines
+
+
+def money_from_results(game: Game, session: SessionState,
+                       rules: dict) -> dict[str, dict[int, Decimal]]:
+    """{currency: {column: money}}: each final result (with uma and oka) at the rate in
+    force at the end. Final results sum to zero, so they settle like a zero-sum game."""
+    rate = Decimal(str(rules.get("rate", "1")))
+    placings = game.placings(session.totals, rules, session.game_state, session.roster)
+    return {str(rules.get("currency") or ""): {k: p.result * rate
+                                               for k, p in placings.items()}}
 
 
 def rules_line(game: Game, rules: dict) -> str:

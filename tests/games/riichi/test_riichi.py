@@ -198,3 +198,21 @@ async def test_double_ron_with_one_fu_for_both(table: Table):
     assert reply.board.totals == {"alice": 5800, "bob": -7800, "carol": 2000, "dave": 0}
     assert "han: as name=number for each" in await table.error(
         "/ron winner:alice carol from:bob han:3 2 fu:30")
+
+
+async def test_money_is_paid_on_the_final_results(table: Table):
+    await table.ok("/newgame riichi players:alice bob carol dave")
+    await table.ok("/rules rate:100 currency:Rs")
+    # bob tsumo 4 han 30 fu, alice dealing: alice -3,900, carol and dave -2,000, bob
+    # +7,900; default rules: final = (score - 30,000) / 1,000 + uma 15 5 -5 -15, oka 20
+    reply = await table.ok("/tsumo winner:bob han:4 fu:30")
+    assert reply.table is not None and "Rs" not in reply.table  # nothing hand by hand
+    end = (await table.ok("/endgame")).text
+    # bob 2.9 + 15 + 20 = 37.9, carol -7 + 5 = -2, dave -7 - 5 = -12, alice -8.9 - 15 =
+    # -23.9; at 100 Rs a point: +3,790, -200, -1,200, -2,390
+    assert ("Money at 100 Rs a point: alice -2,390 Rs, bob +3,790 Rs, carol -200 Rs, "
+            "dave -1,200 Rs") in end
+    assert "alice pays bob 2,390 Rs" in end and "dave pays bob 1,200 Rs" in end
+    assert "carol pays bob 200 Rs" in end
+    stats = (await table.ok("/stats bob")).text
+    assert "money +3,790 Rs (the final results at each game's rate)" in stats

@@ -112,7 +112,8 @@ RULES_NOTE = (
     "Riichi presets set every scoring rule: tenhou, ema, mleague (four players) and sanma "
     "(three: uma3 is used with three players, uma with four; oka is (back - start) x "
     "players). With three players a tsumo has tsumo loss: the missing player's share is "
-    "not paid."
+    "not paid. Money (rate:, currency:) is paid at the end on the final results: rate is "
+    "money per point of a final result (1,000 table points, uma and oka included)."
 )
 
 
@@ -164,6 +165,7 @@ class RiichiGame(Game):
     edit_key = "result"  # /edit result:3 han:4 (hand: is the tiles)
     hand_word = "result"  # what one scored entry is called: hand: is the tiles
     ranked_by = "results"  # /stats: the final results with uma and oka
+    money_at_end = True  # rate: money per point of the final result
 
     def declare(self) -> tuple[CommandSpec, ...]:
         return (
@@ -581,23 +583,28 @@ class RiichiGame(Game):
         seats = _seats(roster)
         scores, final, _ = self._final(totals, rules, _state(state), roster)
         ranked = sorted(seats, key=lambda s: (-final[s], seats.index(s)))
-        return {s: Placing(ranked.index(s) + 1, Decimal(f"{final[s]:.1f}"),
-                           bust=scores[s] < 0) for s in seats}
+        results = {s: Decimal(f"{final[s]:.1f}") for s in seats}
+        # tenths rounded (an oka split three ways) still sum as the unrounded: the odd
+        # tenth goes to first place, so the results can be paid out exactly
+        results[ranked[0]] += Decimal(f"{sum(final.values()):.1f}") - sum(results.values())
+        return {s: Placing(ranked.index(s) + 1, results[s], bust=scores[s] < 0)
+                for s in seats}
 
     def final_lines(self, totals: Mapping[int, int], rules: Mapping[str, Any],
                     state: Mapping[str, Any] | None, roster: Roster) -> list[str]:
         state = _state(state)
         seats = _seats(roster)
-        scores, final, first = self._final(totals, rules, state, roster)
+        scores, _, first = self._final(totals, rules, state, roster)
+        placed = self.placings(totals, rules, state, roster)
         leftover = state["sticks"] * rules["stick"]
         uma = uma_for(rules, len(seats))
-        ranked = sorted(seats, key=lambda s: (-final[s], seats.index(s)))
+        ranked = sorted(seats, key=lambda s: placed[s].place)
         oka = (rules["back"] - rules["start"]) * len(seats) / 1000
         lines = [f"Final (uma {' '.join(f'{u:+d}' for u in uma)}, back {rules['back']:,}"
                  + (f", oka {oka:+g} to first" if oka else "")
                  + (f", {state['sticks']} leftover stick(s) to "
                     f"{roster.by_seat(first).name}" if leftover else "") + "):"]
-        lines += [f"{i}. {roster.by_seat(s).name} {scores[s]:,} -> {final[s]:+.1f}"
+        lines += [f"{i}. {roster.by_seat(s).name} {scores[s]:,} -> {placed[s].result:+.1f}"
                   for i, s in enumerate(ranked, 1)]
         return lines
 
