@@ -137,6 +137,11 @@ class Game(ABC):
         longer stand after the change (the edit is then refused)."""
         return None
 
+    def waiting_before(self, hand: Any) -> dict[str, Any] | None:
+        """What was waiting when a recorded hand was entered and went into it (Riichi: the
+        declared riichi), so undoing the hand puts it back. None: nothing (the default)."""
+        return None
+
     def closing(self, ctx: PlayContext) -> HandResult | None:
         """What the game still owes when it ends (/endgame), as one last hand to record:
         Marriage's foul waiting to be charged with the next hand. ctx.state is the game

@@ -154,6 +154,9 @@ async def undo(call: Call) -> Outcome:
     book_add(_book(session), hand.deltas, hand.rules, game.point_places, -1)
     session.hand_count -= 1
     session.game_state = hand.state_before
+    waiting = game.waiting_before(hand)
+    if waiting is not None:  # what went into the hand is waiting again, as before it
+        session.pending = WaitingHand(hand.recorded_by, hand.recorded_by_name, None, waiting)
     await call.tx.save_session(session)
     text = t("undid", word=t(game.hand_word), no=hand.no, summary=hand.summary)
     return Outcome(await board_reply(call, session, text), True)

@@ -216,3 +216,16 @@ async def test_money_is_paid_on_the_final_results(table: Table):
     assert "carol pays bob 200 Rs" in end
     stats = (await table.ok("/stats bob")).text
     assert "money +3,790 Rs (the final results at each game's rate)" in stats
+
+
+async def test_undoing_a_result_declares_its_riichi_again(table: Table):
+    await table.ok("/newgame riichi players:alice bob carol dave")
+    await table.ok("/riichi alice")
+    await table.ok("/ron winner:bob from:carol han:2 fu:30")
+    undone = (await table.ok("/undo reason:wrong winner")).text
+    assert "Result 1 has riichi declared by alice." in undone  # as before the result
+    # entered again, the stick is paid once: alice -1,000; bob 2 han 30 fu (not the
+    # dealer) 4 x 480 = 1,920 -> 2,000 from carol, plus the stick: +3,000
+    reply = await table.ok("/ron winner:bob from:carol han:2 fu:30")
+    assert reply.board is not None
+    assert reply.board.totals == {"alice": -1000, "bob": 3000, "carol": -2000, "dave": 0}

@@ -548,6 +548,11 @@ class RiichiGame(Game):
             after["over"] = True
         return after
 
+    def waiting_before(self, hand: Any) -> dict[str, Any] | None:
+        """A riichi declared before the result went into it: undo declares it again."""
+        riichi = list(hand.inputs.get("riichi") or [])
+        return {"riichi": riichi} if riichi else None
+
     def winners(self, hand: Any) -> list[int]:
         if hand.inputs.get("kind") not in ("ron", "tsumo"):
             return []
