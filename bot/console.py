@@ -82,13 +82,23 @@ def render_plain(reply: Reply) -> str:
 
 
 def save_file(reply: Reply, folder: Path) -> Path | None:
-    """A chart or export is written to a file; the console prints where."""
+    """A chart or export is written to a file; the console prints where. A file already
+    there (another database's chart-1-3.png) is kept: the new one gets a number."""
     if reply.file is None:
         return None
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / reply.file.name
-    path.write_bytes(reply.file.data)
-    return path.resolve()
+    stem, suffix = reply.file.name.split(".", 1) if "." in reply.file.name else (
+        reply.file.name, "")
+    copy = 1
+    while True:
+        try:
+            with path.open("xb") as out:  # never over a file that is there
+                out.write(reply.file.data)
+            return path.resolve()
+        except FileExistsError:
+            copy += 1
+            path = folder / (f"{stem}-{copy}.{suffix}" if suffix else f"{stem}-{copy}")
 
 
 def _read_line(stdin: TextIO) -> str | None:

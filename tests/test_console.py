@@ -159,3 +159,14 @@ def test_tranca_in_the_console_json(tmp_path: Path):
     board = replies[-1]["board"]
     assert board["game"] == "tranca"
     assert board["totals"] == {"A": 300 - 20 + 200 + 100, "B": 30 - 15 - 100}
+
+
+def test_a_chart_never_overwrites_another_databases_file(tmp_path: Path):
+    from bot.console import save_file
+    from bot.core.command import Attachment, Reply
+
+    first = save_file(Reply("a", file=Attachment("chart-1-3.png", b"one")), tmp_path)
+    second = save_file(Reply("b", file=Attachment("chart-1-3.png", b"two")), tmp_path)
+    assert first is not None and second is not None and first != second
+    assert first.read_bytes() == b"one" and second.name == "chart-1-3-2.png"
+    assert second.read_bytes() == b"two"
