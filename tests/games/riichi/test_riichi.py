@@ -229,3 +229,14 @@ async def test_undoing_a_result_declares_its_riichi_again(table: Table):
     reply = await table.ok("/ron winner:bob from:carol han:2 fu:30")
     assert reply.board is not None
     assert reply.board.totals == {"alice": -1000, "bob": 3000, "carol": -2000, "dave": 0}
+
+
+async def test_a_yakuman_with_han_and_fu_is_refused(table: Table):
+    await table.ok("/newgame riichi players:alice bob carol dave")
+    assert "Give yakuman: or han: and fu:, not both" in await table.error(
+        "/ron winner:bob from:carol han:3 fu:30 yakuman:1")
+    await table.ok("/ron winner:bob from:carol han:3 fu:30")
+    # an edit to a yakuman replaces the counts: bob (not the dealer) 32,000 from carol
+    await table.ok("/edit result:1 yakuman:1")
+    board = await table.board()
+    assert board["totals"] == {"alice": 0, "bob": 32000, "carol": -32000, "dave": 0}

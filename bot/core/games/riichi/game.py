@@ -241,6 +241,10 @@ class RiichiGame(Game):
             if "hand" in options:
                 earlier = {k: v for k, v in earlier.items() if k not in ("han", "fu",
                                                                          "yakuman")}
+            if "yakuman" in options:  # a limit hand replaces the counts, and back
+                earlier = {k: v for k, v in earlier.items() if k not in ("han", "fu")}
+            if options.keys() & {"han", "fu"}:
+                earlier.pop("yakuman", None)
             options = {**earlier, **options}
         elif state["over"]:
             raise UserError("The game is over: /endgame for the final scores with uma.")
@@ -351,6 +355,9 @@ class RiichiGame(Game):
         if given:
             raise UserError(f"{given[0]}: is read with the tiles (hand:); with han: count "
                             "it into the han.")
+        if "yakuman" in options and options.keys() & {"han", "fu"}:
+            raise UserError("Give yakuman: or han: and fu:, not both (a yakuman has no han "
+                            "or fu to count).")
         yakuman_text = own("yakuman")
         if yakuman_text is not None:
             count = parse_int(yakuman_text, "yakuman", 1, 6)
