@@ -170,3 +170,32 @@ def test_a_chart_never_overwrites_another_databases_file(tmp_path: Path):
     assert first is not None and second is not None and first != second
     assert first.read_bytes() == b"one" and second.name == "chart-1-3-2.png"
     assert second.read_bytes() == b"two"
+
+
+def test_a_new_players_mistakes_get_clear_answers_in_the_console(tmp_path: Path):
+    lines = ["/maal 5",  # no game: what does work
+             "/hnad winner:ram",  # a typo of a command
+             "/newgame marriage players:ram sita bikram",
+             "/hand winner:Rma seen:sita maal:ram=3",  # a typo of a name
+             "/sitout bikram",
+             "/hand winner:ram seen:bikram maal:ram=3",  # bikram is out
+             "/rules currency:Rs rate:0.5",
+             "/hand winner:ram seen:sita maal:ram=3 sita=1",
+             "/endgame",
+             "/board last",
+             "/history 1",
+             "/newgame tranca teams:ram+sita bikram+gita",
+             "/sitout ram"]
+    replies = console(tmp_path, lines, "--files", str(tmp_path / "files"))
+    said = [r.get("error") or r.get("text") for r in replies]
+    assert "start a game with /newgame" in said[0]
+    assert "Did you mean /hand?" in said[1]
+    assert "did you mean ram?" in said[3]
+    assert "bikram is sitting out: /back bikram" in said[5]
+    # two playing, ram wins with 3, sita seen with 1; P = 4 (seen 3): sita 2 x 1 - 3 - 4
+    # = -5, ram +5; at 0.5 Rs a point: +2.50 and -2.50, signed, the currency after
+    assert "1. ram +5 points = +2.50 Rs" in said[8] and "sita pays ram 2.50 Rs" in said[8]
+    assert "/endgame" not in said[8].split("\n", 1)[1]
+    assert replies[9]["ok"] and "(finished)" in said[9]
+    assert replies[10]["ok"] and "Hand 1" in said[10]
+    assert "ram sits out from the next round." in said[12]
