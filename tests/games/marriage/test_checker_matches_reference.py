@@ -78,8 +78,13 @@ def test_hands_built_of_seven_sets(case):
     assert_same_answer(*case)
 
 
-def test_the_bench_worst_hands_so_far():
-    """Hands the bench found slowest, kept so that they are always checked."""
-    cases = [("AD", "AD 2D 3D 3D 4D 7D 7D 10D JD JD QD QD QD KD KD 2S 4S 5S 5S 9S JS QS")]
+def test_hands_the_bench_found_slowest_or_telling():
+    """Kept so that they are always checked: slowest hands the bench found, and hands where a
+    first fast version answered differently (3 disjoint pure sets but only 2 distinct ones:
+    the old checker says 2 pure sets are possible, and so must the new one)."""
+    cases = [("AD", "AD 2D 3D 3D 4D 7D 7D 10D JD JD QD QD QD KD KD 2S 4S 5S 5S 9S JS QS"),
+             ("AH", "JK 4C 4C 3D 4D JD KD AH AH 2H 2H 3H 3H JH JH AS 4S 4S 4S KS KS"),
+             ("6S", "JK 5C 5C 7C 7C 8C 9C 4D 6D 8D 4H 5H 7H 7H 3S 5S 7S 7S 8S 8S 9S 9S"),
+             ("2H", "2C 4C 5C QC AD 2D 3D 4D 5D QD AH AH 2H 4H 5H QH 3S 4S 5S QS QS KS")]
     for tiplu, cards in cases:
         assert_same_answer(parse_card(tiplu), parse_cards(cards, printed_jokers=True))

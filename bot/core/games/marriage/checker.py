@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations_with_replacement
 
 from bot.core.cards import PRINTED_JOKER, SUITS, Card, describe
@@ -105,10 +106,53 @@ def _show(cards: tuple[Card, ...]) -> str:
     return " ".join(str(c) for c in cards)
 
 
+@cache
+def _wild_table(roles: MaalRoles) -> tuple[bool, ...]:
+    """Which card indices are wild: asked of MaalRoles once per tiplu, not once per check."""
+    return tuple(roles.is_wild(_card(i)) for i in range(53))
+
+
+def _lowest(counts: list[int], start: int) -> int:
+    """The lowest index at or after `start` with a card; the caller knows there is one."""
+    while not counts[start]:
+        start += 1
+    return start
+
+
+def _suit_pure_most(ranks: tuple[int, ...], known: dict[tuple[int, ...], int]) -> int:
+    """How many disjoint pure sets (tunnellas, runs, Q K A) one suit's cards make, ace
+    first: each lowest card is left out or starts one of its pure sets."""
+    if ranks in known:
+        return known[ranks]
+    low = next((r for r, n in enumerate(ranks) if n), None)
+    most = 0
+    if low is not None:
+        counts = list(ranks)
+        counts[low] -= 1
+        most = _suit_pure_most(tuple(counts), known)  # leave the lowest card out
+        for other in _SUIT_PURE_PARTNERS[low]:
+            if all(counts[r] >= other.count(r) for r in other):
+                for r in other:
+                    counts[r] -= 1
+                most = max(most, 1 + _suit_pure_most(tuple(counts), known))
+                for r in other:
+                    counts[r] += 1
+    known[ranks] = most
+    return most
+
+
+# For each rank index, the two other cards of a pure set it is the lowest card of.
+_SUIT_PURE_PARTNERS = [[(r, r)] + ([(r + 1, r + 2)] if r <= 10 else [])
+                       + ([(11, 12)] if r == 0 else []) for r in range(13)]
+
+
 class _Solver:
     def __init__(self, roles: MaalRoles) -> None:
-        self.wild = [roles.is_wild(_card(i)) for i in range(53)]
-        self._failed: set[tuple[bytes, int, int, bool]] = set()
+        self.wild = _wild_table(roles)
+        # The most jokers each (naturals, pure needed, throw) is known to fail with: it
+        # fails with fewer too, since `place` asks for at most so many.
+        self._fails_with: dict[tuple[bytes, int, bool], int] = {}
+        self._suit_pure: dict[tuple[int, ...], int] = {}
 
     # --- the pieces ----------------------------------------------------------------------
 
@@ -123,57 +167,66 @@ class _Solver:
                     found.append(trio)
         return found
 
+    def pure_capacity(self, counts: list[int], first: int = 0) -> int:
+        """How many disjoint pure sets the cards make; pure sets keep to one suit, so suit by
+        suit (from the suit of `first`, the lowest card)."""
+        return sum(_suit_pure_most(tuple(counts[suit * 13:suit * 13 + 13]), self._suit_pure)
+                   for suit in range(first // 13, 4))
+
     # --- the rest, with every joker wild -------------------------------------------------
 
-    def place(self, naturals: list[int], jokers: int, pure_needed: int,
-              throw: bool) -> tuple[tuple[Group, ...], int | None] | None:
+    def place(self, naturals: list[int], start: int, left: int, jokers: int,
+              pure_needed: int, throw: bool) -> tuple[tuple[Group, ...], int | None] | None:
         """Place every natural card in a natural set, a pair one joker completes or alone
         with two jokers, using at most `jokers`, with at least `pure_needed` pure sets; with
         `throw`, exactly one natural card is the discard. Returns (groups, thrown) or None.
-        Depth first, pure sets first; a state that failed is remembered."""
-        key = (bytes(naturals), jokers, pure_needed, throw)
-        if key in self._failed:
-            return None
-        first = next((i for i, n in enumerate(naturals) if n), None)
-        if first is None:
+        `left` natural cards remain, none below index `start`. Depth first, pure sets first:
+        the first arrangement found is the answer, so only states that cannot succeed are
+        cut (too few pure sets left, or a failure remembered)."""
+        if not left:
             return ((), None) if pure_needed == 0 and not throw else None
-        if pure_needed * 3 > sum(naturals):
-            self._failed.add(key)
+        key = (bytes(naturals), pure_needed, throw)
+        if self._fails_with.get(key, -1) >= jokers:
             return None
-        naturals[first] -= 1
-        found = self._place_first(first, naturals, jokers, pure_needed, throw)
-        naturals[first] += 1
+        first = _lowest(naturals, start)
+        found = None
+        if pure_needed * 3 <= left and (
+                not pure_needed or pure_needed <= self.pure_capacity(naturals, first)):
+            naturals[first] -= 1
+            found = self._place_first(first, naturals, left - 1, jokers, pure_needed, throw)
+            naturals[first] += 1
         if found is None:
-            self._failed.add(key)
+            self._fails_with[key] = jokers
         return found
 
-    def _place_first(self, first: int, naturals: list[int], jokers: int, pure_needed: int,
-                     throw: bool) -> tuple[tuple[Group, ...], int | None] | None:
+    def _place_first(self, first: int, naturals: list[int], left: int, jokers: int,
+                     pure_needed: int, throw: bool
+                     ) -> tuple[tuple[Group, ...], int | None] | None:
         for j, k in _TRIPLES_PURE_FIRST[first]:
-            naturals[j] -= 1
-            naturals[k] -= 1
-            found = None
-            if naturals[j] >= 0 and naturals[k] >= 0:
-                found = self.place(naturals, jokers, max(0, pure_needed - _PURE[first, j, k]),
-                                   throw)
-            naturals[j] += 1
-            naturals[k] += 1
-            if found is not None:
-                return ((first, j, k), *found[0]), found[1]
+            if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
+                naturals[j] -= 1
+                naturals[k] -= 1
+                found = self.place(naturals, first, left - 2, jokers,
+                                   max(0, pure_needed - _PURE[first, j, k]), throw)
+                naturals[j] += 1
+                naturals[k] += 1
+                if found is not None:
+                    return ((first, j, k), *found[0]), found[1]
         if throw:
-            found = self.place(naturals, jokers, pure_needed, False)
+            found = self.place(naturals, first, left, jokers, pure_needed, False)
             if found is not None:
                 return found[0], first
         if jokers >= 1:
             for j in _PAIRS[first]:
                 if naturals[j]:
                     naturals[j] -= 1
-                    found = self.place(naturals, jokers - 1, pure_needed, throw)
+                    found = self.place(naturals, first, left - 1, jokers - 1, pure_needed,
+                                       throw)
                     naturals[j] += 1
                     if found is not None:
                         return ((first, j), *found[0]), found[1]
         if jokers >= 2:
-            found = self.place(naturals, jokers - 2, pure_needed, throw)
+            found = self.place(naturals, first, left, jokers - 2, pure_needed, throw)
             if found is not None:
                 return ((first,), *found[0]), found[1]
         return None
@@ -201,11 +254,12 @@ class _Solver:
                     continue
                 naturals, jokers = self.split(left)
                 still = PURE_NEEDED - size
-                found = self.place(naturals, len(jokers), still, throw)
+                found = self.place(naturals, 0, sum(naturals), len(jokers), still, throw)
                 if found is not None:
                     return [*chosen, *_fill(list(found[0]), jokers)], found[1]
                 if throw and jokers:  # or throw a joker card instead
-                    found = self.place(naturals, len(jokers) - 1, still, False)
+                    found = self.place(naturals, 0, sum(naturals), len(jokers) - 1, still,
+                                       False)
                     if found is not None:
                         return [*chosen, *_fill(list(found[0]), jokers[1:])], jokers[0]
         return None
@@ -252,14 +306,12 @@ class _Solver:
         return best
 
     def most_pure(self, counts: list[int]) -> int:
-        """How many disjoint pure sets the cards hold (up to the 3 needed)."""
-        pure = self.pure_sets(counts)
-        for size in range(min(PURE_NEEDED, len(pure)), 0, -1):
-            for chosen in combinations_with_replacement(pure, size):
-                used = Counter(i for trio in chosen for i in trio)
-                if all(counts[i] >= n for i, n in used.items()):
-                    return size
-        return 0
+        """How many disjoint pure sets the cards hold (up to the 3 needed), and never more
+        than the number of distinct pure sets: the answer the checker has always given (it
+        says 2 for two A 2 3 runs of hearts and a tunnella), kept so that verdicts do not
+        change here."""
+        return min(PURE_NEEDED, len(self.pure_sets(counts)), self.pure_capacity(counts))
+
 
 def _fill(groups: list[Group], jokers: list[int]) -> list[Group]:
     """Complete natural groups with joker cards; the jokers left make sets of three."""
