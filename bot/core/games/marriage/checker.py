@@ -57,6 +57,12 @@ _PAIRS = [[j for j in range(i, 52) if _completable(i, j)] for i in range(52)]
 _PURE = {(i, j, k): i // 13 == j // 13 == k // 13 for i in range(52) for j, k in _TRIPLES[i]}
 _TRIPLES_PURE_FIRST = [sorted(t, key=lambda jk, i=i: not _PURE[i, jk[0], jk[1]])
                        for i, t in enumerate(_TRIPLES)]
+# Every natural set a card is in, wherever it stands in it.
+_TRIPLES_WITH: list[list[Group]] = [[] for _ in range(52)]
+for _low, _pairs in enumerate(_TRIPLES):
+    for _j, _k in _pairs:
+        for _card_index in {_low, _j, _k}:
+            _TRIPLES_WITH[_card_index].append((_low, _j, _k))
 
 
 def _index(card: Card) -> int:
@@ -264,46 +270,12 @@ class _Solver:
                         return [*chosen, *_fill(list(found[0]), jokers[1:])], jokers[0]
         return None
 
-    def most_sets(self, naturals: list[int], jokers: int) -> list[Group]:
+    @staticmethod
+    def most_sets(naturals: list[int], jokers: int) -> list[Group]:
         """As many sets as the cards make, some cards left out, for "what is missing".
         Branch and bound, best first, within a budget of steps: the answer is the best
         found, which for a hand far from a finish may not be the very best."""
-        best: list[Group] = []
-        steps = [PACKING_BUDGET]
-        groups: list[Group] = []
-
-        def search(jokers: int) -> None:
-            nonlocal best
-            if len(groups) > len(best):
-                best = list(groups)
-            steps[0] -= 1
-            left = sum(naturals)
-            if steps[0] <= 0 or len(groups) + (left + jokers) // 3 <= len(best):
-                return
-            first = next((i for i, n in enumerate(naturals) if n), None)
-            if first is None:
-                return
-            naturals[first] -= 1
-            options: list[tuple[Group, int]] = [
-                ((first, j, k), 0) for j, k in _TRIPLES_PURE_FIRST[first]
-                if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2)]
-            if jokers >= 1:
-                options += [((first, j), 1) for j in _PAIRS[first] if naturals[j]]
-            if jokers >= 2:
-                options.append(((first,), 2))
-            for group, cost in options:
-                for i in group[1:]:
-                    naturals[i] -= 1
-                groups.append(group)
-                search(jokers - cost)
-                groups.pop()
-                for i in group[1:]:
-                    naturals[i] += 1
-            search(jokers)  # leave this card out
-            naturals[first] += 1
-
-        search(jokers)
-        return best
+        return _Packer(naturals).best_within_budget(jokers)
 
     def most_pure(self, counts: list[int]) -> int:
         """How many disjoint pure sets the cards hold (up to the 3 needed), and never more
@@ -311,6 +283,166 @@ class _Solver:
         says 2 for two A 2 3 runs of hearts and a tunnella), kept so that verdicts do not
         change here."""
         return min(PURE_NEEDED, len(self.pure_sets(counts)), self.pure_capacity(counts))
+
+
+def _options(naturals: list[int], first: int, jokers: int) -> list[tuple[Group, int]]:
+    """The groups the lowest card (already taken out) can start, in the budgeted search's
+    order, with the jokers each costs."""
+    options: list[tuple[Group, int]] = [
+        ((first, j, k), 0) for j, k in _TRIPLES_PURE_FIRST[first]
+        if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2)]
+    if jokers >= 1:
+        options += [((first, j), 1) for j in _PAIRS[first] if naturals[j]]
+    if jokers >= 2:
+        options.append(((first,), 2))
+    return options
+
+
+class _Packer:
+    """The budgeted search for most sets, answering exactly as the plain depth-first one
+    (kept in the tests as the reference) does, step budget and all, but without walking
+    every step: a subtree that cannot beat the best so far changes nothing but the steps
+    left, so its number of steps is counted instead (remembered per state, since the same
+    cards are reached again and again by different groupings) and it is skipped; the search
+    goes down only where a better grouping lies or where the budget runs out."""
+
+    def __init__(self, naturals: list[int]) -> None:
+        self.naturals = naturals
+        self.groups: list[Group] = []
+        self.best: list[Group] = []
+        self.steps = PACKING_BUDGET
+        self.optimum = _Optimum(naturals)
+        self.done = False  # the best so far is the best there is: nothing can change it
+        # (naturals, jokers, slack) -> steps the subtree takes, when it holds nothing better
+        # than the best so far (slack: how many groups it may add before it would be
+        # better); None when it holds something better; PACKING_BUDGET: that many or more.
+        self._quiet_steps: dict[tuple[bytes, int, int], int | None] = {}
+
+    def best_within_budget(self, jokers: int) -> list[Group]:
+        self.root_jokers = jokers
+        self._search(jokers, sum(self.naturals), 0)
+        return self.best
+
+    # One step of the plain search: note a better grouping, stop when out of steps or when
+    # even (cards + jokers) // 3 more groups would not be better; else place the lowest card
+    # in each group it can start, then leave it out.
+    def _search(self, jokers: int, left: int, start: int) -> None:
+        if len(self.groups) > len(self.best):
+            self.best = list(self.groups)
+            self.done = not self.optimum.beats(len(self.best), jokers=self.root_jokers)
+        self.steps -= 1
+        if self.steps <= 0 or len(self.groups) + (left + jokers) // 3 <= len(self.best):
+            return
+        if not left:
+            return
+        first = _lowest(self.naturals, start)
+        self.naturals[first] -= 1
+        for group, cost in _options(self.naturals, first, jokers):
+            self._take(group)
+            self.groups.append(group)
+            self._visit(jokers - cost, left - len(group), first)
+            self.groups.pop()
+            self._put_back(group)
+        self._visit(jokers, left - 1, first)  # leave this card out
+        self.naturals[first] += 1
+
+    def _visit(self, jokers: int, left: int, start: int) -> None:
+        """Take the step into a subtree, or skip it when it holds nothing better and ends
+        before the budget does, paying its steps; once the best is the very best, stop."""
+        if self.done:
+            return
+        if self.steps > 1:
+            steps = self._steps_if_quiet(jokers, left, start, len(self.best) - len(self.groups))
+            if steps is not None and steps < self.steps:
+                self.steps -= steps
+                return
+        self._search(jokers, left, start)
+
+    def _steps_if_quiet(self, jokers: int, left: int, start: int, slack: int) -> int | None:
+        """Steps the plain search takes in this subtree if nothing in it beats the best so
+        far (it may add at most `slack` groups), None if something does; counted up to the
+        budget only (PACKING_BUDGET stands for that many or more)."""
+        if slack < 0:
+            return None
+        if not left or (left + jokers) // 3 <= slack:
+            return 1
+        key = (bytes(self.naturals), jokers, slack)
+        if key in self._quiet_steps:
+            return self._quiet_steps[key]
+        first = _lowest(self.naturals, start)
+        self.naturals[first] -= 1
+        total: int | None = 1
+        for group, cost in [*_options(self.naturals, first, jokers), ((), 0)]:
+            self._take(group)
+            steps = self._steps_if_quiet(jokers - cost, left - max(1, len(group)), first,
+                                         slack - (1 if group else 0))
+            self._put_back(group)
+            if steps is None:
+                total = None
+                break
+            total += steps
+            if total >= PACKING_BUDGET:
+                total = PACKING_BUDGET
+                break
+        self.naturals[first] += 1
+        self._quiet_steps[key] = total
+        return total
+
+    def _take(self, group: Group) -> None:
+        for i in group[1:]:
+            self.naturals[i] -= 1
+
+    def _put_back(self, group: Group) -> None:
+        for i in group[1:]:
+            self.naturals[i] += 1
+
+
+class _Optimum:
+    """Can the cards make more than so many groups? Answered with a tighter bound than the
+    budgeted search's, so that it can say "no" quickly and the search can stop there."""
+
+    def __init__(self, naturals: list[int]) -> None:
+        self.naturals = list(naturals)
+        # Cards that could be in a natural set at all: only they make sets without jokers.
+        self.settable = [i for i in range(52) if naturals[i] and any(
+            all(naturals[c] >= trio.count(c) for c in trio) for trio in _TRIPLES_WITH[i])]
+        self._known: dict[tuple[bytes, int, int], bool] = {}
+
+    def beats(self, groups: int, jokers: int) -> bool:
+        return self._beats(jokers, sum(self.naturals), 0, groups)
+
+    def _ceiling(self, jokers: int, left: int) -> int:
+        """The most groups there can be: each uses a natural card and three cards or
+        jokers, and a group without a joker is a natural set of cards that could be in
+        one."""
+        settable = sum(self.naturals[i] for i in self.settable)
+        return min(left, (left + jokers) // 3, settable // 3 + jokers)
+
+    def _beats(self, jokers: int, left: int, start: int, slack: int) -> bool:
+        """More than `slack` groups from these cards?"""
+        if slack < 0:
+            return True
+        if not left or self._ceiling(jokers, left) <= slack:
+            return False
+        key = (bytes(self.naturals), jokers, slack)
+        if key in self._known:
+            return self._known[key]
+        naturals = self.naturals
+        first = _lowest(naturals, start)
+        naturals[first] -= 1
+        found = False
+        for group, cost in [*_options(naturals, first, jokers), ((), 0)]:
+            for i in group[1:]:
+                naturals[i] -= 1
+            found = self._beats(jokers - cost, left - max(1, len(group)), first,
+                                slack - (1 if group else 0))
+            for i in group[1:]:
+                naturals[i] += 1
+            if found:
+                break
+        naturals[first] += 1
+        self._known[key] = found
+        return found
 
 
 def _fill(groups: list[Group], jokers: list[int]) -> list[Group]:
