@@ -30,6 +30,7 @@ from bot.core.games.marriage.maal import MaalRoles
 from tests.games.marriage.checker_reference import check_finish as baseline_check
 
 WORST_TARGET_MS, MEDIAN_TARGET_MS = 5.0, 0.5
+REPEATS = 3
 
 PACKS = 3
 DECK = [Card(r, s) for s in SUITS for r in range(1, 14)] * PACKS
@@ -99,16 +100,20 @@ def jokers_near_misses(rng: random.Random, size: int) -> tuple[Card, list[Card]]
 
 def time_one(check: Callable[[list[Card], MaalRoles], Verdict], tiplu: Card,
              hand: list[Card]) -> tuple[float, Verdict]:
-    """Seconds for one check, the collector held off so that its pauses do not land on
-    whichever hand happens to be running."""
+    """Seconds for one check: the fastest of REPEATS runs, each from scratch (neither checker
+    keeps anything from one check to the next but a table of wild cards per tiplu), so that
+    a pause of the machine's (other work, the collector) is not taken for the checker's."""
     roles = MaalRoles(tiplu)
+    times = []
     gc.disable()
     try:
-        start = time.perf_counter()
-        verdict = check(hand, roles)
-        return time.perf_counter() - start, verdict
+        for _ in range(REPEATS):
+            start = time.perf_counter()
+            verdict = check(hand, roles)
+            times.append(time.perf_counter() - start)
     finally:
         gc.enable()
+    return min(times), verdict
 
 
 def time_both(tiplu: Card, hand: list[Card],
