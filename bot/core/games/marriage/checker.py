@@ -24,6 +24,7 @@ PACKING_BUDGET = 3_000  # steps spent looking for the best partial arrangement
 JOKER = 52
 _RUNS = [(r, r + 1, r + 2) for r in range(1, 12)] + [(12, 13, 1)]
 _RUN_SETS = [frozenset(run) for run in _RUNS]
+_PURE_RUNS = [tuple(suit * 13 + r - 1 for r in run) for suit in range(4) for run in _RUNS]
 
 Group = tuple[int, ...]  # card indices: a natural set, or naturals a joker completes
 
@@ -166,11 +167,7 @@ class _Solver:
     def pure_sets(counts: list[int]) -> list[Group]:
         """Every distinct pure set (tunnella or pure sequence) the cards could give."""
         found: list[Group] = [(i, i, i) for i in range(52) if counts[i] >= 3]
-        for suit in range(4):
-            for run in _RUNS:
-                trio = tuple(suit * 13 + r - 1 for r in run)
-                if all(counts[i] for i in trio):
-                    found.append(trio)
+        found += [(a, b, c) for a, b, c in _PURE_RUNS if counts[a] and counts[b] and counts[c]]
         return found
 
     def pure_capacity(self, counts: list[int], first: int = 0) -> int:
@@ -406,36 +403,38 @@ class _Optimum:
         # Cards that could be in a natural set at all: only they make sets without jokers.
         self.settable = [i for i in range(52) if naturals[i] and any(
             all(naturals[c] >= trio.count(c) for c in trio) for trio in _TRIPLES_WITH[i])]
+        self.is_settable = [0] * 52
+        for i in self.settable:
+            self.is_settable[i] = 1
         self._known: dict[tuple[bytes, int, int], bool] = {}
 
     def beats(self, groups: int, jokers: int) -> bool:
-        return self._beats(jokers, sum(self.naturals), 0, groups)
-
-    def _ceiling(self, jokers: int, left: int) -> int:
-        """The most groups there can be: each uses a natural card and three cards or
-        jokers, and a group without a joker is a natural set of cards that could be in
-        one."""
         settable = sum(self.naturals[i] for i in self.settable)
-        return min(left, (left + jokers) // 3, settable // 3 + jokers)
+        return self._beats(jokers, sum(self.naturals), settable, 0, groups)
 
-    def _beats(self, jokers: int, left: int, start: int, slack: int) -> bool:
-        """More than `slack` groups from these cards?"""
+    def _beats(self, jokers: int, left: int, settable: int, start: int, slack: int) -> bool:
+        """More than `slack` groups from these cards (`left` of them, `settable` of which
+        could be in a natural set)? At most: one per card, one per three cards or jokers,
+        and a group without a joker is a natural set."""
         if slack < 0:
             return True
-        if not left or self._ceiling(jokers, left) <= slack:
+        if not left or min(left, (left + jokers) // 3, settable // 3 + jokers) <= slack:
             return False
         key = (bytes(self.naturals), jokers, slack)
         if key in self._known:
             return self._known[key]
-        naturals = self.naturals
+        naturals, is_settable = self.naturals, self.is_settable
         first = _lowest(naturals, start)
         naturals[first] -= 1
+        settable -= is_settable[first]
         found = False
         for group, cost in [*_options(naturals, first, jokers), ((), 0)]:
+            taken = 0
             for i in group[1:]:
                 naturals[i] -= 1
-            found = self._beats(jokers - cost, left - max(1, len(group)), first,
-                                slack - (1 if group else 0))
+                taken += is_settable[i]
+            found = self._beats(jokers - cost, left - max(1, len(group)), settable - taken,
+                                first, slack - (1 if group else 0))
             for i in group[1:]:
                 naturals[i] += 1
             if found:
