@@ -137,13 +137,13 @@ def _suit_pure_most(ranks: tuple[int, ...], known: dict[tuple[int, ...], int]) -
         counts = list(ranks)
         counts[low] -= 1
         most = _suit_pure_most(tuple(counts), known)  # leave the lowest card out
-        for other in _SUIT_PURE_PARTNERS[low]:
-            if all(counts[r] >= other.count(r) for r in other):
-                for r in other:
-                    counts[r] -= 1
+        for second, third in _SUIT_PURE_PARTNERS[low]:
+            counts[second] -= 1
+            counts[third] -= 1
+            if counts[second] >= 0 and counts[third] >= 0:
                 most = max(most, 1 + _suit_pure_most(tuple(counts), known))
-                for r in other:
-                    counts[r] += 1
+            counts[second] += 1
+            counts[third] += 1
     known[ranks] = most
     return most
 
@@ -170,11 +170,18 @@ class _Solver:
         found += [(a, b, c) for a, b, c in _PURE_RUNS if counts[a] and counts[b] and counts[c]]
         return found
 
-    def pure_capacity(self, counts: list[int], first: int = 0) -> int:
-        """How many disjoint pure sets the cards make; pure sets keep to one suit, so suit by
-        suit (from the suit of `first`, the lowest card)."""
-        return sum(_suit_pure_most(tuple(counts[suit * 13:suit * 13 + 13]), self._suit_pure)
-                   for suit in range(first // 13, 4))
+    def pure_capacity(self, counts: list[int], first: int = 0, enough: int = 52) -> int:
+        """How many disjoint pure sets the cards make, counting no further than `enough`;
+        pure sets keep to one suit, so suit by suit (from the suit of `first`, the lowest
+        card; a suit of fewer than three cards has none)."""
+        found = 0
+        for suit in range(first // 13, 4):
+            ranks = counts[suit * 13:suit * 13 + 13]
+            if sum(ranks) >= 3:
+                found += _suit_pure_most(tuple(ranks), self._suit_pure)
+                if found >= enough:
+                    break
+        return found
 
     # --- the rest, with every joker wild -------------------------------------------------
 
@@ -194,7 +201,7 @@ class _Solver:
         first = _lowest(naturals, start)
         found = None
         if pure_needed * 3 <= left and (
-                not pure_needed or pure_needed <= self.pure_capacity(naturals, first)):
+                not pure_needed or self.pure_capacity(naturals, first, pure_needed) >= pure_needed):
             naturals[first] -= 1
             found = self._place_first(first, naturals, left - 1, jokers, pure_needed, throw)
             naturals[first] += 1
