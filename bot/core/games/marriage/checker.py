@@ -64,12 +64,19 @@ _PAIRS = [[j for j in range(i, 52) if _completable(i, j)] for i in range(52)]
 _PURE = {(i, j, k): i // 13 == j // 13 == k // 13 for i in range(52) for j, k in _TRIPLES[i]}
 _TRIPLES_PURE_FIRST = [sorted(t, key=lambda jk, i=i: not _PURE[i, jk[0], jk[1]])
                        for i, t in enumerate(_TRIPLES)]
-# Every natural set a card is in, wherever it stands in it.
-_TRIPLES_WITH: list[list[Group]] = [[] for _ in range(52)]
-for _low, _pairs in enumerate(_TRIPLES):
-    for _j, _k in _pairs:
-        for _card_index in {_low, _j, _k}:
-            _TRIPLES_WITH[_card_index].append((_low, _j, _k))
+
+
+def _triples_with() -> list[list[Group]]:
+    """For each card, every natural set it is in, wherever it stands in it."""
+    found: list[list[Group]] = [[] for _ in range(52)]
+    for low, others in enumerate(_TRIPLES):
+        for j, k in others:
+            for card in {low, j, k}:
+                found[card].append((low, j, k))
+    return found
+
+
+_TRIPLES_WITH = _triples_with()
 
 
 def _index(card: Card) -> int:
@@ -285,7 +292,7 @@ class _Solver:
         """As many sets as the cards make, some cards left out, for "what is missing".
         Branch and bound, best first, within a budget of steps: the answer is the best
         found, which for a hand far from a finish may not be the very best."""
-        return _Packer(naturals).best_within_budget(jokers)
+        return _Packer(naturals, jokers).best_within_budget()
 
     def most_pure(self, counts: list[int]) -> int:
         """How many disjoint pure sets the cards hold (up to the 3 needed), and never more
@@ -316,8 +323,9 @@ class _Packer:
     cards are reached again and again by different groupings) and it is skipped; the search
     goes down only where a better grouping lies or where the budget runs out."""
 
-    def __init__(self, naturals: list[int]) -> None:
+    def __init__(self, naturals: list[int], jokers: int) -> None:
         self.naturals = naturals
+        self.jokers = jokers
         self.groups: list[Group] = []
         self.best: list[Group] = []
         self.steps = PACKING_BUDGET
@@ -328,9 +336,8 @@ class _Packer:
         # better); None when it holds something better; PACKING_BUDGET: that many or more.
         self._quiet_steps: dict[tuple[bytes, int, int], int | None] = {}
 
-    def best_within_budget(self, jokers: int) -> list[Group]:
-        self.root_jokers = jokers
-        self._search(jokers, sum(self.naturals), 0)
+    def best_within_budget(self) -> list[Group]:
+        self._search(self.jokers, sum(self.naturals), 0)
         return self.best
 
     # One step of the plain search: note a better grouping, stop when out of steps or when
@@ -339,7 +346,7 @@ class _Packer:
     def _search(self, jokers: int, left: int, start: int) -> None:
         if len(self.groups) > len(self.best):
             self.best = list(self.groups)
-            self.done = not self.optimum.beats(len(self.best), jokers=self.root_jokers)
+            self.done = not self.optimum.beats(len(self.best), self.jokers)
         self.steps -= 1
         if self.steps <= 0 or len(self.groups) + (left + jokers) // 3 <= len(self.best):
             return
