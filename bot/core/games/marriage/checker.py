@@ -5,6 +5,12 @@ invalid, so once the three pure sets are chosen, every other joker may as well b
 rest is then a question about the natural cards only: split them into natural sets, pairs a
 joker completes and single cards two jokers complete, using as few jokers as possible; the
 hand finishes when that is no more than the jokers there are.
+
+Speed (issue 18; bench/checker_bench.py): both searches answer exactly as their plain
+depth-first versions did (tests/games/marriage/checker_reference.py), and only cut what cannot
+change the answer: a placement with fewer disjoint pure sets left than it needs; and, for
+what is missing, subtrees with nothing better in them, whose steps are counted (per state)
+instead of walked, and everything after a bound proves the best so far is the best there is.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations_with_replacement
 
 from bot.core.cards import PRINTED_JOKER, SUITS, Card, describe
@@ -23,6 +30,7 @@ PACKING_BUDGET = 3_000  # steps spent looking for the best partial arrangement
 JOKER = 52
 _RUNS = [(r, r + 1, r + 2) for r in range(1, 12)] + [(12, 13, 1)]
 _RUN_SETS = [frozenset(run) for run in _RUNS]
+_PURE_RUNS = [tuple(suit * 13 + r - 1 for r in run) for suit in range(4) for run in _RUNS]
 
 Group = tuple[int, ...]  # card indices: a natural set, or naturals a joker completes
 
@@ -56,6 +64,19 @@ _PAIRS = [[j for j in range(i, 52) if _completable(i, j)] for i in range(52)]
 _PURE = {(i, j, k): i // 13 == j // 13 == k // 13 for i in range(52) for j, k in _TRIPLES[i]}
 _TRIPLES_PURE_FIRST = [sorted(t, key=lambda jk, i=i: not _PURE[i, jk[0], jk[1]])
                        for i, t in enumerate(_TRIPLES)]
+
+
+def _triples_with() -> list[list[Group]]:
+    """For each card, every natural set it is in, wherever it stands in it."""
+    found: list[list[Group]] = [[] for _ in range(52)]
+    for low, others in enumerate(_TRIPLES):
+        for j, k in others:
+            for card in {low, j, k}:
+                found[card].append((low, j, k))
+    return found
+
+
+_TRIPLES_WITH = _triples_with()
 
 
 def _index(card: Card) -> int:
@@ -105,10 +126,53 @@ def _show(cards: tuple[Card, ...]) -> str:
     return " ".join(str(c) for c in cards)
 
 
+@cache
+def _wild_table(roles: MaalRoles) -> tuple[bool, ...]:
+    """Which card indices are wild: asked of MaalRoles once per tiplu, not once per check."""
+    return tuple(roles.is_wild(_card(i)) for i in range(53))
+
+
+def _lowest(counts: list[int], start: int) -> int:
+    """The lowest index at or after `start` with a card; the caller knows there is one."""
+    while not counts[start]:
+        start += 1
+    return start
+
+
+def _suit_pure_most(ranks: tuple[int, ...], known: dict[tuple[int, ...], int]) -> int:
+    """How many disjoint pure sets (tunnellas, runs, Q K A) one suit's cards make, ace
+    first: each lowest card is left out or starts one of its pure sets."""
+    if ranks in known:
+        return known[ranks]
+    low = next((r for r, n in enumerate(ranks) if n), None)
+    most = 0
+    if low is not None:
+        counts = list(ranks)
+        counts[low] -= 1
+        most = _suit_pure_most(tuple(counts), known)  # leave the lowest card out
+        for second, third in _SUIT_PURE_PARTNERS[low]:
+            counts[second] -= 1
+            counts[third] -= 1
+            if counts[second] >= 0 and counts[third] >= 0:
+                most = max(most, 1 + _suit_pure_most(tuple(counts), known))
+            counts[second] += 1
+            counts[third] += 1
+    known[ranks] = most
+    return most
+
+
+# For each rank index, the two other cards of a pure set it is the lowest card of.
+_SUIT_PURE_PARTNERS = [[(r, r)] + ([(r + 1, r + 2)] if r <= 10 else [])
+                       + ([(11, 12)] if r == 0 else []) for r in range(13)]
+
+
 class _Solver:
     def __init__(self, roles: MaalRoles) -> None:
-        self.wild = [roles.is_wild(_card(i)) for i in range(53)]
-        self._failed: set[tuple[bytes, int, int, bool]] = set()
+        self.wild = _wild_table(roles)
+        # The most jokers each (naturals, pure needed, throw) is known to fail with: it
+        # fails with fewer too, since `place` asks for at most so many.
+        self._fails_with: dict[tuple[bytes, int, bool], int] = {}
+        self._suit_pure: dict[tuple[int, ...], int] = {}
 
     # --- the pieces ----------------------------------------------------------------------
 
@@ -116,64 +180,76 @@ class _Solver:
     def pure_sets(counts: list[int]) -> list[Group]:
         """Every distinct pure set (tunnella or pure sequence) the cards could give."""
         found: list[Group] = [(i, i, i) for i in range(52) if counts[i] >= 3]
-        for suit in range(4):
-            for run in _RUNS:
-                trio = tuple(suit * 13 + r - 1 for r in run)
-                if all(counts[i] for i in trio):
-                    found.append(trio)
+        found += [(a, b, c) for a, b, c in _PURE_RUNS if counts[a] and counts[b] and counts[c]]
+        return found
+
+    def pure_capacity(self, counts: list[int], first: int = 0, enough: int = 52) -> int:
+        """How many disjoint pure sets the cards make, counting no further than `enough`;
+        pure sets keep to one suit, so suit by suit (from the suit of `first`, the lowest
+        card; a suit of fewer than three cards has none)."""
+        found = 0
+        for suit in range(first // 13, 4):
+            ranks = counts[suit * 13:suit * 13 + 13]
+            if sum(ranks) >= 3:
+                found += _suit_pure_most(tuple(ranks), self._suit_pure)
+                if found >= enough:
+                    break
         return found
 
     # --- the rest, with every joker wild -------------------------------------------------
 
-    def place(self, naturals: list[int], jokers: int, pure_needed: int,
-              throw: bool) -> tuple[tuple[Group, ...], int | None] | None:
+    def place(self, naturals: list[int], start: int, left: int, jokers: int,
+              pure_needed: int, throw: bool) -> tuple[tuple[Group, ...], int | None] | None:
         """Place every natural card in a natural set, a pair one joker completes or alone
         with two jokers, using at most `jokers`, with at least `pure_needed` pure sets; with
         `throw`, exactly one natural card is the discard. Returns (groups, thrown) or None.
-        Depth first, pure sets first; a state that failed is remembered."""
-        key = (bytes(naturals), jokers, pure_needed, throw)
-        if key in self._failed:
-            return None
-        first = next((i for i, n in enumerate(naturals) if n), None)
-        if first is None:
+        `left` natural cards remain, none below index `start`. Depth first, pure sets first:
+        the first arrangement found is the answer, so only states that cannot succeed are
+        cut (too few pure sets left, or a failure remembered)."""
+        if not left:
             return ((), None) if pure_needed == 0 and not throw else None
-        if pure_needed * 3 > sum(naturals):
-            self._failed.add(key)
+        key = (bytes(naturals), pure_needed, throw)
+        if self._fails_with.get(key, -1) >= jokers:
             return None
-        naturals[first] -= 1
-        found = self._place_first(first, naturals, jokers, pure_needed, throw)
-        naturals[first] += 1
+        first = _lowest(naturals, start)
+        found = None
+        if pure_needed * 3 <= left and (
+                not pure_needed or self.pure_capacity(naturals, first, pure_needed) >= pure_needed):
+            naturals[first] -= 1
+            found = self._place_first(first, naturals, left - 1, jokers, pure_needed, throw)
+            naturals[first] += 1
         if found is None:
-            self._failed.add(key)
+            self._fails_with[key] = jokers
         return found
 
-    def _place_first(self, first: int, naturals: list[int], jokers: int, pure_needed: int,
-                     throw: bool) -> tuple[tuple[Group, ...], int | None] | None:
+    def _place_first(self, first: int, naturals: list[int], left: int, jokers: int,
+                     pure_needed: int, throw: bool
+                     ) -> tuple[tuple[Group, ...], int | None] | None:
         for j, k in _TRIPLES_PURE_FIRST[first]:
-            naturals[j] -= 1
-            naturals[k] -= 1
-            found = None
-            if naturals[j] >= 0 and naturals[k] >= 0:
-                found = self.place(naturals, jokers, max(0, pure_needed - _PURE[first, j, k]),
-                                   throw)
-            naturals[j] += 1
-            naturals[k] += 1
-            if found is not None:
-                return ((first, j, k), *found[0]), found[1]
+            if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
+                naturals[j] -= 1
+                naturals[k] -= 1
+                found = self.place(naturals, first, left - 2, jokers,
+                                   max(0, pure_needed - _PURE[first, j, k]), throw)
+                naturals[j] += 1
+                naturals[k] += 1
+                if found is not None:
+                    return ((first, j, k), *found[0]), found[1]
         if throw:
-            found = self.place(naturals, jokers, pure_needed, False)
+            found = self.place(naturals, first, left, jokers, pure_needed, False)
             if found is not None:
                 return found[0], first
         if jokers >= 1:
             for j in _PAIRS[first]:
                 if naturals[j]:
                     naturals[j] -= 1
-                    found = self.place(naturals, jokers - 1, pure_needed, throw)
+                    found = self.place(naturals, first, left - 1, jokers - 1, pure_needed,
+                                       throw)
                     naturals[j] += 1
                     if found is not None:
                         return ((first, j), *found[0]), found[1]
         if jokers >= 2:
-            found = self.place(naturals, jokers - 2, pure_needed, throw)
+            found = self.place(naturals, first, left, jokers - 2, pure_needed, throw)
             if found is not None:
                 return ((first,), *found[0]), found[1]
         return None
@@ -201,65 +277,192 @@ class _Solver:
                     continue
                 naturals, jokers = self.split(left)
                 still = PURE_NEEDED - size
-                found = self.place(naturals, len(jokers), still, throw)
+                found = self.place(naturals, 0, sum(naturals), len(jokers), still, throw)
                 if found is not None:
                     return [*chosen, *_fill(list(found[0]), jokers)], found[1]
                 if throw and jokers:  # or throw a joker card instead
-                    found = self.place(naturals, len(jokers) - 1, still, False)
+                    found = self.place(naturals, 0, sum(naturals), len(jokers) - 1, still,
+                                       False)
                     if found is not None:
                         return [*chosen, *_fill(list(found[0]), jokers[1:])], jokers[0]
         return None
 
-    def most_sets(self, naturals: list[int], jokers: int) -> list[Group]:
+    @staticmethod
+    def most_sets(naturals: list[int], jokers: int) -> list[Group]:
         """As many sets as the cards make, some cards left out, for "what is missing".
         Branch and bound, best first, within a budget of steps: the answer is the best
         found, which for a hand far from a finish may not be the very best."""
-        best: list[Group] = []
-        steps = [PACKING_BUDGET]
-        groups: list[Group] = []
-
-        def search(jokers: int) -> None:
-            nonlocal best
-            if len(groups) > len(best):
-                best = list(groups)
-            steps[0] -= 1
-            left = sum(naturals)
-            if steps[0] <= 0 or len(groups) + (left + jokers) // 3 <= len(best):
-                return
-            first = next((i for i, n in enumerate(naturals) if n), None)
-            if first is None:
-                return
-            naturals[first] -= 1
-            options: list[tuple[Group, int]] = [
-                ((first, j, k), 0) for j, k in _TRIPLES_PURE_FIRST[first]
-                if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2)]
-            if jokers >= 1:
-                options += [((first, j), 1) for j in _PAIRS[first] if naturals[j]]
-            if jokers >= 2:
-                options.append(((first,), 2))
-            for group, cost in options:
-                for i in group[1:]:
-                    naturals[i] -= 1
-                groups.append(group)
-                search(jokers - cost)
-                groups.pop()
-                for i in group[1:]:
-                    naturals[i] += 1
-            search(jokers)  # leave this card out
-            naturals[first] += 1
-
-        search(jokers)
-        return best
+        return _Packer(naturals, jokers).best_within_budget()
 
     def most_pure(self, counts: list[int]) -> int:
-        """How many disjoint pure sets the cards hold (up to the 3 needed)."""
-        pure = self.pure_sets(counts)
-        for size in range(min(PURE_NEEDED, len(pure)), 0, -1):
-            for chosen in combinations_with_replacement(pure, size):
-                used = Counter(i for trio in chosen for i in trio)
-                if all(counts[i] >= n for i, n in used.items()):
-                    return size
-        return 0
+        """How many disjoint pure sets the cards hold (up to the 3 needed), and never more
+        than the number of distinct pure sets: the answer the checker has always given (it
+        says 2 for two A 2 3 runs of hearts and a tunnella), kept so that verdicts do not
+        change here."""
+        return min(PURE_NEEDED, len(self.pure_sets(counts)), self.pure_capacity(counts))
+
+
+def _options(naturals: list[int], first: int, jokers: int) -> list[tuple[Group, int]]:
+    """The groups the lowest card (already taken out) can start, in the budgeted search's
+    order, with the jokers each costs."""
+    options: list[tuple[Group, int]] = [
+        ((first, j, k), 0) for j, k in _TRIPLES_PURE_FIRST[first]
+        if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2)]
+    if jokers >= 1:
+        options += [((first, j), 1) for j in _PAIRS[first] if naturals[j]]
+    if jokers >= 2:
+        options.append(((first,), 2))
+    return options
+
+
+class _Packer:
+    """The budgeted search for most sets, answering exactly as the plain depth-first one
+    (kept in the tests as the reference) does, step budget and all, but without walking
+    every step: a subtree that cannot beat the best so far changes nothing but the steps
+    left, so its number of steps is counted instead (remembered per state, since the same
+    cards are reached again and again by different groupings) and it is skipped; the search
+    goes down only where a better grouping lies or where the budget runs out."""
+
+    def __init__(self, naturals: list[int], jokers: int) -> None:
+        self.naturals = naturals
+        self.jokers = jokers
+        self.groups: list[Group] = []
+        self.best: list[Group] = []
+        self.steps = PACKING_BUDGET
+        self.optimum = _Optimum(naturals)
+        self.done = False  # the best so far is the best there is: nothing can change it
+        # (naturals, jokers, slack) -> steps the subtree takes, when it holds nothing better
+        # than the best so far (slack: how many groups it may add before it would be
+        # better); None when it holds something better; PACKING_BUDGET: that many or more.
+        self._quiet_steps: dict[tuple[bytes, int, int], int | None] = {}
+
+    def best_within_budget(self) -> list[Group]:
+        self._search(self.jokers, sum(self.naturals), 0)
+        return self.best
+
+    # One step of the plain search: note a better grouping, stop when out of steps or when
+    # even (cards + jokers) // 3 more groups would not be better; else place the lowest card
+    # in each group it can start, then leave it out.
+    def _search(self, jokers: int, left: int, start: int) -> None:
+        if len(self.groups) > len(self.best):
+            self.best = list(self.groups)
+            self.done = not self.optimum.beats(len(self.best), self.jokers)
+        self.steps -= 1
+        if self.steps <= 0 or len(self.groups) + (left + jokers) // 3 <= len(self.best):
+            return
+        if not left:
+            return
+        first = _lowest(self.naturals, start)
+        self.naturals[first] -= 1
+        for group, cost in _options(self.naturals, first, jokers):
+            self._take(group)
+            self.groups.append(group)
+            self._visit(jokers - cost, left - len(group), first)
+            self.groups.pop()
+            self._put_back(group)
+        self._visit(jokers, left - 1, first)  # leave this card out
+        self.naturals[first] += 1
+
+    def _visit(self, jokers: int, left: int, start: int) -> None:
+        """Take the step into a subtree, or skip it when it holds nothing better and ends
+        before the budget does, paying its steps; once the best is the very best, stop."""
+        if self.done:
+            return
+        if self.steps > 1:
+            steps = self._steps_if_quiet(jokers, left, start, len(self.best) - len(self.groups))
+            if steps is not None and steps < self.steps:
+                self.steps -= steps
+                return
+        self._search(jokers, left, start)
+
+    def _steps_if_quiet(self, jokers: int, left: int, start: int, slack: int) -> int | None:
+        """Steps the plain search takes in this subtree if nothing in it beats the best so
+        far (it may add at most `slack` groups), None if something does; counted up to the
+        budget only (PACKING_BUDGET stands for that many or more)."""
+        if slack < 0:
+            return None
+        if not left or (left + jokers) // 3 <= slack:
+            return 1
+        key = (bytes(self.naturals), jokers, slack)
+        if key in self._quiet_steps:
+            return self._quiet_steps[key]
+        first = _lowest(self.naturals, start)
+        self.naturals[first] -= 1
+        total: int | None = 1
+        for group, cost in [*_options(self.naturals, first, jokers), ((), 0)]:
+            self._take(group)
+            steps = self._steps_if_quiet(jokers - cost, left - max(1, len(group)), first,
+                                         slack - (1 if group else 0))
+            self._put_back(group)
+            if steps is None:
+                total = None
+                break
+            total += steps
+            if total >= PACKING_BUDGET:
+                total = PACKING_BUDGET
+                break
+        self.naturals[first] += 1
+        self._quiet_steps[key] = total
+        return total
+
+    def _take(self, group: Group) -> None:
+        for i in group[1:]:
+            self.naturals[i] -= 1
+
+    def _put_back(self, group: Group) -> None:
+        for i in group[1:]:
+            self.naturals[i] += 1
+
+
+class _Optimum:
+    """Can the cards make more than so many groups? Answered with a tighter bound than the
+    budgeted search's, so that it can say "no" quickly and the search can stop there."""
+
+    def __init__(self, naturals: list[int]) -> None:
+        self.naturals = list(naturals)
+        # Cards that could be in a natural set at all: only they make sets without jokers.
+        self.settable = [i for i in range(52) if naturals[i] and any(
+            all(naturals[c] >= trio.count(c) for c in trio) for trio in _TRIPLES_WITH[i])]
+        self.is_settable = [0] * 52
+        for i in self.settable:
+            self.is_settable[i] = 1
+        self._known: dict[tuple[bytes, int, int], bool] = {}
+
+    def beats(self, groups: int, jokers: int) -> bool:
+        settable = sum(self.naturals[i] for i in self.settable)
+        return self._beats(jokers, sum(self.naturals), settable, 0, groups)
+
+    def _beats(self, jokers: int, left: int, settable: int, start: int, slack: int) -> bool:
+        """More than `slack` groups from these cards (`left` of them, `settable` of which
+        could be in a natural set)? At most: one per card, one per three cards or jokers,
+        and a group without a joker is a natural set."""
+        if slack < 0:
+            return True
+        if not left or min(left, (left + jokers) // 3, settable // 3 + jokers) <= slack:
+            return False
+        key = (bytes(self.naturals), jokers, slack)
+        if key in self._known:
+            return self._known[key]
+        naturals, is_settable = self.naturals, self.is_settable
+        first = _lowest(naturals, start)
+        naturals[first] -= 1
+        settable -= is_settable[first]
+        found = False
+        for group, cost in [*_options(naturals, first, jokers), ((), 0)]:
+            taken = 0
+            for i in group[1:]:
+                naturals[i] -= 1
+                taken += is_settable[i]
+            found = self._beats(jokers - cost, left - max(1, len(group)), settable - taken,
+                                first, slack - (1 if group else 0))
+            for i in group[1:]:
+                naturals[i] += 1
+            if found:
+                break
+        naturals[first] += 1
+        self._known[key] = found
+        return found
+
 
 def _fill(groups: list[Group], jokers: list[int]) -> list[Group]:
     """Complete natural groups with joker cards; the jokers left make sets of three."""
