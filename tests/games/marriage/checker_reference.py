@@ -260,7 +260,9 @@ class _Solver:
     def most_pure(self, counts: list[int]) -> int:
         """How many disjoint pure sets the cards hold (up to the 3 needed)."""
         pure = self.pure_sets(counts)
-        for size in range(min(PURE_NEEDED, len(pure)), 0, -1):
+        # (one change from the checker as it was: the same pure set may be chosen again,
+        # so two A 2 3 runs of hearts count twice; it said 2 for them and a tunnella)
+        for size in range(PURE_NEEDED if pure else 0, 0, -1):
             for chosen in combinations_with_replacement(pure, size):
                 used = Counter(i for trio in chosen for i in trio)
                 if all(counts[i] >= n for i, n in used.items()):

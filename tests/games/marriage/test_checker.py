@@ -190,3 +190,12 @@ def test_whatever_the_cards_a_reported_finish_is_real(tiplu, hand):
         assert_real_finish(hand, roles, verdict)
     else:
         assert "Not a finish" in verdict.describe()
+
+
+def test_the_same_pure_run_twice_counts_twice():
+    # two A 2 3 runs of hearts and the tunnella 5S 5S 5S are three disjoint pure sets
+    # (3 packs hold three of each card), so nothing is short of pure sets here
+    cards = parse_cards("AH 2H 3H AH 2H 3H 5S 5S 5S 9C JD 4C KD 7S 2C QD 6D 8C 10S 4D JC", 3)
+    result = check_finish(cards, MaalRoles(parse_card("QH")))
+    assert not result.finished
+    assert result.pure == 3 and "Pure sets possible" not in result.describe()

@@ -295,11 +295,9 @@ class _Solver:
         return _Packer(naturals, jokers).best_within_budget()
 
     def most_pure(self, counts: list[int]) -> int:
-        """How many disjoint pure sets the cards hold (up to the 3 needed), and never more
-        than the number of distinct pure sets: the answer the checker has always given (it
-        says 2 for two A 2 3 runs of hearts and a tunnella), kept so that verdicts do not
-        change here."""
-        return min(PURE_NEEDED, len(self.pure_sets(counts)), self.pure_capacity(counts))
+        """How many disjoint pure sets the cards hold (up to the 3 needed): two A 2 3 runs
+        of hearts and a tunnella are 3, the same run twice counting twice."""
+        return min(PURE_NEEDED, self.pure_capacity(counts))
 
 
 def _options(naturals: list[int], first: int, jokers: int) -> list[tuple[Group, int]]:
