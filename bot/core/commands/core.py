@@ -12,11 +12,12 @@ from bot.core.handlers import (
     exchange,
     hands,
     help,
+    ledger,
     looking_back,
     sessions,
 )
 from bot.core.i18n import LANGUAGES
-from bot.core.permissions import Rule
+from bot.core.permissions import WHO, Rule
 from bot.core.rules import RuleSpec
 from bot.core.session import LIVE, NEW_EACH
 
@@ -98,11 +99,16 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
                     "finished game.", (PAST_GAME,), needs=Needs.NOTHING, run=board.board,
                     read_only=True),
         CommandSpec(
-            "undo", "undo the last hand (or drop a waiting one)", "/undo [reason:wrong winner]",
+            "undo", "undo the last hand (or drop a waiting one)",
+            "/undo [reason:wrong winner]   /undo payment",
             "Nothing is deleted: the hand is kept in the log as undone. On Telegram and "
-            "Discord a bare /undo asks first; with a reason it is done at once.",
-            (Option("reason", Kind.TEXT, "why, for the record"),),
-            may=Rule.RECORDER, run=hands.undo, confirm=True),
+            "Discord a bare /undo asks first; with a reason it is done at once. /undo "
+            "payment (or a bare /undo with no game open) undoes the ledger's latest payment: "
+            f"{WHO[Rule.PAYMENT]} may.",
+            (Option("", Kind.CHOICE, "payment: the latest payment of /ledger", name="what",
+                    choices=("payment",)),
+             Option("reason", Kind.TEXT, "why, for the record")),
+            may=Rule.RECORDER, needs=Needs.NOTHING, run=hands.undo, confirm=True),
         CommandSpec(
             "edit", "re-enter a recorded hand", "/edit hand:3 maal:bob=6 seen:bob carol",
             "Give only what changes; the rest stays. The hand keeps the rules it was scored "
@@ -163,6 +169,29 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
              Option("period", Kind.CHOICE, "this month, this year or all time",
                     choices=looking_back.PERIODS)),
             needs=Needs.NOTHING, run=looking_back.stats_, read_only=True),
+        CommandSpec(
+            "ledger", "who owes whom across game nights",
+            "/ledger   /ledger history",
+            "The money of every finished game played for money (Marriage, marriage rummy: "
+            "at each hand's rate and currency) carries over until it is paid: each person's "
+            "balance per currency (+ is owed, - owes; currencies are never added together) "
+            "and the fewest transfers that clear it. Tranca, Riichi and Call Break are not "
+            "settled in money between players, so they never enter it. history: the games "
+            "and payments with their dates.",
+            (Option("", Kind.CHOICE, "history: the games and payments with dates",
+                    name="show", choices=("history",)),),
+            needs=Needs.NOTHING, run=ledger.ledger, read_only=True),
+        CommandSpec(
+            "paid", "record a payment in the ledger",
+            "/paid bob 500 to:alice   /paid bob 12.50 to:@alice currency:Rs",
+            "Who paid and how much, then to: whom (a name they played under, or a "
+            "mention). currency: only when the two have more than one in the ledger. More "
+            "than is owed is fine: the balance flips. /undo payment takes it back.",
+            (Option("", Kind.TEXT, "who paid and how much, e.g. bob 500", name="payment",
+                    required=True),
+             Option("to", Kind.TEXT, "who was paid: a name or @mention", required=True),
+             Option("currency", Kind.TEXT, "when they share more than one, e.g. Rs")),
+            may=Rule.PAYEE, needs=Needs.NOTHING, run=ledger.paid),
         CommandSpec(
             "link", "count a guest name as a person in /stats",
             "/link name:Bob @bob   or   /link name:Bob (yourself)", "",
