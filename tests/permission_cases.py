@@ -71,6 +71,12 @@ CASES = [
          (MONEY,), ("paid", None, {"payment": "pia 5", "to": "zed"})),
     Case("undo a payment someone else recorded", "/undo payment",
          frozenset({STARTER, ADMIN}), (MONEY, PAYMENT), ("undo", None, {"what": "payment"})),
+    Case("start a season", "/season start name:Autumn", frozenset({ADMIN}), (),
+         ("season", None, {"action": "start", "name": "Autumn"})),
+    # (none is open: an admin is told so, anyone else is refused first)
+    Case("end a season", "/season end", frozenset({ADMIN}), (),
+         ("season", None, {"action": "end"})),
+    Case("look at the season", "/season", frozenset(ROLES), (), ("season", None, {})),
 ]
 
 # refused because of who sent it (the words of bot/core/permissions.py, or /join's)

@@ -129,6 +129,27 @@ class PaymentRecord:
     voided_by: str | None = None
 
 
+@dataclass
+class SeasonRecord:
+    """A named stretch of a chat's games: a game is in the season it ended in (a game still
+    open: in the season open now)."""
+
+    name: str
+    started_by: str
+    started_by_name: str
+    id: int | None = None
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    ended_by: str | None = None
+
+    def holds(self, session: SessionState) -> bool:
+        if session.status != ENDED or session.ended_at is None:
+            return self.ended_at is None
+        assert self.started_at is not None
+        return self.started_at <= session.ended_at and (
+            self.ended_at is None or session.ended_at < self.ended_at)
+
+
 DEFAULT_TIMEZONE, DEFAULT_LANGUAGE = "UTC", "en"
 LIVE, NEW_EACH = "live", "new"  # one board message kept up to date, or a new one each change
 
@@ -185,6 +206,9 @@ class ChatTransaction(Protocol):
     async def payments(self) -> list[PaymentRecord]: ...
     async def add_payment(self, payment: PaymentRecord) -> PaymentRecord: ...
     async def void_payment(self, payment_id: int, by: str) -> None: ...
+    async def seasons(self) -> list[SeasonRecord]: ...
+    async def add_season(self, season: SeasonRecord) -> SeasonRecord: ...
+    async def end_season(self, season_id: int, by: str) -> None: ...
     async def record_origin(self, origin_id: str, reply: Mapping[str, Any]) -> None: ...
 
 

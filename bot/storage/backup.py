@@ -10,10 +10,10 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.storage.migrations import RUMMY_SCALE, scale_rummy_points
-from bot.storage.tables import hands, payments, sessions
+from bot.storage.tables import hands, payments, seasons, sessions
 from bot.storage.validate import FORMAT, VERSION, RestoreError, check_backup
 
-_DATES = ("created_at", "ended_at", "voided_at")
+_DATES = ("created_at", "ended_at", "voided_at", "started_at")
 
 
 def _plain(row: Any) -> dict[str, Any]:
@@ -53,6 +53,10 @@ async def export_sessions(conn: AsyncConnection, chat: str,
                                    .order_by(payments.c.id))).all()
         data["payments"] = [{k: v for k, v in _plain(r).items() if k != "chat"}
                             for r in rows]
+        rows = (await conn.execute(select(seasons).where(seasons.c.chat == chat)
+                                   .order_by(seasons.c.id))).all()
+        data["seasons"] = [{k: v for k, v in _plain(r).items() if k != "chat"}
+                           for r in rows]
     return data
 
 
@@ -86,6 +90,12 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
     if paid and data.get("payments"):
         raise RestoreError(f"chat {target} already has {paid} payment(s) in its ledger; "
                            "restore into an empty chat")
+    held = (await conn.execute(
+        select(func.count()).select_from(seasons).where(seasons.c.chat == target)
+    )).scalar_one()
+    if held and data.get("seasons"):
+        raise RestoreError(f"chat {target} already has {held} season(s); restore into an "
+                           "empty chat")
     for session in data["sessions"]:
         values = _dates({k: v for k, v in session.items() if k not in ("id", "hands")})
         values["chat"] = target
@@ -104,4 +114,7 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
     for payment in data.get("payments") or []:  # version 3 on: the ledger's payments
         row = _dates({k: v for k, v in payment.items() if k != "id"})
         await conn.execute(insert(payments).values(chat=target, **row))
+    for season in data.get("seasons") or []:  # version 3 on: the chat's seasons
+        row = _dates({k: v for k, v in season.items() if k != "id"})
+        await conn.execute(insert(seasons).values(chat=target, **row))
     return len(data["sessions"])

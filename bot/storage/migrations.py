@@ -184,6 +184,28 @@ async def _0008_payments(conn: AsyncConnection) -> None:
     await conn.run_sync(meta.create_all)
 
 
+async def _0009_seasons(conn: AsyncConnection) -> None:
+    # A chat's seasons: a name and a span of time; a game is in the season it ended in (an
+    # open game: in the open season). At most one open season per chat.
+    meta = MetaData()
+    Table(
+        "seasons", meta,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("chat", Text, nullable=False),
+        Column("name", Text, nullable=False),
+        Column("started_at", DateTime(timezone=True), nullable=False),
+        Column("started_by", Text, nullable=False),
+        Column("started_by_name", Text, nullable=False),
+        Column("ended_at", DateTime(timezone=True)),
+        Column("ended_by", Text),
+        Index("one_open_season_per_chat", "chat", unique=True,
+              sqlite_where=text("ended_at IS NULL"),
+              postgresql_where=text("ended_at IS NULL")),
+        Index("seasons_by_chat", "chat", "id"),
+    )
+    await conn.run_sync(meta.create_all)
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
@@ -193,6 +215,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (6, "the live board's message", _0006_board_ref),
     (7, "marriage rummy points in tenths", _0007_marriage_rummy_tenths),
     (8, "the ledger's payments", _0008_payments),
+    (9, "seasons", _0009_seasons),
 ]
 
 

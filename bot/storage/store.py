@@ -21,13 +21,14 @@ from bot.core.session import (
     DuplicateOrigin,
     HandRecord,
     PaymentRecord,
+    SeasonRecord,
     SessionState,
     Void,
     WaitingHand,
 )
 from bot.storage.backup import export_sessions, import_sessions
 from bot.storage.database import READ_ONLY
-from bot.storage.tables import chat_settings, hands, origins, payments, sessions
+from bot.storage.tables import chat_settings, hands, origins, payments, seasons, sessions
 
 
 def _now() -> datetime:
@@ -192,6 +193,13 @@ def _payment(row: Any) -> PaymentRecord:
         recorded_by=row.recorded_by, recorded_by_name=row.recorded_by_name,
         origin_id=row.origin_id, created_at=_aware(row.created_at),
         voided_at=_aware(row.voided_at), voided_by=row.voided_by)
+
+
+def _season(row: Any) -> SeasonRecord:
+    return SeasonRecord(
+        id=row.id, name=row.name, started_by=row.started_by,
+        started_by_name=row.started_by_name, started_at=_aware(row.started_at),
+        ended_at=_aware(row.ended_at), ended_by=row.ended_by)
 
 
 class SqlChatTransaction:
@@ -374,6 +382,31 @@ class SqlChatTransaction:
             .where(payments.c.chat == self.chat, payments.c.id == payment_id,
                    payments.c.voided_at.is_(None))
             .values(voided_at=_now(), voided_by=by))
+
+    async def seasons(self) -> list[SeasonRecord]:
+        """The chat's seasons, oldest first."""
+        rows = (await self.conn.execute(
+            select(seasons).where(seasons.c.chat == self.chat).order_by(seasons.c.id)
+        )).all()
+        return [_season(r) for r in rows]
+
+    async def add_season(self, season: SeasonRecord) -> SeasonRecord:
+        self._writable()
+        started = _now()
+        result = await self.conn.execute(insert(seasons).values(
+            chat=self.chat, name=season.name, started_at=started,
+            started_by=season.started_by, started_by_name=season.started_by_name,
+        ).returning(seasons.c.id))
+        season.id, season.started_at = result.scalar_one(), started
+        return season
+
+    async def end_season(self, season_id: int, by: str) -> None:
+        self._writable()
+        await self.conn.execute(
+            update(seasons)
+            .where(seasons.c.chat == self.chat, seasons.c.id == season_id,
+                   seasons.c.ended_at.is_(None))
+            .values(ended_at=_now(), ended_by=by))
 
     async def record_origin(self, origin_id: str, reply: Mapping[str, Any]) -> None:
         self._writable()

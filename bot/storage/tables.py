@@ -102,3 +102,15 @@ payments = table(
     column("voided_at", DateTime(timezone=True)),
     column("voided_by", Text),
 )
+
+seasons = table(
+    "seasons",
+    column("id", Integer),
+    column("chat", Text),
+    column("name", Text),
+    column("started_at", DateTime(timezone=True)),
+    column("started_by", Text),
+    column("started_by_name", Text),
+    column("ended_at", DateTime(timezone=True)),
+    column("ended_by", Text),
+)

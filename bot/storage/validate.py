@@ -13,7 +13,7 @@ from bot.core.errors import UserError
 from bot.core.games import GAMES
 from bot.core.players import Player, check_name
 from bot.core.session import ENDED, OPEN
-from bot.storage.tables import hands, payments, sessions
+from bot.storage.tables import hands, payments, seasons, sessions
 
 FORMAT = "maalbot-backup"
 # 2: marriage_rummy points are tenths (migration 7); 1 is scaled on restore. 3: the chat's
@@ -25,7 +25,9 @@ HAND_KEYS = {c.name for c in hands.columns}
 PLAYER_KEYS = set(Player.__dataclass_fields__)
 PAYMENT_KEYS = {c.name for c in payments.columns} - {"chat"}
 # what /export adds for people to read (the balances): recomputed, never imported
-TOP_KEYS = {"format", "version", "chat", "sessions", "payments", "balances"}
+SEASON_KEYS = {c.name for c in seasons.columns} - {"chat"}
+TOP_KEYS = {"format", "version", "chat", "sessions", "payments", "seasons", "balances"}
+MAX_SEASONS = 10_000
 MAX_PAYMENTS = 1_000_000
 MAX_SESSIONS, MAX_HANDS = 10_000, 1_000_000
 
@@ -62,6 +64,28 @@ def check_backup(data: Any) -> None:
             raise RestoreError(f"`payments` must be a list of at most {MAX_PAYMENTS:,}")
         for i, payment in enumerate(paid, 1):
             _check_payment(payment, f"payment {i}")
+    held = data.get("seasons")
+    if held is not None:
+        if not isinstance(held, list) or len(held) > MAX_SEASONS:
+            raise RestoreError(f"`seasons` must be a list of at most {MAX_SEASONS:,}")
+        for i, season in enumerate(held, 1):
+            _check_season(season, f"season {i}")
+        if sum(s.get("ended_at") is None for s in held) > 1:
+            raise RestoreError("more than one open season: a chat has one at a time")
+
+
+def _check_season(season: Any, where: str) -> None:
+    if not isinstance(season, Mapping):
+        raise RestoreError(f"{where} is not an object")
+    _only(season, SEASON_KEYS, where)
+    for key in ("name", "started_by", "started_by_name"):
+        if key not in season:
+            raise RestoreError(f"{where} has no `{key}`")
+        _kind(season, key, str, where)
+    if not season["name"].strip() or len(season["name"]) > 40:
+        raise RestoreError(f"{where}: a name of 1 to 40 characters")
+    _date(season.get("started_at"), f"{where}: started_at")
+    _date(season.get("ended_at"), f"{where}: ended_at", optional=True)
 
 
 def _check_payment(payment: Any, where: str) -> None:

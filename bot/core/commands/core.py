@@ -14,6 +14,7 @@ from bot.core.handlers import (
     help,
     ledger,
     looking_back,
+    seasons,
     sessions,
 )
 from bot.core.i18n import LANGUAGES
@@ -167,8 +168,22 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             (Option("", Kind.TEXT, "one player's record (the leaderboard if empty)",
                     name="player"),
              Option("period", Kind.CHOICE, "this month, this year or all time",
-                    choices=looking_back.PERIODS)),
+                    choices=looking_back.PERIODS),
+             Option("season", Kind.TEXT, "a season's ranking, by its name (/stats season: "
+                    "the current one)")),
             needs=Needs.NOTHING, run=looking_back.stats_, read_only=True),
+        CommandSpec(
+            "season", "group the games into a season",
+            "/season   /season start name:Autumn   /season end",
+            "A season holds the games that end while it is open (a game still open: the "
+            "season open now). /stats season ranks it game by game, as a table and a "
+            "picture: Marriage by money and points per hand, Riichi by the final results "
+            "with uma and oka (average place, places, best hand, busts), Tranca by wins. "
+            "One season open at a time; a chat admin starts and ends it.",
+            (Option("", Kind.CHOICE, "start or end (empty: show the season)", name="action",
+                    choices=("start", "end")),
+             Option("name", Kind.TEXT, "the new season's name, e.g. Autumn")),
+            may=Rule.ADMIN, free_view=True, needs=Needs.NOTHING, run=seasons.season),
         CommandSpec(
             "ledger", "who owes whom across game nights",
             "/ledger   /ledger history",

@@ -234,7 +234,7 @@ async def test_games_ended_before_the_ledger_count(database_url: str,
                 no=1, players=[1, 2, 3], inputs={}, rules=rules,
                 deltas={1: 31, 2: -9, 3: -22}, summary="alice won",
                 recorded_by="test:host", recorded_by_name="host"))
-    assert await migrations.upgrade(engine) == [8]
+    assert (await migrations.upgrade(engine))[0] == 8  # the ledger, and what came after
     try:
         table = Table(Service(store), chat="old")
         text = (await table.ok("/ledger")).text
