@@ -15,6 +15,8 @@ from typing import Any
 MEMBER, PLAYER, STARTER, ADMIN = "member", "player", "starter", "admin"
 ROLES = (MEMBER, PLAYER, STARTER, ADMIN)
 HAND = "/hand winner:zed seen:hana pia maal:zed=1 hana=1 pia=1"
+MONEY = "/rules currency:Rs"  # the chat plays for Rs: a payment's currency
+PAYMENT = "/paid pia 5 to:hana"  # recorded by hana, the person paid
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,19 @@ CASES = [
     Case("change the chat's settings", "/settings timezone:UTC", frozenset({ADMIN}), (),
          ("settings", None, {"timezone": "UTC"})),
     Case("look at the board", "/board", frozenset(ROLES), (HAND,), ("board", None, {})),
+    # the ledger: a payment is recorded by the person paid (by account) or an admin
+    Case("record a payment made to you", "/paid zed 5 to:pia", frozenset({PLAYER, ADMIN}),
+         (MONEY,), ("paid", None, {"payment": "zed 5", "to": "pia"})),
+    Case("record a payment to a guest name", "/paid pia 5 to:zed", frozenset({ADMIN}),
+         (MONEY,), ("paid", None, {"payment": "pia 5", "to": "zed"})),
+    Case("undo a payment someone else recorded", "/undo payment",
+         frozenset({STARTER, ADMIN}), (MONEY, PAYMENT), ("undo", None, {"what": "payment"})),
+    Case("start a season", "/season start name:Autumn", frozenset({ADMIN}), (),
+         ("season", None, {"action": "start", "name": "Autumn"})),
+    # (none is open: an admin is told so, anyone else is refused first)
+    Case("end a season", "/season end", frozenset({ADMIN}), (),
+         ("season", None, {"action": "end"})),
+    Case("look at the season", "/season", frozenset(ROLES), (), ("season", None, {})),
 ]
 
 # refused because of who sent it (the words of bot/core/permissions.py, or /join's)

@@ -69,3 +69,33 @@ def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord]
         return buffer.getvalue()
     finally:
         plt.close(figure)
+
+
+def render_ranking(title: str, panels: Sequence[tuple[str, Sequence[tuple[str, float]]]]
+                   ) -> bytes:
+    """A season's ranking: a panel of horizontal bars per game (its title, and each
+    person's ranked value, best first, drawn at the top)."""
+    height = max(HEIGHT, sum(1.2 + 0.35 * len(people) for _, people in panels))
+    figure, axes = plt.subplots(len(panels), 1, figsize=(WIDTH, height), dpi=DPI,
+                                squeeze=False)
+    try:
+        for (heading, people), ax in zip(panels, axes[:, 0], strict=True):
+            names = [name for name, _ in people][::-1]
+            values = [value for _, value in people][::-1]
+            colours = ["#2e86c1" if v >= 0 else "#c0392b" for v in values]
+            ax.barh(names, values, color=colours)
+            ax.axvline(0, color="#888888", linewidth=0.8)
+            for y, value in enumerate(values):
+                ax.annotate(f"{value:+,.2f}".rstrip("0").rstrip("."), (value, y),
+                            xytext=(4 if value >= 0 else -4, 0), textcoords="offset points",
+                            ha="left" if value >= 0 else "right", va="center", fontsize=9)
+            ax.set_title(heading)
+            ax.grid(True, axis="x", alpha=0.3)
+            ax.margins(x=0.15)
+        figure.suptitle(title)
+        figure.tight_layout()
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png")
+        return buffer.getvalue()
+    finally:
+        plt.close(figure)

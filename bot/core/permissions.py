@@ -30,6 +30,8 @@ class Rule(StrEnum):
     HAND_PLAYER = "hand_player"  # the hand's players, its recorder, the starter, an admin
     SELF = "self"  # your own seat; someone else's: the starter or an admin
     SEAT = "seat"  # a new seat: anyone; a seat typed by name: the starter or an admin
+    PAYEE = "payee"  # a payment: the person paid (by their account), an admin
+    PAYMENT = "payment"  # undo a payment: whoever recorded it, an admin
 
 
 WHO = {
@@ -46,6 +48,9 @@ WHO = {
     Rule.SELF: "the player themselves, the person who started the game or a chat admin",
     Rule.SEAT: "anyone for a new seat; for a seat typed by name, the person who started "
                "the game or a chat admin",
+    Rule.PAYEE: "the person who was paid (by their account, not a typed name) or a chat "
+                "admin",
+    Rule.PAYMENT: "the person who recorded it or a chat admin",
 }
 
 # Rules the service can decide from the session alone, before the command runs.
@@ -88,11 +93,16 @@ def needs_admin_status(rule: Rule) -> bool:
 
 def allowed(rule: Rule, roles: Roles, *, hand_count: int = 0,
             hand: HandRecord | None = None, recorded_by: str | None = None,
-            seats: Iterable[Player] = (), claim: bool = False) -> bool:
+            seats: Iterable[Player] = (), claim: bool = False, payee: bool = False) -> bool:
     if roles.admin or rule == Rule.ANYONE:
         return True
     if rule == Rule.ADMIN:
         return False
+    # the ledger is the chat's, not a game's: starting a game gives no say over it
+    if rule == Rule.PAYEE:
+        return payee  # the payer's own word is not enough
+    if rule == Rule.PAYMENT:
+        return recorded_by == roles.actor.id
     if roles.starter:
         return True
     if rule == Rule.PLAYER:

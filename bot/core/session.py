@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -60,6 +61,7 @@ class SessionState:
     # for a session from before this was kept (derived from its hands when first needed).
     money: dict[str, dict[str, str]] | None = None
     board_ref: str | None = None  # the platform message that is this game's live board
+    ended_at: datetime | None = None
 
     @property
     def roster(self) -> Roster:
@@ -105,6 +107,47 @@ class Void:
         if text == "edited" or text.startswith("edited: "):
             return cls(True, text.partition(": ")[2] or None)
         return cls(False, text)
+
+
+@dataclass
+class PaymentRecord:
+    """One payment in a chat's ledger: `payer` paid `payee` (people keyed as /stats keys
+    them). Append-only: /undo voids it, it is never deleted."""
+
+    payer: str
+    payer_name: str
+    payee: str
+    payee_name: str
+    amount: Decimal
+    currency: str
+    recorded_by: str
+    recorded_by_name: str
+    origin_id: str | None = None
+    id: int | None = None
+    created_at: datetime | None = None
+    voided_at: datetime | None = None
+    voided_by: str | None = None
+
+
+@dataclass
+class SeasonRecord:
+    """A named stretch of a chat's games: a game is in the season it ended in (a game still
+    open: in the season open now)."""
+
+    name: str
+    started_by: str
+    started_by_name: str
+    id: int | None = None
+    started_at: datetime | None = None
+    ended_at: datetime | None = None
+    ended_by: str | None = None
+
+    def holds(self, session: SessionState) -> bool:
+        if session.status != ENDED or session.ended_at is None:
+            return self.ended_at is None
+        assert self.started_at is not None
+        return self.started_at <= session.ended_at and (
+            self.ended_at is None or session.ended_at < self.ended_at)
 
 
 DEFAULT_TIMEZONE, DEFAULT_LANGUAGE = "UTC", "en"
@@ -155,11 +198,17 @@ class ChatTransaction(Protocol):
     async def chat_sessions(self) -> list[SessionState]: ...
     async def session(self, session_id: int) -> SessionState | None: ...
     async def set_board_ref(self, session_id: int, ref: str | None) -> None: ...
-    async def export(self, session_ids: list[int]) -> dict[str, Any]: ...
+    async def export(self, session_ids: list[int], ledger: bool = False) -> dict[str, Any]: ...
     async def restore(self, data: Mapping[str, Any]) -> int: ...
     async def settings(self) -> ChatSettings: ...
     async def save_settings(self, values: ChatSettings) -> None: ...
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None: ...
+    async def payments(self) -> list[PaymentRecord]: ...
+    async def add_payment(self, payment: PaymentRecord) -> PaymentRecord: ...
+    async def void_payment(self, payment_id: int, by: str) -> None: ...
+    async def seasons(self) -> list[SeasonRecord]: ...
+    async def add_season(self, season: SeasonRecord) -> SeasonRecord: ...
+    async def end_season(self, season_id: int, by: str) -> None: ...
     async def record_origin(self, origin_id: str, reply: Mapping[str, Any]) -> None: ...
 
 

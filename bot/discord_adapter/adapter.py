@@ -345,9 +345,9 @@ class DiscordAdapter:
         if reply.file is not None:
             # a chart shows inside an embed; an export comes as a plain attachment
             extra["file"] = discord.File(io.BytesIO(reply.file.data), filename=reply.file.name)
-            if reply.file.kind == "image":
-                embeds = [discord.Embed(description=content or None).set_image(
-                    url=f"attachment://{reply.file.name}")]
+            if reply.file.kind == "image":  # in the embed, under a table if there is one
+                embed = embeds[0] if embeds else discord.Embed(description=content or None)
+                embeds = [embed.set_image(url=f"attachment://{reply.file.name}")]
                 content = None
         if edit:
             if response.is_done():

@@ -10,10 +10,10 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.storage.migrations import RUMMY_SCALE, scale_rummy_points
-from bot.storage.tables import hands, sessions
+from bot.storage.tables import hands, payments, seasons, sessions
 from bot.storage.validate import FORMAT, VERSION, RestoreError, check_backup
 
-_DATES = ("created_at", "ended_at", "voided_at")
+_DATES = ("created_at", "ended_at", "voided_at", "started_at")
 
 
 def _plain(row: Any) -> dict[str, Any]:
@@ -31,8 +31,11 @@ def _dates(data: dict[str, Any]) -> dict[str, Any]:
 
 
 async def export_sessions(conn: AsyncConnection, chat: str,
-                          session_ids: list[int] | None = None) -> dict[str, Any]:
-    """The chat's sessions (all, or those listed) with every hand, as JSON-ready data."""
+                          session_ids: list[int] | None = None,
+                          ledger: bool | None = None) -> dict[str, Any]:
+    """The chat's sessions (all, or those listed) with every hand, as JSON-ready data; with
+    the ledger's payments (undone ones too) for the whole chat (`ledger`, by default when
+    every session is exported)."""
     query = select(sessions).where(sessions.c.chat == chat).order_by(sessions.c.id)
     if session_ids is not None:
         query = query.where(sessions.c.id.in_(session_ids))
@@ -43,7 +46,18 @@ async def export_sessions(conn: AsyncConnection, chat: str,
             select(hands).where(hands.c.session_id == row.id).order_by(hands.c.id))).all()
         session["hands"] = [_plain(h) for h in hand_rows]
         exported.append(session)
-    return {"format": FORMAT, "version": VERSION, "chat": chat, "sessions": exported}
+    data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "chat": chat,
+                            "sessions": exported}
+    if ledger if ledger is not None else session_ids is None:
+        rows = (await conn.execute(select(payments).where(payments.c.chat == chat)
+                                   .order_by(payments.c.id))).all()
+        data["payments"] = [{k: v for k, v in _plain(r).items() if k != "chat"}
+                            for r in rows]
+        rows = (await conn.execute(select(seasons).where(seasons.c.chat == chat)
+                                   .order_by(seasons.c.id))).all()
+        data["seasons"] = [{k: v for k, v in _plain(r).items() if k != "chat"}
+                           for r in rows]
+    return data
 
 
 async def export_chat(engine: AsyncEngine, chat: str) -> dict[str, Any]:
@@ -70,6 +84,18 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
     if existing:
         raise RestoreError(f"chat {target} already has {existing} session(s); "
                            "restore into an empty chat")
+    paid = (await conn.execute(
+        select(func.count()).select_from(payments).where(payments.c.chat == target)
+    )).scalar_one()
+    if paid and data.get("payments"):
+        raise RestoreError(f"chat {target} already has {paid} payment(s) in its ledger; "
+                           "restore into an empty chat")
+    held = (await conn.execute(
+        select(func.count()).select_from(seasons).where(seasons.c.chat == target)
+    )).scalar_one()
+    if held and data.get("seasons"):
+        raise RestoreError(f"chat {target} already has {held} season(s); restore into an "
+                           "empty chat")
     for session in data["sessions"]:
         values = _dates({k: v for k, v in session.items() if k not in ("id", "hands")})
         values["chat"] = target
@@ -85,4 +111,10 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
             hand_id = (await conn.execute(
                 insert(hands).values(**row).returning(hands.c.id))).scalar_one()
             old_to_new[hand["id"]] = hand_id
+    for payment in data.get("payments") or []:  # version 3 on: the ledger's payments
+        row = _dates({k: v for k, v in payment.items() if k != "id"})
+        await conn.execute(insert(payments).values(chat=target, **row))
+    for season in data.get("seasons") or []:  # version 3 on: the chat's seasons
+        row = _dates({k: v for k, v in season.items() if k != "id"})
+        await conn.execute(insert(seasons).values(chat=target, **row))
     return len(data["sessions"])

@@ -158,6 +158,54 @@ async def _0007_marriage_rummy_tenths(conn: AsyncConnection) -> None:
                 deltas=scale_rummy_points("marriage_rummy", deltas, RUMMY_SCALE)))
 
 
+async def _0008_payments(conn: AsyncConnection) -> None:
+    # The chat's ledger: payments between people, append-only like hands (undo voids).
+    # Games enter the ledger from the ended sessions themselves (their money book), so
+    # games ended before this migration count with nothing to backfill.
+    meta = MetaData()
+    Table(
+        "payments", meta,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("chat", Text, nullable=False),
+        Column("payer", Text, nullable=False),  # a person's key, as /stats keys them
+        Column("payer_name", Text, nullable=False),
+        Column("payee", Text, nullable=False),
+        Column("payee_name", Text, nullable=False),
+        Column("amount", Text, nullable=False),  # a decimal, exactly as recorded
+        Column("currency", Text, nullable=False),
+        Column("recorded_by", Text, nullable=False),
+        Column("recorded_by_name", Text, nullable=False),
+        Column("origin_id", Text),
+        Column("created_at", DateTime(timezone=True), nullable=False),
+        Column("voided_at", DateTime(timezone=True)),
+        Column("voided_by", Text),
+        Index("payments_by_chat", "chat", "id"),
+    )
+    await conn.run_sync(meta.create_all)
+
+
+async def _0009_seasons(conn: AsyncConnection) -> None:
+    # A chat's seasons: a name and a span of time; a game is in the season it ended in (an
+    # open game: in the open season). At most one open season per chat.
+    meta = MetaData()
+    Table(
+        "seasons", meta,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("chat", Text, nullable=False),
+        Column("name", Text, nullable=False),
+        Column("started_at", DateTime(timezone=True), nullable=False),
+        Column("started_by", Text, nullable=False),
+        Column("started_by_name", Text, nullable=False),
+        Column("ended_at", DateTime(timezone=True)),
+        Column("ended_by", Text),
+        Index("one_open_season_per_chat", "chat", unique=True,
+              sqlite_where=text("ended_at IS NULL"),
+              postgresql_where=text("ended_at IS NULL")),
+        Index("seasons_by_chat", "chat", "id"),
+    )
+    await conn.run_sync(meta.create_all)
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
@@ -166,6 +214,8 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (5, "a durable inbox of Telegram updates", _0005_inbox),
     (6, "the live board's message", _0006_board_ref),
     (7, "marriage rummy points in tenths", _0007_marriage_rummy_tenths),
+    (8, "the ledger's payments", _0008_payments),
+    (9, "seasons", _0009_seasons),
 ]
 
 

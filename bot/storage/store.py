@@ -7,6 +7,7 @@ import weakref
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import insert, select, text, update
@@ -19,13 +20,15 @@ from bot.core.session import (
     ChatSettings,
     DuplicateOrigin,
     HandRecord,
+    PaymentRecord,
+    SeasonRecord,
     SessionState,
     Void,
     WaitingHand,
 )
 from bot.storage.backup import export_sessions, import_sessions
 from bot.storage.database import READ_ONLY
-from bot.storage.tables import chat_settings, hands, origins, sessions
+from bot.storage.tables import chat_settings, hands, origins, payments, seasons, sessions
 
 
 def _now() -> datetime:
@@ -159,6 +162,7 @@ def _session(row: Any) -> SessionState:
         board_ref=row.board_ref,
     )
     state.created_at = _aware(row.created_at)
+    state.ended_at = _aware(row.ended_at)
     return state
 
 
@@ -180,6 +184,22 @@ def _hand(row: Any) -> HandRecord:
         voided_by=row.voided_by,
         void=Void.from_text(row.void_reason) if row.voided_at is not None else None,
     )
+
+
+def _payment(row: Any) -> PaymentRecord:
+    return PaymentRecord(
+        id=row.id, payer=row.payer, payer_name=row.payer_name, payee=row.payee,
+        payee_name=row.payee_name, amount=Decimal(row.amount), currency=row.currency,
+        recorded_by=row.recorded_by, recorded_by_name=row.recorded_by_name,
+        origin_id=row.origin_id, created_at=_aware(row.created_at),
+        voided_at=_aware(row.voided_at), voided_by=row.voided_by)
+
+
+def _season(row: Any) -> SeasonRecord:
+    return SeasonRecord(
+        id=row.id, name=row.name, started_by=row.started_by,
+        started_by_name=row.started_by_name, started_at=_aware(row.started_at),
+        ended_at=_aware(row.ended_at), ended_by=row.ended_by)
 
 
 class SqlChatTransaction:
@@ -316,8 +336,8 @@ class SqlChatTransaction:
         )).all()
         return [_session(r) for r in rows]
 
-    async def export(self, session_ids: list[int]) -> dict[str, Any]:
-        return await export_sessions(self.conn, self.chat, session_ids)
+    async def export(self, session_ids: list[int], ledger: bool = False) -> dict[str, Any]:
+        return await export_sessions(self.conn, self.chat, session_ids, ledger)
 
     async def restore(self, data: Mapping[str, Any]) -> int:
         self._writable()
@@ -335,6 +355,58 @@ class SqlChatTransaction:
             update(chat_settings).where(chat_settings.c.chat == self.chat).values(data=data))
         if updated.rowcount == 0:
             await self.conn.execute(insert(chat_settings).values(chat=self.chat, data=data))
+
+    async def payments(self) -> list[PaymentRecord]:
+        """Every payment of the chat's ledger, undone ones too, oldest first."""
+        rows = (await self.conn.execute(
+            select(payments).where(payments.c.chat == self.chat).order_by(payments.c.id)
+        )).all()
+        return [_payment(r) for r in rows]
+
+    async def add_payment(self, payment: PaymentRecord) -> PaymentRecord:
+        self._writable()
+        created = _now()
+        result = await self.conn.execute(insert(payments).values(
+            chat=self.chat, payer=payment.payer, payer_name=payment.payer_name,
+            payee=payment.payee, payee_name=payment.payee_name, amount=str(payment.amount),
+            currency=payment.currency, recorded_by=payment.recorded_by,
+            recorded_by_name=payment.recorded_by_name, origin_id=payment.origin_id,
+            created_at=created).returning(payments.c.id))
+        payment.id, payment.created_at = result.scalar_one(), created
+        return payment
+
+    async def void_payment(self, payment_id: int, by: str) -> None:
+        self._writable()
+        await self.conn.execute(
+            update(payments)
+            .where(payments.c.chat == self.chat, payments.c.id == payment_id,
+                   payments.c.voided_at.is_(None))
+            .values(voided_at=_now(), voided_by=by))
+
+    async def seasons(self) -> list[SeasonRecord]:
+        """The chat's seasons, oldest first."""
+        rows = (await self.conn.execute(
+            select(seasons).where(seasons.c.chat == self.chat).order_by(seasons.c.id)
+        )).all()
+        return [_season(r) for r in rows]
+
+    async def add_season(self, season: SeasonRecord) -> SeasonRecord:
+        self._writable()
+        started = _now()
+        result = await self.conn.execute(insert(seasons).values(
+            chat=self.chat, name=season.name, started_at=started,
+            started_by=season.started_by, started_by_name=season.started_by_name,
+        ).returning(seasons.c.id))
+        season.id, season.started_at = result.scalar_one(), started
+        return season
+
+    async def end_season(self, season_id: int, by: str) -> None:
+        self._writable()
+        await self.conn.execute(
+            update(seasons)
+            .where(seasons.c.chat == self.chat, seasons.c.id == season_id,
+                   seasons.c.ended_at.is_(None))
+            .values(ended_at=_now(), ended_by=by))
 
     async def record_origin(self, origin_id: str, reply: Mapping[str, Any]) -> None:
         self._writable()

@@ -84,3 +84,33 @@ inbox = table(
     column("not_before", DateTime(timezone=True)),
     column("updated_at", DateTime(timezone=True)),
 )
+
+payments = table(
+    "payments",
+    column("id", Integer),
+    column("chat", Text),
+    column("payer", Text),
+    column("payer_name", Text),
+    column("payee", Text),
+    column("payee_name", Text),
+    column("amount", Text),
+    column("currency", Text),
+    column("recorded_by", Text),
+    column("recorded_by_name", Text),
+    column("origin_id", Text),
+    column("created_at", DateTime(timezone=True)),
+    column("voided_at", DateTime(timezone=True)),
+    column("voided_by", Text),
+)
+
+seasons = table(
+    "seasons",
+    column("id", Integer),
+    column("chat", Text),
+    column("name", Text),
+    column("started_at", DateTime(timezone=True)),
+    column("started_by", Text),
+    column("started_by_name", Text),
+    column("ended_at", DateTime(timezone=True)),
+    column("ended_by", Text),
+)

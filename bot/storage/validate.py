@@ -6,20 +6,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from bot.core.errors import UserError
 from bot.core.games import GAMES
 from bot.core.players import Player, check_name
 from bot.core.session import ENDED, OPEN
-from bot.storage.tables import hands, sessions
+from bot.storage.tables import hands, payments, seasons, sessions
 
 FORMAT = "maalbot-backup"
-VERSION = 2  # 2: marriage_rummy points are tenths (migration 7); 1 is scaled on restore
-READS = (1, 2)
+# 2: marriage_rummy points are tenths (migration 7); 1 is scaled on restore. 3: the chat's
+# ledger (its payments) may come along; 1 and 2 have none and read as before.
+VERSION = 3
+READS = (1, 2, 3)
 SESSION_KEYS = {c.name for c in sessions.columns} | {"hands"}
 HAND_KEYS = {c.name for c in hands.columns}
 PLAYER_KEYS = set(Player.__dataclass_fields__)
+PAYMENT_KEYS = {c.name for c in payments.columns} - {"chat"}
+# what /export adds for people to read (the balances): recomputed, never imported
+SEASON_KEYS = {c.name for c in seasons.columns} - {"chat"}
+TOP_KEYS = {"format", "version", "chat", "sessions", "payments", "seasons", "balances"}
+MAX_SEASONS = 10_000
+MAX_PAYMENTS = 1_000_000
 MAX_SESSIONS, MAX_HANDS = 10_000, 1_000_000
 
 
@@ -48,6 +57,58 @@ def check_backup(data: Any) -> None:
             raise RestoreError(f"more than {MAX_HANDS:,} hands in all")
     if open_sessions > 1:
         raise RestoreError("more than one open game: a chat has one at a time")
+    _only(data, TOP_KEYS, "the file")
+    paid = data.get("payments")
+    if paid is not None:
+        if not isinstance(paid, list) or len(paid) > MAX_PAYMENTS:
+            raise RestoreError(f"`payments` must be a list of at most {MAX_PAYMENTS:,}")
+        for i, payment in enumerate(paid, 1):
+            _check_payment(payment, f"payment {i}")
+    held = data.get("seasons")
+    if held is not None:
+        if not isinstance(held, list) or len(held) > MAX_SEASONS:
+            raise RestoreError(f"`seasons` must be a list of at most {MAX_SEASONS:,}")
+        for i, season in enumerate(held, 1):
+            _check_season(season, f"season {i}")
+        if sum(s.get("ended_at") is None for s in held) > 1:
+            raise RestoreError("more than one open season: a chat has one at a time")
+
+
+def _check_season(season: Any, where: str) -> None:
+    if not isinstance(season, Mapping):
+        raise RestoreError(f"{where} is not an object")
+    _only(season, SEASON_KEYS, where)
+    for key in ("name", "started_by", "started_by_name"):
+        if key not in season:
+            raise RestoreError(f"{where} has no `{key}`")
+        _kind(season, key, str, where)
+    if not season["name"].strip() or len(season["name"]) > 40:
+        raise RestoreError(f"{where}: a name of 1 to 40 characters")
+    _date(season.get("started_at"), f"{where}: started_at")
+    _date(season.get("ended_at"), f"{where}: ended_at", optional=True)
+
+
+def _check_payment(payment: Any, where: str) -> None:
+    if not isinstance(payment, Mapping):
+        raise RestoreError(f"{where} is not an object")
+    _only(payment, PAYMENT_KEYS, where)
+    for key in ("payer", "payer_name", "payee", "payee_name", "amount", "currency",
+                "recorded_by", "recorded_by_name"):
+        if key not in payment:
+            raise RestoreError(f"{where} has no `{key}`")
+        _kind(payment, key, str, where)
+    if len(payment["currency"]) > 8:
+        raise RestoreError(f"{where}: the currency is at most 8 characters")
+    try:
+        amount = Decimal(payment["amount"])
+    except InvalidOperation:
+        raise RestoreError(f"{where}: the amount is not a number") from None
+    if not amount.is_finite() or amount <= 0:
+        raise RestoreError(f"{where}: the amount must be more than 0")
+    if payment["payer"] == payment["payee"]:
+        raise RestoreError(f"{where}: the payer and the payee are the same person")
+    _date(payment.get("created_at"), f"{where}: created_at")
+    _date(payment.get("voided_at"), f"{where}: voided_at", optional=True)
 
 
 def _check_session(session: Any, where: str) -> None:

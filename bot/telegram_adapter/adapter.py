@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import logging
 import time
@@ -417,6 +418,9 @@ class TelegramAdapter:
     async def _send(self, message: Message, reply: Reply,
                     markup: InlineKeyboardMarkup | None = None) -> None:
         if reply.file is not None:
+            if reply.table:  # a table and its picture (a season's ranking): both, in turn
+                await self._send(message, dataclasses.replace(reply, file=None), markup)
+                reply = dataclasses.replace(reply, text=reply.text.splitlines()[0])
             await self._send_file(message, reply)
             return
         chunks = reply_chunks(reply)

@@ -9,7 +9,17 @@ from typing import Any
 
 from tests.discord_helpers import MANAGE_GUILD, DiscordHarness, slash
 from tests.fakes.discord_api import user
-from tests.permission_cases import ADMIN, MEMBER, PLAYER, STARTER, Case, cells, refused
+from tests.permission_cases import (
+    ADMIN,
+    MEMBER,
+    MONEY,
+    PAYMENT,
+    PLAYER,
+    STARTER,
+    Case,
+    cells,
+    refused,
+)
 
 PEOPLE = {STARTER: user(501, "hana"), PLAYER: user(502, "pia"), MEMBER: user(503, "mo"),
           ADMIN: user(504, "ada")}
@@ -42,7 +52,10 @@ def _options(text: str) -> list[str]:
     return parts
 
 
-SETUP = {"/sitout pia": ("sitout", {"player": "pia"})}
+# setup lines in the words of their slash command: (command, subcommand or None, options)
+SETUP = {"/sitout pia": ("sitout", None, {"player": "pia"}),
+         MONEY: ("rules", "marriage", {"currency": "Rs"}),
+         PAYMENT: ("paid", None, {"payment": "pia 5", "to": "hana"})}
 
 
 async def test_who_may_change_what_on_discord(dc: DiscordHarness):
@@ -57,8 +70,8 @@ async def test_who_may_change_what_on_discord(dc: DiscordHarness):
         assert "Players: hana, pia, zed" in started["data"]["content"], started
         for line in case.setup:
             if line in SETUP:
-                name, options = SETUP[line]
-                setup = slash(name, PEOPLE[STARTER], channel_id=channel, **options)
+                setup = payload(Case(line, line, frozenset(), discord=SETUP[line]),
+                                PEOPLE[STARTER], channel)
             else:
                 setup = payload(line, PEOPLE[STARTER], channel)
             answer = await dc.reply_to(setup)

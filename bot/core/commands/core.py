@@ -12,11 +12,13 @@ from bot.core.handlers import (
     exchange,
     hands,
     help,
+    ledger,
     looking_back,
+    seasons,
     sessions,
 )
 from bot.core.i18n import LANGUAGES
-from bot.core.permissions import Rule
+from bot.core.permissions import WHO, Rule
 from bot.core.rules import RuleSpec
 from bot.core.session import LIVE, NEW_EACH
 
@@ -109,11 +111,16 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
                     needs=Needs.NOTHING, run=board.board,
                     read_only=True),
         CommandSpec(
-            "undo", "undo the last hand (or drop a waiting one)", "/undo [reason:wrong winner]",
+            "undo", "undo the last hand (or drop a waiting one)",
+            "/undo [reason:wrong winner]   /undo payment",
             "Nothing is deleted: the hand is kept in the log as undone. On Telegram and "
-            "Discord a bare /undo asks first; with a reason it is done at once.",
-            (Option("reason", Kind.TEXT, "why, for the record"),),
-            may=Rule.RECORDER, run=hands.undo, confirm=True),
+            "Discord a bare /undo asks first; with a reason it is done at once. /undo "
+            "payment (or a bare /undo with no game open) undoes the ledger's latest payment: "
+            f"{WHO[Rule.PAYMENT]} may.",
+            (Option("", Kind.CHOICE, "payment: the latest payment of /ledger", name="what",
+                    choices=("payment",)),
+             Option("reason", Kind.TEXT, "why, for the record")),
+            may=Rule.RECORDER, needs=Needs.NOTHING, run=hands.undo, confirm=True),
         CommandSpec(
             "edit", "re-enter a recorded hand", "/edit hand:3 maal:bob=6 seen:bob carol",
             "Give only what changes; the rest stays. The hand keeps the rules it was scored "
@@ -173,8 +180,45 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             (Option("", Kind.TEXT, "one player's record (the leaderboard if empty)",
                     name="player"),
              Option("period", Kind.CHOICE, "this month, this year or all time",
-                    choices=looking_back.PERIODS)),
+                    choices=looking_back.PERIODS),
+             Option("season", Kind.TEXT, "a season's ranking, by its name (/stats season: "
+                    "the current one)")),
             needs=Needs.NOTHING, run=looking_back.stats_, read_only=True),
+        CommandSpec(
+            "season", "group the games into a season",
+            "/season   /season start name:Autumn   /season end",
+            "A season holds the games that end while it is open (a game still open: the "
+            "season open now). /stats season ranks it game by game, as a table and a "
+            "picture: Marriage by money and points per hand, Riichi by the final results "
+            "with uma and oka (average place, places, best hand, busts), Tranca by wins. "
+            "One season open at a time; a chat admin starts and ends it.",
+            (Option("", Kind.CHOICE, "start or end (empty: show the season)", name="action",
+                    choices=("start", "end")),
+             Option("name", Kind.TEXT, "the new season's name, e.g. Autumn")),
+            may=Rule.ADMIN, free_view=True, needs=Needs.NOTHING, run=seasons.season),
+        CommandSpec(
+            "ledger", "who owes whom across game nights",
+            "/ledger   /ledger history",
+            "The money of every finished game played for money (Marriage, marriage rummy: "
+            "at each hand's rate and currency) carries over until it is paid: each person's "
+            "balance per currency (+ is owed, - owes; currencies are never added together) "
+            "and the fewest transfers that clear it. Tranca, Riichi and Call Break are not "
+            "settled in money between players, so they never enter it. history: the games "
+            "and payments with their dates.",
+            (Option("", Kind.CHOICE, "history: the games and payments with dates",
+                    name="show", choices=("history",)),),
+            needs=Needs.NOTHING, run=ledger.ledger, read_only=True),
+        CommandSpec(
+            "paid", "record a payment in the ledger",
+            "/paid bob 500 to:alice   /paid bob 12.50 to:@alice currency:Rs",
+            "Who paid and how much, then to: whom (a name they played under, or a "
+            "mention). currency: only when the two have more than one in the ledger. More "
+            "than is owed is fine: the balance flips. /undo payment takes it back.",
+            (Option("", Kind.TEXT, "who paid and how much, e.g. bob 500", name="payment",
+                    required=True),
+             Option("to", Kind.TEXT, "who was paid: a name or @mention", required=True),
+             Option("currency", Kind.TEXT, "when they share more than one, e.g. Rs")),
+            may=Rule.PAYEE, needs=Needs.NOTHING, run=ledger.paid),
         CommandSpec(
             "link", "count a guest name as a person in /stats",
             "/link name:Bob @bob   or   /link name:Bob (yourself)", "",

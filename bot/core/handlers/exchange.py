@@ -30,7 +30,15 @@ async def export(call: Call) -> Outcome:
     if not chosen:
         raise UserError("No game is open here; /export all exports the past ones.")
     ids = [s.id for s in chosen if s.id is not None]
-    data = await call.tx.export(ids)
+    data = await call.tx.export(ids, everything)
+    if everything:  # the ledger's balances, for people to read (an import recomputes them)
+        from bot.core.handlers.ledger import load
+        from bot.core.money import json_number
+
+        book = await load(call)
+        data["balances"] = {
+            currency: {book.name(k): json_number(v) for k, v in row.items() if v}
+            for currency, row in book.balances().items()}
     body = json.dumps(data, ensure_ascii=False, indent=1, default=str).encode() \
         if fmt == "json" else _csv(data, call.settings.zone).encode()
     name = f"maalbot-{len(ids)}-sessions.{fmt}"

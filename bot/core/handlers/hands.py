@@ -115,7 +115,14 @@ async def play(call: Call) -> Outcome:
 
 
 async def undo(call: Call) -> Outcome:
-    session, game, command = call.open_session(), call.game, call.command
+    command = call.command
+    # /undo payment, a bare /undo with no game open, or the tap confirming one (session 0)
+    if call.options.get("") == "payment" or call.session is None \
+            or (command.expect or {}).get("session") == 0:
+        from bot.core.handlers.ledger import undo_payment
+
+        return await undo_payment(call)
+    session, game = call.open_session(), call.game
     reason = command.options.get("reason") or None
     asked = command.expect
     # a bare /undo on a platform with buttons asks first; a typed reason is a decision made

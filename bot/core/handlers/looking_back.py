@@ -73,6 +73,10 @@ PERIODS = ("month", "year", "all")
 
 async def stats_(call: Call) -> Outcome:
     options, settings = call.options, call.settings
+    if "season" in options or options.get("", "").strip().lower() == "season":
+        from bot.core.handlers.seasons import stats_season
+
+        return await stats_season(call)
     zone = settings.zone
     period = options.get("period") or "all"
     now = datetime.now(zone)

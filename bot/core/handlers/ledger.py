@@ -1,0 +1,214 @@
+"""The chat's ledger: /ledger, /ledger history, /paid, and /undo of a payment."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+
+from bot.core import flows, i18n, permissions
+from bot.core.command import Reply
+from bot.core.errors import UserError
+from bot.core.grammar import clip, split_list
+from bot.core.handlers.call import Call, Outcome
+from bot.core.ledger import (
+    NONE_WORDS,
+    Ledger,
+    build,
+    is_person,
+    parse_amount,
+    settle,
+    show_currency,
+    signed,
+)
+from bot.core.money import MoneyBook, book_add, format_money, money_places
+from bot.core.permissions import Rule
+from bot.core.session import PaymentRecord
+
+HISTORY_ROWS = 30
+STALE = "The ledger changed since this was asked; nothing was done. Ask again."
+EMPTY = ("The ledger is empty: the money of a finished Marriage or marriage rummy game played "
+         "for money (/rules rate:0.25 currency:Rs) enters it at /endgame.")
+
+
+async def load(call: Call) -> Ledger:
+    """The chat's ledger as it stands: every session's money book (derived from the hands
+    for a session from before money was kept) and every payment."""
+    played = []
+    for number, session in enumerate(await call.tx.chat_sessions(), 1):
+        book: MoneyBook | None = session.money
+        if book is None:
+            assert session.id is not None
+            book = {}
+            places = call.table.games[session.game].point_places
+            for hand in await call.tx.all_hands(session.id):
+                book_add(book, hand.deltas, hand.rules, places)
+        played.append((number, session, book))
+    return build(played, await call.tx.payments(), call.settings.links)
+
+
+async def ledger(call: Call) -> Outcome:
+    book = await load(call)
+    if call.options.get("") == "history":
+        return Outcome(Reply(history(book, call)))
+    balances = book.balances()
+    live = book.live()
+    if not book.games and not live:
+        return Outcome(Reply(EMPTY))
+    lines = [f"Ledger: {i18n.plural(len(book.games), 'game')}, "
+             f"{i18n.plural(len(live), 'payment')} (/ledger history lists them)."]
+    for currency in sorted(balances):
+        row = {k: v for k, v in balances[currency].items() if v}
+        head = show_currency(currency) if currency else "Money (no currency named)"
+        if not row:
+            lines.append(f"{head}: all square.")
+            continue
+        places = money_places(row.values())
+        lines.append(f"{head}:")
+        for key in sorted(row, key=lambda k: (-row[k], book.name(k).lower())):
+            lines.append(f"  {book.name(key)} {signed(row[key], currency, places)}")
+        moves = settle(row)
+        lines.append("  To settle: " + "; ".join(
+            f"{book.name(payer)} pays {book.name(payee)} "
+            f"{format_money(amount, currency, places)}" for payer, payee, amount in moves)
+            + ".")
+    return Outcome(Reply("\n".join(lines)))
+
+
+def _when(moment: datetime | None, call: Call) -> str:
+    return moment.astimezone(call.settings.zone).strftime("%d %b %Y %H:%M") if moment else "?"
+
+
+def history(book: Ledger, call: Call) -> str:
+    entries: list[tuple[datetime, int, str]] = []
+    for game in book.games:
+        parts = []
+        for currency, amounts in sorted(game.money.items()):
+            places = money_places(amounts.values())
+            parts += [f"{book.name(k)} {signed(v, currency, places)}" for k, v in
+                      sorted(amounts.items(), key=lambda kv: (-kv[1], book.name(kv[0])))]
+        when = game.ended_at or datetime.min
+        entries.append((when, 0, f"{_when(game.ended_at, call)} · game {game.number} "
+                                 f"({game.title}) ended: {', '.join(parts) or 'all square'}"))
+    for no, payment in enumerate(book.payments, 1):
+        line = (f"{_when(payment.created_at, call)} · payment {no}: {_payment(payment)} "
+                f"(recorded by {payment.recorded_by_name})")
+        if payment.voided_at is not None:
+            line += f", undone {_when(payment.voided_at, call)}"
+        entries.append((payment.created_at or datetime.min, 1, line))
+    if not entries:
+        return EMPTY
+    entries.sort(key=lambda e: (e[0].timestamp() if e[0].tzinfo else 0, e[1]))
+    shown = entries[-HISTORY_ROWS:]
+    more = len(entries) - len(shown)
+    head = [f"The ledger, oldest first ({more} earlier not shown):"] if more else [
+        "The ledger, oldest first:"]
+    return "\n".join(head + [line for _, _, line in shown])
+
+
+def _payment(payment: PaymentRecord) -> str:
+    return (f"{payment.payer_name} paid {payment.payee_name} "
+            f"{format_money(payment.amount, payment.currency)}")
+
+
+async def paid(call: Call) -> Outcome:
+    options, command = call.options, call.command
+    words = split_list(options.get("", ""))
+    if len(words) != 2:
+        raise UserError("Say who paid and how much, and to whom: /paid bob 500 to:alice")
+    book = await load(call)
+    mentions = command.mentions
+    payer = book.resolve(words[0], mentions)
+    payee = book.resolve(options["to"], mentions)
+    if payer.key == payee.key:
+        raise UserError(f"{payer.name} can't pay themselves.")
+    currency = _currency(book, payer.key, payee.key, options.get("currency"))
+    amount = parse_amount(words[1], book.places(currency), currency)
+    permissions.check(Rule.PAYEE, call.roles, f"record a payment to {payee.name}",
+                      payee=is_person(payee, command.actor))
+    before = book.balances().get(currency, {})
+    payer_before = before.get(payer.key, Decimal(0))
+    payee_before = before.get(payee.key, Decimal(0))
+    payment = await call.tx.add_payment(PaymentRecord(
+        payer=payer.key, payer_name=payer.name, payee=payee.key, payee_name=payee.name,
+        amount=amount, currency=currency, recorded_by=command.actor.id,
+        recorded_by_name=command.actor.name, origin_id=command.origin_id))
+    number = len(book.payments) + 1
+    payer_after, payee_after = payer_before + amount, payee_before - amount
+    places = money_places([amount, payer_before, payee_before, payer_after, payee_after])
+    lines = [f"Payment {number} recorded: {_payment(payment)}.",
+             f"{payer.name} {signed(payer_before, currency, places)} → "
+             f"{signed(payer_after, currency, places)}; {payee.name} "
+             f"{signed(payee_before, currency, places)} → "
+             f"{signed(payee_after, currency, places)}."]
+    if payer_after > 0:
+        owed = f"That is more than {payer.name} owed " \
+            f"({format_money(-payer_before, currency, places)})" if payer_before < 0 \
+            else f"{payer.name} owed nothing in {show_currency(currency)}"
+        lines.append(f"{owed}: the balance flips, {payer.name} is owed "
+                     f"{format_money(payer_after, currency, places)} now.")
+    if payee_after < 0:
+        owed = f"{payee.name} was owed {format_money(payee_before, currency, places)}" \
+            if payee_before > 0 else f"{payee.name} was owed nothing in " \
+            f"{show_currency(currency)}"
+        lines.append(f"{owed}: the balance flips, {payee.name} owes "
+                     f"{format_money(-payee_after, currency, places)} now.")
+    lines.append("/undo payment takes it back.")
+    return Outcome(Reply("\n".join(lines)), changed=True)
+
+
+def _currency(book: Ledger, payer: str, payee: str, given: str | None) -> str:
+    """The payment's currency: the one named, or the only one payer and payee share (the
+    only one the chat has played for, when they share none yet)."""
+    if given is not None:
+        word = given.strip()
+        wanted = "" if word.lower() in NONE_WORDS else word
+        match = next((c for c in book.currencies if c.casefold() == wanted.casefold()), None)
+        if match is None:
+            raise UserError(f"This chat has played for {_currencies(book.currencies)}, not "
+                            f"`{clip(word)}`.")
+        return match
+    shared = book.currencies_of(payer) & book.currencies_of(payee)
+    if len(shared) == 1:
+        return next(iter(shared))
+    if len(shared) > 1:
+        raise UserError(f"Which currency? They have {_currencies(shared)} in the ledger: "
+                        f"add currency:{sorted(shared)[0] or 'none'}.")
+    if len(book.currencies) == 1:
+        return next(iter(book.currencies))
+    if not book.currencies:
+        raise UserError("No game here has been played for money yet (/rules rate:0.25 "
+                        "currency:Rs), so there is nothing to pay.")
+    raise UserError(f"Which currency? This chat has played for "
+                    f"{_currencies(book.currencies)}: add currency:.")
+
+
+def _currencies(currencies: set[str]) -> str:
+    return ", ".join(c or "none (no currency named)" for c in sorted(currencies))
+
+
+async def undo_payment(call: Call) -> Outcome:
+    """Undo the latest payment not undone yet (kept in the ledger as undone)."""
+    command = call.command
+    payments = await call.tx.payments()
+    live = [(i, p) for i, p in enumerate(payments, 1) if p.voided_at is None]
+    if not live:
+        raise UserError("There is no payment to undo." if call.session is not None else
+                        "No game is open here, and there is no payment to undo.")
+    number, payment = live[-1]
+    assert payment.id is not None
+    asked = command.expect
+    if asked is not None and asked != {"session": 0, "hand": payment.id}:
+        raise UserError(STALE)
+    permissions.check(Rule.PAYMENT, call.roles, f"undo payment {number} (recorded by "
+                      f"{payment.recorded_by_name})", recorded_by=payment.recorded_by)
+    decided = call.options.get("") == "payment" or call.options.get("reason")
+    if command.buttons and asked is None and not decided:
+        from bot.core.handlers.hands import _ask, _starter
+
+        return _ask(flows.confirm(
+            flows.Step.UNDO, f"Undo payment {number}: {_payment(payment)}?",
+            "Yes, undo it", 0, payment.id, _starter(call)))
+    await call.tx.void_payment(payment.id, command.actor.id)
+    return Outcome(Reply(f"Undid payment {number}: {_payment(payment)} (recorded by "
+                         f"{payment.recorded_by_name}). /ledger shows the balances."),
+                   changed=True)

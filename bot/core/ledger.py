@@ -1,0 +1,259 @@
+"""A chat's ledger: the money of every finished game, carried over until it is paid.
+
+Pure: built from the chat's sessions (each with its money book, hand by hand at each hand's
+rate and currency) and its payments. Only zero-sum games played for money (a rate or a
+currency set: Marriage, marriage rummy) enter it, when they end; Tranca, Riichi and Call
+Break are not settled in money between players. People are keyed as /stats keys them
+(`bot/core/stats.py` `identity`): the account, a /link'ed account, else `name:<guest>`.
+Currencies are never added together: every balance and every settlement is per currency.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+
+from bot.core.command import Actor
+from bot.core.errors import UserError
+from bot.core.games import get_game
+from bot.core.grammar import clip
+from bot.core.money import MoneyBook, book_totals, format_money, money_places, settle_money
+from bot.core.session import ENDED, PaymentRecord, SessionState
+from bot.core.stats import identity
+
+EXACT_UP_TO = 12  # people with a balance in one currency: beyond this, settle greedily
+MAX_AMOUNT = Decimal("1000000000")
+_AMOUNT = re.compile(r"^\d{1,3}(,\d{3})+(\.\d+)?$|^\d+(\.\d+)?$|^\.\d+$")
+NONE_WORDS = ("none", "-")  # currency:none names the money played with a rate and no currency
+
+
+@dataclass
+class Person:
+    key: str
+    name: str
+    names: set[str] = field(default_factory=set)  # every name they went by here (folded)
+    accounts: set[str] = field(default_factory=set)  # platform ids of their seats
+    handles: set[str] = field(default_factory=set)  # @usernames their seats were named by
+
+
+@dataclass
+class GameEntry:
+    """A finished game's money as it entered the ledger."""
+
+    number: int  # the chat's game number, as /board game:N
+    session_id: int
+    title: str
+    ended_at: datetime | None
+    money: dict[str, dict[str, Decimal]]  # currency -> person key -> amount
+
+
+@dataclass
+class Ledger:
+    people: dict[str, Person]
+    games: list[GameEntry]
+    payments: list[PaymentRecord]  # every payment, undone ones too, oldest first
+    currencies: set[str]  # every currency the chat has played for, finished or not
+
+    def live(self) -> list[tuple[int, PaymentRecord]]:
+        """(number in the chat, payment) of the payments not undone."""
+        return [(i, p) for i, p in enumerate(self.payments, 1) if p.voided_at is None]
+
+    def balances(self) -> dict[str, dict[str, Decimal]]:
+        """currency -> person key -> balance (+: is owed, -: owes)."""
+        out: dict[str, dict[str, Decimal]] = {}
+        for game in self.games:
+            for currency, amounts in game.money.items():
+                row = out.setdefault(currency, {})
+                for key, amount in amounts.items():
+                    row[key] = row.get(key, Decimal(0)) + amount
+        for _, payment in self.live():
+            row = out.setdefault(payment.currency, {})
+            row[payment.payer] = row.get(payment.payer, Decimal(0)) + payment.amount
+            row[payment.payee] = row.get(payment.payee, Decimal(0)) - payment.amount
+        return out
+
+    def balance(self, key: str, currency: str) -> Decimal:
+        return self.balances().get(currency, {}).get(key, Decimal(0))
+
+    def currencies_of(self, key: str) -> set[str]:
+        """The currencies a person has had anything in: a game or a payment."""
+        found = {c for g in self.games for c, amounts in g.money.items() if key in amounts}
+        found |= {p.currency for _, p in self.live() if key in (p.payer, p.payee)}
+        return found
+
+    def places(self, currency: str) -> int:
+        """Decimals an amount in `currency` may have: cents, or finer where a rate made
+        finer amounts (0.125 a point)."""
+        amounts = [a for g in self.games for a in g.money.get(currency, {}).values()]
+        return max(2, money_places(amounts))
+
+    def name(self, key: str) -> str:
+        person = self.people.get(key)
+        return person.name if person else key.removeprefix("name:")
+
+    def resolve(self, token: str, mentions: Mapping[str, Actor]) -> Person:
+        """A person in the ledger by mention, @username, or a name they went by here."""
+        raw = token.strip()
+        mentioned = mentions.get(raw) or mentions.get(raw.lower())
+        if mentioned is not None:
+            found = [p for p in self.people.values() if is_person(p, mentioned)]
+            if len(found) == 1:
+                return found[0]
+            raise UserError(f"{clip(mentioned.name)} has played no game here. "
+                            f"People here: {self._listing()}.")
+        if raw.startswith("<@"):
+            raise UserError(f"That person has played no game here. People here: "
+                            f"{self._listing()}.")
+        word = _fold(raw.lstrip("@"))
+        found = [p for p in self.people.values() if word in p.names or word in p.handles]
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise UserError(f"`{clip(raw)}` could be " + ", ".join(
+                sorted(p.name for p in found)) + "; mention the person instead.")
+        known = {n: p.name for p in self.people.values() for n in p.names}
+        close = difflib.get_close_matches(word, list(known), n=3, cutoff=0.6)
+        if close:
+            names = ", ".join(dict.fromkeys(known[c] for c in close))
+            raise UserError(f"Nobody called `{clip(raw)}` has played here. Did you mean "
+                            f"{names}?")
+        raise UserError(f"Nobody called `{clip(raw)}` has played here. People here: "
+                        f"{self._listing()}.")
+
+    def _listing(self) -> str:
+        names = sorted({p.name for p in self.people.values()}, key=str.lower)
+        return ", ".join(names) if names else "nobody yet"
+
+
+def _fold(name: str) -> str:
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def is_person(person: Person, actor: Actor) -> bool:
+    """Whether `actor` is `person` by their account: the account id, or the @username a
+    seat of theirs was named by; in the console (people known by the name they type) a
+    guest seat of their name."""
+    if actor.id == person.key or actor.id in person.accounts:
+        return True
+    if person.handles & {h.lower().lstrip("@") for h in actor.handles}:
+        return True
+    return actor.by_name and person.key == f"name:{actor.name.lower()}"
+
+
+def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
+          payments: list[PaymentRecord],
+          links: Mapping[str, Mapping[str, str]]) -> Ledger:
+    """The ledger from the chat's sessions (their game number and money book) and its
+    payments. A payment's people are re-keyed through today's links, as a game's are."""
+    people: dict[str, Person] = {}
+    games: list[GameEntry] = []
+    currencies: set[str] = set()
+
+    def person(key: str, name: str) -> Person:
+        found = people.setdefault(key, Person(key, name))
+        found.name = name
+        found.names.add(_fold(name))
+        return found
+
+    for number, session, book in played:
+        game = get_game(session.game)
+        rules = game.rulebook.complete(session.rules)
+        if rules.get("currency") or Decimal(str(rules.get("rate", "1"))) != 1:
+            currencies.add(str(rules.get("currency") or ""))
+        currencies |= set(book)
+        seats: dict[int, str] = {}
+        for player in session.players:
+            key, name = identity(player.user_id, player.name, links)
+            found = person(key, name)
+            found.names.add(_fold(player.name))
+            if player.user_id:
+                found.accounts.add(player.user_id)
+            if player.handle:
+                found.handles.add(player.handle.lower())
+            seats[player.seat] = key
+        if session.status != ENDED or not game.zero_sum or not book:
+            continue
+        members = game.column_players(session.roster, session.game_state)
+        money: dict[str, dict[str, Decimal]] = {}
+        for currency, amounts in book_totals(book).items():
+            row = money.setdefault(currency, {})
+            for column, amount in amounts.items():
+                for seat in members.get(column, []):
+                    if seat in seats and amount:
+                        row[seats[seat]] = row.get(seats[seat], Decimal(0)) + amount
+        assert session.id is not None
+        games.append(GameEntry(number, session.id, game.title, session.ended_at, money))
+    for payment in payments:
+        payment.payer, payment.payer_name = _rekey(payment.payer, payment.payer_name, links)
+        payment.payee, payment.payee_name = _rekey(payment.payee, payment.payee_name, links)
+        person(payment.payer, payment.payer_name)
+        person(payment.payee, payment.payee_name)
+        currencies.add(payment.currency)
+    return Ledger(people, games, payments, currencies)
+
+
+def _rekey(key: str, name: str, links: Mapping[str, Mapping[str, str]]) -> tuple[str, str]:
+    if key.startswith("name:"):
+        link = links.get(key.removeprefix("name:"))
+        if link:
+            return link["id"], link["name"]
+    return key, name
+
+
+def settle(balances: Mapping[str, Decimal]) -> list[tuple[str, str, Decimal]]:
+    """(payer, payee, amount): the fewest transfers that clear one currency's balances
+    (exactly, up to EXACT_UP_TO people with a balance; beyond, largest debts first)."""
+    owing = {k: v for k, v in balances.items() if v}
+    keys = sorted(owing)
+    if len(keys) <= EXACT_UP_TO:
+        return [(keys[p.payer], keys[p.payee], p.amount)
+                for p in settle_money({i: owing[k] for i, k in enumerate(keys)})]
+    debtors = sorted(([k, -v] for k, v in owing.items() if v < 0), key=lambda x: -x[1])
+    creditors = sorted(([k, v] for k, v in owing.items() if v > 0), key=lambda x: -x[1])
+    moves: list[tuple[str, str, Decimal]] = []
+    d = c = 0
+    while d < len(debtors) and c < len(creditors):
+        amount = min(debtors[d][1], creditors[c][1])
+        moves.append((debtors[d][0], creditors[c][0], amount))
+        debtors[d][1] -= amount
+        creditors[c][1] -= amount
+        d += debtors[d][1] == 0
+        c += creditors[c][1] == 0
+    return moves
+
+
+def parse_amount(text: str, places: int, currency: str) -> Decimal:
+    """A positive amount with at most `places` decimals ("500", "1,200.50")."""
+    raw = text.strip()
+    example = format_money(Decimal("500"), currency)
+    if not _AMOUNT.match(raw):
+        raise UserError(f"`{clip(raw)}` is not an amount: give a number like 500 or 12.50 "
+                        f"(in {show_currency(currency)}, e.g. {example}).")
+    try:
+        amount = Decimal(raw.replace(",", ""))
+    except InvalidOperation:
+        raise UserError(f"`{clip(raw)}` is not an amount.") from None
+    if amount <= 0:
+        raise UserError("A payment is more than 0.")
+    if amount > MAX_AMOUNT:
+        raise UserError(f"A payment is at most {format_money(MAX_AMOUNT, currency)}.")
+    decimals = -amount.normalize().as_tuple().exponent  # type: ignore[operator]
+    if decimals > places:
+        raise UserError(f"{show_currency(currency).capitalize()} amounts here have at most "
+                        f"{places} decimals; `{clip(raw)}` has {decimals}.")
+    return amount
+
+
+def show_currency(currency: str) -> str:
+    return currency or "money played with no currency named"
+
+
+def signed(amount: Decimal, currency: str, places: int | None = None) -> str:
+    """+700 Rs, -12.50 Rs, 0 Rs."""
+    text = format_money(amount, currency, places)
+    return f"+{text}" if amount > 0 else text

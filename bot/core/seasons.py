@@ -1,0 +1,120 @@
+"""A season's ranking, game by game (pure): from /stats' per-person numbers of the season's
+games, each game ranked by what it is won by, never adding different games' points:
+
+- Marriage-like games (and Call Break): by money where the season's games were played in
+  one currency, else by points per hand; both are shown.
+- Riichi: by the sum of final results (with uma and oka), then the average place; with the
+  places, the best hand and the busts.
+- Tranca: by games won.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from bot.core import points as pts
+from bot.core.games import get_game
+from bot.core.games.base import Game
+from bot.core.money import format_money, money_places
+from bot.core.stats import PlayerStats, Table
+
+
+@dataclass
+class Ranking:
+    """One game's ranking: a table to read, and the number each person is ranked by."""
+
+    game: Game
+    by: str  # what the bars of the chart show, e.g. "money (Rs)", "final results"
+    header: list[str]
+    rows: list[list[str]]
+    people: list[tuple[str, float]]  # (name, the ranked value), best first
+
+
+def _per_hand(row: PlayerStats) -> Decimal:
+    return row.points / row.hands if row.hands else Decimal(0)
+
+
+def rankings(table: Table) -> list[Ranking]:
+    return [_rank(get_game(key), list(rows.values())) for key, rows in table.items()
+            if rows]
+
+
+def _rank(game: Game, rows: list[PlayerStats]) -> Ranking:
+    if game.ranked_by == "results":
+        return _riichi(game, rows)
+    if game.ranked_by == "wins":
+        return _tranca(game, rows)
+    return _points(game, rows)
+
+
+def _points(game: Game, rows: list[PlayerStats]) -> Ranking:
+    places = game.point_places
+    currencies = sorted({c for r in rows for c in r.money})
+    one = currencies[0] if len(currencies) == 1 else None
+    if one is not None:
+        ranked = sorted(rows, key=lambda r: (-r.money.get(one, Decimal(0)), -_per_hand(r),
+                                             r.name.lower()))
+        by = f"money ({one})" if one else "money"
+    else:
+        ranked = sorted(rows, key=lambda r: (-_per_hand(r), -r.points, r.name.lower()))
+        by = "points per hand"
+    decimals = {c: money_places([r.money.get(c, Decimal(0)) for r in rows])
+                for c in currencies}
+    header = ["#", "player", "games", game.hand_word + "s", "points", "per " + game.hand_word,
+              *(c or "money" for c in currencies)]
+    table = []
+    for i, row in enumerate(ranked, 1):
+        money = [_signed_money(row.money.get(c, Decimal(0)), decimals[c]) for c in currencies]
+        table.append([str(i), row.name, str(len(row.sessions)), str(row.hands),
+                      pts.show_value(row.points, places), f"{_per_hand(row):+.2f}", *money])
+    value = (lambda r: float(r.money.get(one, Decimal(0)))) if one is not None else (
+        lambda r: float(_per_hand(r)))
+    return Ranking(game, by, header, table, [(r.name, value(r)) for r in ranked])
+
+
+def _signed_money(amount: Decimal, places: int) -> str:
+    text = format_money(amount, "", places)
+    return f"+{text}" if amount > 0 else text
+
+
+def _riichi(game: Game, rows: list[PlayerStats]) -> Ranking:
+    ranked = sorted((r for r in rows if r.finished),
+                    key=lambda r: (-r.results, r.average_place, r.name.lower()))
+    most = max((p for r in ranked for p in r.places), default=4)
+    header = ["#", "player", "games", "result", "avg place",
+              *(_ordinal(p) for p in range(1, most + 1)), "best hand", "busts"]
+    table = []
+    for i, row in enumerate(ranked, 1):
+        best = pts.show_value(row.best_hand, game.point_places) \
+            if row.best_hand is not None else "-"
+        table.append([str(i), row.name, str(row.finished), f"{row.results:+,.1f}",
+                      f"{row.average_place:.2f}",
+                      *(str(row.places.get(p, 0)) for p in range(1, most + 1)), best,
+                      str(row.busts)])
+    return Ranking(game, "final results (uma and oka)", header, table,
+                   [(r.name, float(r.results)) for r in ranked])
+
+
+def _tranca(game: Game, rows: list[PlayerStats]) -> Ranking:
+    ranked = sorted(rows, key=lambda r: (-r.games_won, -r.points, r.name.lower()))
+    header = ["#", "player", "wins", "games", "points"]
+    table = [[str(i), r.name, str(r.games_won), str(r.finished),
+              pts.show_value(r.points, game.point_places)] for i, r in enumerate(ranked, 1)]
+    return Ranking(game, "games won", header, table, [(r.name, r.games_won) for r in ranked])
+
+
+def _ordinal(place: int) -> str:
+    return f"{place}" + {1: "st", 2: "nd", 3: "rd"}.get(place, "th")
+
+
+def render(ranking: Ranking) -> str:
+    """The ranking as a monospace table: names left, numbers right."""
+    rows = [ranking.header, *ranking.rows]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(ranking.header))]
+    lines = []
+    for row in rows:
+        cells = [cell.ljust(widths[i]) if i == 1 else cell.rjust(widths[i])
+                 for i, cell in enumerate(row)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)

@@ -1,0 +1,257 @@
+"""The chat's ledger through the core, on both databases: money of finished games carried
+over per currency, /paid, /undo of a payment, who may, exactly once, export and import, and a
+database from before the ledger.
+
+Marriage settlement (../shared/rules/marriage.md): with n players and P the sum of maal,
+player i gets n*s_i - P from the maal exchange; a seen loser pays the winner 3, an unseen one
+10 (and their maal is murdered: counted as 0)."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+
+from bot.core.command import Actor, Command
+from bot.core.ledger import settle
+from bot.core.players import Player
+from bot.core.service import Service
+from bot.core.session import ENDED, HandRecord, SessionState
+from bot.storage import migrations
+from bot.storage.database import create_engine
+from bot.storage.store import SqlStore
+from tests.conftest import Table
+
+NEW = "/newgame players:alice bob carol"
+# maal 10, 2, 0 (carol unseen: murdered), P = 12, n = 3: exchange 18, -6, -12;
+# bob pays 3 (seen), carol 10 (unseen): alice +31, bob -9, carol -22
+HAND_A = "/hand winner:alice seen:bob maal:alice=10 bob=2 carol=0"
+# all seen, maal 3, 1, 8, P = 12: exchange -3, -9, +12; alice and carol each pay bob 3:
+# alice -6, bob -9 + 6 = -3, carol +9
+HAND_B = "/hand winner:bob seen:alice carol maal:alice=3 bob=1 carol=8"
+
+
+async def _game(table: Table, rules: str, *hands: str) -> None:
+    await table.ok(NEW)
+    await table.ok(rules)
+    for hand in hands:
+        await table.ok(hand)
+    await table.ok("/endgame")
+
+
+async def _three_nights(table: Table) -> None:
+    # night 1 at 10 Rs a point: alice +310, bob -90, carol -220
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    # night 2 at 10 Rs: alice -60, bob -30, carol +90
+    await _game(table, "/rules rate:10 currency:Rs", HAND_B)
+    # night 3 at 0.5 $: alice -3, bob -1.5, carol +4.5
+    await _game(table, "/rules rate:0.5 currency:$", HAND_B)
+
+
+async def test_the_ledger_carries_every_finished_game_per_currency(table: Table):
+    assert "The ledger is empty" in (await table.ok("/ledger")).text
+    await _three_nights(table)
+    # not in the ledger: a game still open, and Call Break (not settled between players)
+    await table.ok("/newgame callbreak players:alice bob carol dave")
+    await table.ok("/rules rate:10 currency:Rs")
+    await table.ok("/round bids:2 2 3 4 tricks:3 2 4 4")
+    await table.ok("/endgame")
+    await table.ok(NEW)
+    await table.ok("/rules rate:10 currency:Rs")
+    await table.ok(HAND_A)
+    text = (await table.ok("/ledger")).text
+    lines = text.splitlines()
+    assert lines[0].startswith("Ledger: 3 games, 0 payments")
+    # Rs: alice 310 - 60 = +250, bob -90 - 30 = -120, carol -220 + 90 = -130;
+    # the fewest transfers: the two who owe each pay alice, the larger debt first
+    rs = lines[lines.index("Rs:"):]
+    assert rs[1:4] == ["  alice +250 Rs", "  bob -120 Rs", "  carol -130 Rs"]
+    assert rs[4] == "  To settle: carol pays alice 130 Rs; bob pays alice 120 Rs."
+    # $ apart, never added to Rs: carol +4.50, bob -1.50, alice -3.00
+    dollars = lines[lines.index("$:"):lines.index("Rs:")]
+    assert dollars[1:4] == ["  carol +4.50 $", "  bob -1.50 $", "  alice -3.00 $"]
+    assert dollars[4] == "  To settle: alice pays carol 3.00 $; bob pays carol 1.50 $."
+
+
+async def test_a_payment_moves_the_balances_and_can_be_undone(table: Table):
+    await _three_nights(table)
+    # alice was paid: she may record it (in the console people are who they type)
+    reply = await table.ok("/paid bob 120 to:alice currency:Rs", by="alice")
+    assert reply.text.splitlines()[:2] == [
+        "Payment 1 recorded: bob paid alice 120 Rs.",
+        "bob -120 Rs → 0 Rs; alice +250 Rs → +130 Rs."]
+    text = (await table.ok("/ledger")).text
+    assert "  To settle: carol pays alice 130 Rs." in text and "bob -120" not in text
+    # bob and alice share Rs and $: a payment between them must name the currency
+    assert "Which currency?" in await table.error("/paid bob 1.50 to:alice", by="alice")
+    # more than is owed: carol owes alice 130, pays 200: both balances flip
+    reply = await table.ok("/paid carol 200 to:alice currency:Rs", by="alice")
+    assert "That is more than carol owed (130 Rs): the balance flips, carol is owed 70 Rs " \
+           "now." in reply.text
+    assert "alice was owed 130 Rs: the balance flips, alice owes 70 Rs now." in reply.text
+    # undone by the person who recorded it, named; the balances are back
+    reply = await table.ok("/undo payment", by="alice")
+    assert reply.text.startswith("Undid payment 2: carol paid alice 200 Rs (recorded by "
+                                 "alice)")
+    assert "carol pays alice 130 Rs" in (await table.ok("/ledger")).text
+    # a bare /undo with no game open undoes the latest live payment: payment 1
+    reply = await table.ok("/undo", by="alice")
+    assert reply.text.startswith("Undid payment 1: bob paid alice 120 Rs")
+    assert "carol pays alice 130 Rs; bob pays alice 120 Rs" in (await table.ok("/ledger")).text
+    assert "no payment to undo" in await table.error("/undo")
+    history = (await table.ok("/ledger history")).text.splitlines()
+    assert history[0] == "The ledger, oldest first:"
+    assert " · game 1 (Nepali Marriage) ended: alice +310 Rs, bob -90 Rs, carol -220 Rs" \
+        in history[1]
+    assert history[3].endswith("game 3 (Nepali Marriage) ended: carol +4.50 $, "
+                               "bob -1.50 $, alice -3.00 $")
+    assert history[4].endswith("payment 1: bob paid alice 120 Rs (recorded by alice), "
+                               "undone " + history[4].rsplit("undone ", 1)[1])
+    assert "payment 2: carol paid alice 200 Rs" in history[5] and "undone" in history[5]
+
+
+async def test_with_a_game_open_a_bare_undo_is_the_games(table: Table):
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    await table.ok("/paid bob 90 to:alice")
+    await table.ok(NEW)
+    await table.ok(HAND_B)
+    assert (await table.ok("/undo")).text.startswith("Undid hand 1")
+    assert (await table.ok("/undo payment")).text.startswith("Undid payment 1")
+
+
+async def test_bad_payments_say_why_and_change_nothing(table: Table):
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    before = (await table.ok("/ledger")).text
+    assert "not an amount" in await table.error("/paid bob five to:alice")
+    assert "not an amount" in await table.error("/paid bob -5 to:alice")
+    assert "more than 0" in await table.error("/paid bob 0 to:alice")
+    # Rs here are whole (10 a point): cents are fine, a tenth of a paisa is not
+    assert "at most 2 decimals" in await table.error("/paid bob 1.125 to:alice")
+    assert "Did you mean bob?" in await table.error("/paid bobb 5 to:alice")
+    assert "Did you mean alice?" in await table.error("/paid bob 5 to:alise")
+    assert "can't pay themselves" in await table.error("/paid bob 5 to:bob")
+    assert "needs to:" in await table.error("/paid bob 5")
+    assert "Say who paid and how much" in await table.error("/paid bob to:alice")
+    assert "not `€`" in await table.error("/paid bob 5 to:alice currency:€")
+    assert (await table.ok("/ledger")).text == before
+    # cents are taken: 12.50
+    assert "bob paid alice 12.50 Rs" in (await table.ok("/paid bob 12.50 to:alice")).text
+
+
+async def test_who_may_record_and_undo_a_payment(table: Table):
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    # the payer's own word is not enough; nor is a bystander's
+    assert "Only the person who was paid" in await table.error("/paid bob 90 to:alice",
+                                                              by="bob")
+    assert "Only the person who was paid" in await table.error("/paid bob 90 to:alice",
+                                                              by="carol")
+    await table.ok("/paid bob 90 to:alice", by="alice")
+    # undo: whoever recorded it (alice) or an admin (host); not the payer
+    assert "Only the person who recorded it" in await table.error("/undo payment", by="bob")
+    await table.ok("/undo payment", by="host")
+
+
+async def test_a_redelivered_payment_is_recorded_once(table: Table):
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    first = await table.ok("/paid bob 90 to:alice", origin="tg:update:77")
+    again = await table.ok("/paid bob 90 to:alice", origin="tg:update:77")
+    assert again.duplicate and again.text == first.text
+    assert "0 payments" not in (ledger := (await table.ok("/ledger")).text)
+    assert ledger.startswith("Ledger: 1 game, 1 payment ")
+
+
+async def test_a_linked_guest_is_one_person_in_the_ledger(service: Service):
+    table = Table(service)
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    # "bob" was typed by name; robert links it to his account: the debt is robert's now,
+    # and robert may record a payment made to him
+    await service.handle(Command(table.chat, Actor("test:host", "host", is_admin=True),
+                                 "link", {"name": "bob", "": "<@7>"}, "link-1",
+                                 mentions={"<@7>": Actor("tg:7", "robert")}))
+    assert "  robert -90 Rs" in (await table.ok("/ledger")).text
+    reply = await service.handle(Command(table.chat, Actor("tg:7", "robert"), "paid",
+                                         {"": "carol 10", "to": "bob"}, "paid-1"))
+    assert reply.ok and "carol paid robert 10 Rs" in reply.text, reply.text
+
+
+async def test_export_and_import_carry_the_payments(table: Table, service: Service):
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    await table.ok("/paid bob 90 to:alice")
+    await table.ok("/paid carol 20 to:alice")
+    await table.ok("/undo payment")
+    reply = await table.ok("/export all")
+    assert reply.file is not None
+    data = json.loads(reply.file.data)
+    assert data["version"] == 3 and len(data["payments"]) == 2
+    # the balances for people to read: alice 310 - 90 = 220, carol -220, bob 0 (left out)
+    assert data["balances"] == {"Rs": {"alice": 220, "carol": -220}}
+    other = Table(service, chat="chat-2")
+    command = Command("chat-2", Actor("test:host", "host", is_admin=True), "import", {},
+                      "import-1", attachment=reply.file.data)
+    assert (await service.handle(command)).ok
+    assert (await other.ok("/ledger")).text == (await table.ok("/ledger")).text
+    assert (await other.ok("/ledger history")).text.count("undone") == 1
+    # an older file (version 2, no ledger) still reads
+    data.pop("payments"), data.pop("balances")
+    data["version"] = 2
+    command = Command("chat-3", Actor("test:host", "host", is_admin=True), "import", {},
+                      "import-2", attachment=json.dumps(data).encode())
+    assert (await service.handle(command)).ok
+    older = (await Table(service, "chat-3").ok("/ledger")).text
+    assert older.startswith("Ledger: 1 game, 0 payments") and "bob pays alice 90 Rs" in older
+    # a bad payment is refused whole
+    data["version"] = 3
+    data["payments"] = [{"payer": "name:bob", "payer_name": "bob", "payee": "name:alice",
+                         "payee_name": "alice", "amount": "-5", "currency": "Rs",
+                         "recorded_by": "x", "recorded_by_name": "x",
+                         "created_at": "2025-01-01T00:00:00+00:00"}]
+    command = Command("chat-4", Actor("test:host", "host", is_admin=True), "import", {},
+                      "import-3", attachment=json.dumps(data).encode())
+    refused = await service.handle(command)
+    assert not refused.ok and "more than 0" in refused.text
+
+
+async def test_games_ended_before_the_ledger_count(database_url: str,
+                                                   monkeypatch: pytest.MonkeyPatch):
+    """A database at migration 7 with a finished game (and one from before money was kept
+    per session, migration 4): after migration 8 both are in the ledger."""
+    engine = create_engine(database_url)
+    with monkeypatch.context() as patched:
+        patched.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:7])
+        await migrations.upgrade(engine)
+    store = SqlStore(engine)
+    players = [Player(1, "alice"), Player(2, "bob"), Player(3, "carol")]
+    rules = {"rate": "10", "currency": "Rs"}
+    async with store.transaction("old") as tx:
+        for money in ({"Rs": {"1": "310", "2": "-90", "3": "-220"}}, None):
+            state = await tx.save_session(SessionState(
+                chat="old", game="marriage", players=players, rules=rules,
+                created_by="test:host", totals={1: 31, 2: -9, 3: -22}, hand_count=1,
+                status=ENDED, money=money))
+            assert state.id is not None
+            await tx.add_hand(state.id, HandRecord(
+                no=1, players=[1, 2, 3], inputs={}, rules=rules,
+                deltas={1: 31, 2: -9, 3: -22}, summary="alice won",
+                recorded_by="test:host", recorded_by_name="host"))
+    assert (await migrations.upgrade(engine))[0] == 8  # the ledger, and what came after
+    try:
+        table = Table(Service(store), chat="old")
+        text = (await table.ok("/ledger")).text
+        # two games of alice +310, bob -90, carol -220
+        assert "  alice +620 Rs" in text and "  carol -440 Rs" in text
+        await table.ok("/paid bob 180 to:alice")
+        assert "carol pays alice 440 Rs." in (await table.ok("/ledger")).text
+    finally:
+        await store.close()
+
+
+def test_many_people_are_settled_with_no_transfer_too_many():
+    # 14 people with a balance: past the exact search; 7 owe 10 each, 7 are owed 10 each:
+    # 7 transfers, each clearing one debtor and one creditor
+    balances = {f"p{i}": Decimal(-10 if i < 7 else 10) for i in range(14)}
+    moves = settle(balances)
+    assert len(moves) == 7 and all(amount == 10 for _, _, amount in moves)
+    # 3 people exactly: -5, -2.5, +7.5 -> two transfers into the one owed
+    assert sorted(settle({"a": Decimal(-5), "b": Decimal("-2.5"), "c": Decimal("7.5")})) == [
+        ("a", "c", Decimal(5)), ("b", "c", Decimal("2.5"))]
