@@ -83,3 +83,28 @@ async def test_a_new_board_each_change_when_the_chat_prefers(tg: Harness):
     sent = await tg.replies(3)
     assert "Hand 1: alice won" in sent[2]["text"] and "<pre>" in sent[2]["text"]
     assert GROUP not in tg.fake.pinned
+
+
+async def test_a_restarted_process_goes_on_editing_the_same_board(tg: Harness):
+    from bot.core.service import Service
+    from bot.telegram_adapter import TelegramAdapter
+    from bot.telegram_adapter.ratelimit import ChatRateLimiter
+
+    await tg.say(ALICE, NEW)
+    await tg.say(ALICE, HAND)
+    first = await tg.live_board()
+    await tg.adapter.stop()  # the process goes away; the board's message id is in the db
+    fresh = TelegramAdapter(Service(tg.service.store), tg.fake.token, tg.fake.base,
+                            poll_timeout=1, rate_limiter=ChatRateLimiter(
+                                group_max_rate=1000, overall_max_rate=1000))
+    await fresh.start()
+    try:
+        await tg.say(ALICE, HAND)
+        await tg.fake.wait_until(lambda: "2 hands" in tg.fake.messages[
+            (GROUP, first["message_id"])]["text"])
+        boards = [p for p in tg.fake.sent("sendMessage") if "<pre>" in p["text"]]
+        assert len(boards) == 1  # edited where it was, not posted again
+        assert tg.fake.pinned[GROUP] == first["message_id"]
+    finally:
+        await fresh.stop()
+        await tg.adapter.start()  # the fixture stops it again
