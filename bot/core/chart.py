@@ -86,7 +86,8 @@ def render_ranking(title: str, panels: Sequence[tuple[str, Sequence[tuple[str, f
             ax.barh(names, values, color=colours)
             ax.axvline(0, color="#888888", linewidth=0.8)
             for y, value in enumerate(values):
-                ax.annotate(f"{value:+,.2f}".rstrip("0").rstrip("."), (value, y),
+                label = f"{value:+,.2f}".rstrip("0").rstrip(".") if value else "0"
+                ax.annotate(label, (value, y),
                             xytext=(4 if value >= 0 else -4, 0), textcoords="offset points",
                             ha="left" if value >= 0 else "right", va="center", fontsize=9)
             ax.set_title(heading)
