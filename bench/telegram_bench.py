@@ -38,8 +38,19 @@ async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await update.message.chat.send_message(update.message.text or "")
 
 
+async def idle(h: Harness) -> None:
+    """Until the bot has finished every update (its inbox row closed, a live board edited):
+    a sample must not wait behind the work the previous one left after its reply."""
+    intake = h.adapter.intake
+    assert intake is not None
+    deadline = time.perf_counter() + 30
+    while intake._in_flight and time.perf_counter() < deadline:
+        await asyncio.sleep(0.0005)
+
+
 async def one(h: Harness, text: str) -> float:
     """Queue one update; seconds until the bot's last reply to it reached the server."""
+    await idle(h)
     before = len(h.fake.sent("sendMessage"))
     queued = time.perf_counter()
     await h.say(ALICE, text)
