@@ -39,8 +39,10 @@ def create_engine(url: str, hot: bool = False) -> AsyncEngine:
         if parsed.database not in (None, "", ":memory:") and not folder.is_dir():
             # said before a driver thread starts, which would outlive a failed connect
             raise OSError(f"unable to open database file: the folder {folder} does not exist")
-        engine = create_async_engine(parsed, connect_args={"timeout": STATEMENT_SECONDS},
-                                     **hot_options)
+        connect_args: dict[str, object] = {"timeout": STATEMENT_SECONDS}
+        if hot:  # its writer is also used from the event loop's thread (bot/storage/hot.py)
+            connect_args["check_same_thread"] = False
+        engine = create_async_engine(parsed, connect_args=connect_args, **hot_options)
         _sqlite_transactions(engine, begin=not hot)
         return engine
     connect_args: dict[str, object] = {}
@@ -71,6 +73,10 @@ def _sqlite_transactions(engine: AsyncEngine, begin: bool = True) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
+        if not begin:
+            # the commands' commits don't copy the WAL back (a few ms every hundred hands,
+            # with fsyncs): the store does that beside them (SqlStore._checkpoint)
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
 
     if not begin:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -25,6 +26,9 @@ from bot.storage import hot
 from bot.storage.backup import export_sessions, import_sessions
 from bot.storage.tables import chat_settings, hands, origins, sessions
 
+log = logging.getLogger(__name__)
+CHECKPOINT_EVERY = 100  # SQLite commits between WAL checkpoints (about 1,000 pages)
+
 
 def _now() -> datetime:
     return datetime.now(UTC)
@@ -38,6 +42,9 @@ class SqlStore:
         self._own_hot = hot_engine is not None
         self._codec = hot.Codec(engine.dialect)
         self.windows = hot.HandWindows()
+        self._writer: tuple[Any, Any] | None = None  # SQLite: the writers' connection
+        self._commits = 0
+        self._checkpointing: asyncio.Task[None] | None = None
         # In-process lock per chat so commands of one chat queue instead of contending in the
         # database; the database lock below does the same across processes.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
@@ -116,7 +123,31 @@ class SqlStore:
         async with self.engine.connect() as conn:
             return await _origin_reply(conn, origin_id)
 
+    def _committed(self) -> None:
+        """SQLite: every CHECKPOINT_EVERY commits, the WAL is copied back into the database
+        by another connection, on its own thread, beside the commands (PASSIVE: it waits for
+        nobody, and nobody waits for it), instead of by the commit that crossed 1,000
+        pages."""
+        if self.backend != "sqlite":
+            return
+        self._commits += 1
+        if self._commits % CHECKPOINT_EVERY == 0 and (
+                self._checkpointing is None or self._checkpointing.done()):
+            self._checkpointing = asyncio.get_running_loop().create_task(self._checkpoint())
+
+    async def _checkpoint(self) -> None:
+        try:
+            async with self.hot_engine.connect() as conn:
+                await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception:  # the next one will do; a command never waits for it
+            log.warning("WAL checkpoint failed", exc_info=True)
+
     async def close(self) -> None:
+        if self._checkpointing is not None:
+            await asyncio.gather(self._checkpointing, return_exceptions=True)
+        if self._writer is not None:
+            writer, self._writer = self._writer[0], None
+            await writer.close()
         if self._own_hot:
             await self.hot_engine.dispose()
         await self.engine.dispose()
