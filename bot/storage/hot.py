@@ -217,13 +217,13 @@ class SqliteDriver:
     """aiosqlite: each call is one hop to the connection's thread, however many
     statements it runs there.
 
-    `inline` (the process's one writer connection): the calls run on the event loop's
-    thread instead. A hop costs more (about 80 us of thread hand-offs, measured) than what
-    a command's statements do (about 20 us to begin and read, 60 us to write and commit:
-    WAL with synchronous=NORMAL does not fsync a commit, and checkpoints are done beside,
-    on another connection). Only waiting may not happen here: BEGIN IMMEDIATE is tried
-    without a busy timeout, and when another process holds the write lock, it waits on the
-    connection's thread as before."""
+    `inline`: the calls run on the event loop's thread instead. A hop costs more (about
+    80 us of thread hand-offs, measured) than what a command's statements do (about 20 us
+    to begin and read, 60 us to write and commit: WAL with synchronous=NORMAL does not
+    fsync a commit, and checkpoints are done beside, on another connection). Only waiting
+    may not happen here: the first round trip is tried without a busy timeout, and when
+    another process holds the write lock, it is rolled
+    back and waits on the connection's thread as before."""
 
     def __init__(self, raw: Any, inline: bool = False) -> None:
         self.aio = raw.driver_connection  # aiosqlite.Connection
@@ -271,14 +271,22 @@ LAST_HANDS = (f"SELECT {', '.join(HAND_COLUMNS)} FROM hands WHERE session_id = {
 def _sqlite_begin(db: sqlite3.Connection, write: bool, chat: str,
                   origin: str | None, wait: bool = True) -> Prefetched:
     if wait:
-        db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-    else:
-        timeout = db.execute("PRAGMA busy_timeout").fetchone()[0]
-        db.execute("PRAGMA busy_timeout = 0")
-        try:
-            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-        finally:
-            db.execute(f"PRAGMA busy_timeout = {int(timeout)}")
+        return _sqlite_begin_reads(db, write, chat, origin)
+    timeout = db.execute("PRAGMA busy_timeout").fetchone()[0]
+    db.execute("PRAGMA busy_timeout = 0")
+    try:
+        return _sqlite_begin_reads(db, write, chat, origin)
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    finally:
+        db.execute(f"PRAGMA busy_timeout = {int(timeout)}")
+
+
+def _sqlite_begin_reads(db: sqlite3.Connection, write: bool, chat: str,
+                        origin: str | None) -> Prefetched:
+    db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
     reply = None
     if origin is not None:
         row = db.execute("SELECT reply FROM origins WHERE origin_id = ?", (origin,)).fetchone()
@@ -448,7 +456,9 @@ class HotState:
             return
         self.sa = await self.store.hot_engine.connect()
         raw = await self.sa.get_raw_connection()
-        self.driver = (SqliteDriver(raw, inline=self.held) if self.store.backend == "sqlite"
+        # SQLite runs on the loop's thread, a writer's connection and a reader's alike (a
+        # pooled connection is one transaction's at a time; a WAL reader never waits)
+        self.driver = (SqliteDriver(raw, inline=True) if self.store.backend == "sqlite"
                        else PostgresDriver(raw))
         if self.held:
             self.store._writer = (self.sa, self.driver)
