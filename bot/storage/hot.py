@@ -570,8 +570,11 @@ class HotState:
             sa, self.sa = self.sa, None
             if not self.held:
                 await sa.close()
-            elif sa.in_transaction():
-                await sa.rollback()  # SQLAlchemy's own (AUTOCOMMIT): ours has ended
+            elif sa.in_transaction() or sa.invalidated:
+                # SQLAlchemy was used (its AUTOCOMMIT transaction, ours has ended): the
+                # next writer takes a fresh one from the pool
+                self.store._writer = None
+                await sa.close()
 
 
 class Conn:
