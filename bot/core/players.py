@@ -6,7 +6,7 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from bot.core.command import Actor
@@ -32,7 +32,10 @@ class Player:
     handle: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        # as asdict(self), without its deep copy: every field is a plain value
+        return {"seat": self.seat, "name": self.name, "user_id": self.user_id,
+                "joined_after": self.joined_after, "sitting_out": self.sitting_out,
+                "handle": self.handle}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Player:

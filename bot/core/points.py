@@ -16,12 +16,18 @@ def value(points: int, places: int = 0) -> Decimal:
 
 def as_json(points: int, places: int = 0) -> int | float:
     """A JSON number: an int when whole."""
+    if not places and type(points) is int:
+        return points  # whole points: as they are (the board calls this for every cell)
     amount = value(points, places)
     return int(amount) if amount == amount.to_integral() else float(amount)
 
 
 def show(points: int, places: int = 0, *, signed: bool = True) -> str:
     """"+41", "-3.5", "0", with thousands separators: "+1,200"."""
+    if not places and type(points) is int:  # whole points, without a Decimal
+        if points == 0:
+            return "0"
+        return f"{points:+,}" if signed else f"{points:,}"
     return show_value(value(points, places), places, signed=signed)
 
 

@@ -90,6 +90,7 @@ class Service:
             command = replace(command, actor=replace(command.actor, is_admin=await admin()))
         write = not (self.knows(name) and self.table.read_only(name))
         async with self.store.transaction(command.chat, write=write) as tx:
+            await tx.prefetch(command.origin_id)  # what follows is read in one round trip
             settings = await tx.settings()
             i18n.language.set(settings.language)
             if command.origin_id is not None:

@@ -22,17 +22,28 @@ def async_url(url: str) -> str:
     raise ValueError(f"DATABASE_URL must be sqlite:/// or postgresql://, not {backend}")
 
 
-def create_engine(url: str) -> AsyncEngine:
+def create_engine(url: str, hot: bool = False) -> AsyncEngine:
     """An engine for `url`. A PostgreSQL URL may carry `?search_path=schema` to keep one
-    bot's tables in their own schema (the tests use this for isolation)."""
+    bot's tables in their own schema (the tests use this for isolation).
+
+    `hot`: the commands' engine (bot/storage/hot.py), which begins and ends transactions
+    itself on the driver's connection: SQLAlchemy's side is in AUTOCOMMIT mode, a returned
+    connection is not reset (the transaction was ended or the connection invalidated) and
+    not pinged (a dead one fails its BEGIN, which is retried once on a new one)."""
     parsed = make_url(async_url(url))
+    hot_options: dict[str, object] = dict(
+        isolation_level="AUTOCOMMIT", pool_reset_on_return=None, pool_pre_ping=False,
+    ) if hot else {}
     if parsed.get_backend_name() == "sqlite":
         folder = Path(parsed.database or ".").expanduser().parent
         if parsed.database not in (None, "", ":memory:") and not folder.is_dir():
             # said before a driver thread starts, which would outlive a failed connect
             raise OSError(f"unable to open database file: the folder {folder} does not exist")
-        engine = create_async_engine(parsed, connect_args={"timeout": STATEMENT_SECONDS})
-        _sqlite_transactions(engine)
+        connect_args: dict[str, object] = {"timeout": STATEMENT_SECONDS}
+        if hot:  # its writer is also used from the event loop's thread (bot/storage/hot.py)
+            connect_args["check_same_thread"] = False
+        engine = create_async_engine(parsed, connect_args=connect_args, **hot_options)
+        _sqlite_transactions(engine, begin=not hot)
         return engine
     connect_args: dict[str, object] = {}
     search_path = parsed.query.get("search_path")
@@ -42,14 +53,15 @@ def create_engine(url: str) -> AsyncEngine:
     # A database that stops answering must not hang a command: connecting, each statement
     # and waiting for a pooled connection all give up (the service then says what it knows)
     connect_args.update(timeout=CONNECT_SECONDS, command_timeout=STATEMENT_SECONDS)
-    return create_async_engine(parsed, pool_size=5, max_overflow=5, pool_pre_ping=True,
-                               pool_timeout=POOL_SECONDS, connect_args=connect_args)
+    options: dict[str, object] = dict(pool_size=5, max_overflow=5, pool_pre_ping=True,
+                                      pool_timeout=POOL_SECONDS, connect_args=connect_args)
+    return create_async_engine(parsed, **{**options, **hot_options})
 
 
 READ_ONLY = "maalbot_read_only"  # an execution option: this transaction only reads
 
 
-def _sqlite_transactions(engine: AsyncEngine) -> None:
+def _sqlite_transactions(engine: AsyncEngine, begin: bool = True) -> None:
     """Let SQLAlchemy, not the sqlite3 module, start transactions, and take the write lock
     up front (BEGIN IMMEDIATE), so two processes on one file serialise instead of failing
     half-way. WAL keeps readers from blocking the writer."""
@@ -61,10 +73,19 @@ def _sqlite_transactions(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
+        if not begin:
+            # the commands' commits don't copy the WAL back (a few ms every hundred hands,
+            # with fsyncs): the store does that beside them (SqlStore._checkpoint)
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
+
+    if not begin:
+        return
 
     @event.listens_for(engine.sync_engine, "begin")
     def _begin(connection) -> None:  # type: ignore[no-untyped-def]
+        if connection.get_execution_options().get("isolation_level") == "AUTOCOMMIT":
+            return  # the hot path began it (bot/storage/hot.py)
         # a command that only reads takes no write lock: WAL readers never wait
         reading = connection.get_execution_options().get(READ_ONLY, False)
         connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
@@ -81,4 +102,4 @@ async def open_store(url: str, migrate: bool = True):  # type: ignore[no-untyped
         except BaseException:
             await engine.dispose()  # no half-open pool left for the loop's end to trip on
             raise
-    return SqlStore(engine)
+    return SqlStore(engine, create_engine(url, hot=True))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -11,14 +12,12 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import insert, select, text, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.players import Player
 from bot.core.session import (
     OPEN,
     ChatSettings,
-    DuplicateOrigin,
     HandRecord,
     PaymentRecord,
     SeasonRecord,
@@ -26,9 +25,12 @@ from bot.core.session import (
     Void,
     WaitingHand,
 )
+from bot.storage import hot
 from bot.storage.backup import export_sessions, import_sessions
-from bot.storage.database import READ_ONLY
 from bot.storage.tables import chat_settings, hands, origins, payments, seasons, sessions
+
+log = logging.getLogger(__name__)
+CHECKPOINT_EVERY = 100  # SQLite commits between WAL checkpoints (about 1,000 pages)
 
 
 def _now() -> datetime:
@@ -36,8 +38,16 @@ def _now() -> datetime:
 
 
 class SqlStore:
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, hot_engine: AsyncEngine | None = None) -> None:
         self.engine = engine
+        # the commands' transactions (bot/storage/hot.py): its own pool, in AUTOCOMMIT mode
+        self.hot_engine = hot_engine or engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._own_hot = hot_engine is not None
+        self._codec = hot.Codec(engine.dialect)
+        self.windows = hot.HandWindows()
+        self._writer: tuple[Any, Any] | None = None  # SQLite: the writers' connection
+        self._commits = 0
+        self._checkpointing: asyncio.Task[None] | None = None
         # In-process lock per chat so commands of one chat queue instead of contending in the
         # database; the database lock below does the same across processes.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
@@ -55,7 +65,7 @@ class SqlStore:
         it has one at a time; queueing here beats its busy-wait, whose sleeps add whole
         milliseconds). A transaction that only reads waits for nobody and holds nobody up."""
         if not write:
-            async with self._reading(chat) as tx:
+            async with self._hot(chat, write=False) as tx:
                 yield tx
             return
         key = "*" if self.backend == "sqlite" else chat
@@ -63,40 +73,30 @@ class SqlStore:
         if lock is None:
             lock = asyncio.Lock()
             self._locks[key] = lock
-        async with lock:
-            conn = await self.engine.connect()
-            try:
-                transaction = await conn.begin()
-                try:
-                    if conn.dialect.name == "postgresql":
-                        await conn.execute(
-                            text("SELECT pg_advisory_xact_lock(hashtextextended(:chat, 0))"),
-                            {"chat": chat},
-                        )
-                    yield SqlChatTransaction(conn, chat)
-                    await transaction.commit()
-                except (asyncio.CancelledError, TimeoutError):
-                    # Given up on (a timeout): a database that stopped answering won't answer
-                    # a ROLLBACK either. Drop the connection; the server rolls back for us.
-                    await conn.invalidate()
-                    raise
-                except BaseException:
-                    if transaction.is_active:
-                        await transaction.rollback()
-                    raise
-            except IntegrityError as error:
-                if "origin" in str(error.orig).lower():
-                    raise DuplicateOrigin from error
-                raise
-            finally:
-                await conn.close()
+        async with lock, self._hot(chat, write=True) as tx:
+            yield tx
 
     @asynccontextmanager
-    async def _reading(self, chat: str) -> AsyncIterator[SqlChatTransaction]:
-        async with self.engine.connect() as conn:
-            await conn.execution_options(**{READ_ONLY: True})
-            async with conn.begin():
-                yield SqlChatTransaction(conn, chat, read_only=True)
+    async def _hot(self, chat: str, write: bool) -> AsyncIterator[SqlChatTransaction]:
+        """A transaction the hot path begins and ends itself (bot/storage/hot.py); on
+        PostgreSQL a writer's BEGIN takes the chat's advisory lock with it."""
+        state = hot.HotState(self, chat, write)
+        try:
+            yield SqlChatTransaction(state.conn, chat, read_only=not write, hot=state)
+            await state.commit()
+        except (asyncio.CancelledError, TimeoutError):
+            # Given up on (a timeout): a database that stopped answering won't answer
+            # a ROLLBACK either. Drop the connection; the server rolls back for us.
+            self.windows.put(chat, None)
+            await state.invalidate()
+            raise
+        except BaseException as error:
+            self.windows.put(chat, None)
+            await state.rollback()
+            hot.raise_duplicate(error)
+            raise
+        finally:
+            await state.close()
 
     @asynccontextmanager
     async def board_lock(self, chat: str) -> AsyncIterator[None]:
@@ -126,7 +126,33 @@ class SqlStore:
         async with self.engine.connect() as conn:
             return await _origin_reply(conn, origin_id)
 
+    def _committed(self) -> None:
+        """SQLite: every CHECKPOINT_EVERY commits, the WAL is copied back into the database
+        by another connection, on its own thread, beside the commands (PASSIVE: it waits for
+        nobody, and nobody waits for it), instead of by the commit that crossed 1,000
+        pages."""
+        if self.backend != "sqlite":
+            return
+        self._commits += 1
+        if self._commits % CHECKPOINT_EVERY == 0 and (
+                self._checkpointing is None or self._checkpointing.done()):
+            self._checkpointing = asyncio.get_running_loop().create_task(self._checkpoint())
+
+    async def _checkpoint(self) -> None:
+        try:
+            async with self.hot_engine.connect() as conn:
+                await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception:  # the next one will do; a command never waits for it
+            log.warning("WAL checkpoint failed", exc_info=True)
+
     async def close(self) -> None:
+        if self._checkpointing is not None:
+            await asyncio.gather(self._checkpointing, return_exceptions=True)
+        if self._writer is not None:
+            writer, self._writer = self._writer[0], None
+            await writer.close()
+        if self._own_hot:
+            await self.hot_engine.dispose()
         await self.engine.dispose()
 
 
@@ -203,16 +229,31 @@ def _season(row: Any) -> SeasonRecord:
 
 
 class SqlChatTransaction:
-    def __init__(self, conn: AsyncConnection, chat: str, read_only: bool = False) -> None:
-        self.conn = conn
+    def __init__(self, conn: AsyncConnection | hot.Conn, chat: str, read_only: bool = False,
+                 hot: hot.HotState | None = None) -> None:
+        self.conn: Any = conn
         self.chat = chat
         self.read_only = read_only  # a write here is a bug in the command's spec
+        self._hot = hot  # the hot path (bot/storage/hot.py)
+
+    async def prefetch(self, origin_id: str | None) -> None:
+        """Begin, with the reads every command makes in the same round trip: the origin's
+        reply, the settings and the open session (origin_reply, settings, open_session
+        then answer from memory)."""
+        if self._hot is not None:
+            await self._hot.begin(origin_id)
 
     def _writable(self) -> None:
         if self.read_only:
             raise RuntimeError("a command declared read-only tried to write")
 
     async def open_session(self) -> SessionState | None:
+        if self._hot is not None:
+            await self._hot.begin()
+            if self._hot.session_fresh:
+                assert self._hot.pre is not None
+                raw = self._hot.pre.session
+                return _session(self._hot.codec.session_row(raw)) if raw else None
         row = (await self.conn.execute(
             select(sessions).where(sessions.c.chat == self.chat, sessions.c.status == OPEN)
         )).first()
@@ -233,7 +274,18 @@ class SqlChatTransaction:
             "game_state": state.game_state,
             "money": state.money,
         }
-        if state.id is None:
+        if state.id is not None and self._hot is not None:
+            # kept for the commit's round trip, checked there against the version read
+            hot_state = self._hot
+            hot_state.queue(hot.Write("sessions", [
+                *hot_state.codec.bind("sessions", hot.SESSION_UPDATE, values), state.id],
+                check=state.version))
+            hot_state.session_fresh = False
+            hot_state.versions[state.id] = state.version + 1
+            hot_state.hands_dirty.discard(state.id)
+        elif state.id is None:
+            if self._hot is not None:
+                self._hot.session_fresh = False
             result = await self.conn.execute(
                 insert(sessions).values(
                     chat=state.chat, created_by=state.created_by, created_at=_now(), **values
@@ -254,6 +306,24 @@ class SqlChatTransaction:
     async def add_hand(self, session_id: int, hand: HandRecord) -> HandRecord:
         self._writable()
         created = _now()
+        if self._hot is not None:
+            hot_state = self._hot
+            hand.created_at = created
+            params = hot_state.codec.bind("hands", hot.HAND_INSERT, {
+                "session_id": session_id, "no": hand.no, "players": hand.players,
+                "inputs": hand.inputs, "rules": hand.rules,
+                "deltas": {str(k): v for k, v in hand.deltas.items()},
+                "summary": hand.summary, "recorded_by": hand.recorded_by,
+                "recorded_by_name": hand.recorded_by_name, "origin_id": hand.origin_id,
+                "created_at": created, "state_before": hand.state_before})
+            stored = hot.stored_hand(hand, params)
+            hot_state.queue(hot.Write("hands", params, hands=[hand, stored]))
+            hot_state.hands_dirty.add(session_id)
+            window = hot_state.window
+            if window is not None and window.session_id == session_id \
+                    and not window.added(stored):
+                hot_state.window = None
+            return hand
         result = await self.conn.execute(
             insert(hands).values(
                 session_id=session_id,
@@ -283,6 +353,11 @@ class SqlChatTransaction:
         )
 
     async def hand(self, session_id: int, no: int) -> HandRecord | None:
+        if self._hot is not None:
+            window = await self._window(session_id, 1)
+            known, found = window.get(no)
+            if known:
+                return found
         row = (await self.conn.execute(
             select(hands).where(hands.c.session_id == session_id, hands.c.no == no,
                                 hands.c.voided_at.is_(None))
@@ -290,6 +365,13 @@ class SqlChatTransaction:
         return _hand(row) if row else None
 
     async def last_hands(self, session_id: int, count: int) -> list[HandRecord]:
+        if self._hot is not None:
+            window = await self._window(session_id, count)
+            last = window.last(count)
+            if last is None:
+                last = (await self._hot.load_window(session_id, count)).last(count)
+            assert last is not None
+            return last
         rows = (await self.conn.execute(
             select(hands)
             .where(hands.c.session_id == session_id, hands.c.voided_at.is_(None))
@@ -297,6 +379,15 @@ class SqlChatTransaction:
             .limit(count)
         )).all()
         return [_hand(r) for r in reversed(rows)]
+
+    async def _window(self, session_id: int, count: int) -> hot.Window:
+        """The session's last hands as this transaction has them (kept, or read now)."""
+        assert self._hot is not None
+        await self._hot.begin()
+        window = self._hot.window
+        if window is None or window.session_id != session_id:
+            window = await self._hot.load_window(session_id, count)
+        return window
 
     async def all_hands(self, session_id: int) -> list[HandRecord]:
         rows = (await self.conn.execute(
@@ -307,6 +398,11 @@ class SqlChatTransaction:
         return [_hand(r) for r in rows]
 
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None:
+        if self._hot is not None:
+            await self._hot.begin(origin_id)
+            if self._hot.reply_fresh and self._hot.pre_origin == origin_id:
+                assert self._hot.pre is not None
+                return self._hot.pre.reply
         return await _origin_reply(self.conn, origin_id)
 
     async def history(self, session_id: int) -> list[HandRecord]:
@@ -344,12 +440,19 @@ class SqlChatTransaction:
         return await import_sessions(self.conn, data, self.chat)
 
     async def settings(self) -> ChatSettings:
+        if self._hot is not None:
+            await self._hot.begin()
+            if self._hot.settings_fresh:
+                assert self._hot.pre is not None
+                return ChatSettings.from_json(self._hot.pre.settings)
         row = (await self.conn.execute(
             select(chat_settings.c.data).where(chat_settings.c.chat == self.chat))).first()
         return ChatSettings.from_json(row[0] if row else None)
 
     async def save_settings(self, values: ChatSettings) -> None:
         self._writable()
+        if self._hot is not None:
+            self._hot.settings_fresh = False
         data = values.to_json()
         updated = await self.conn.execute(
             update(chat_settings).where(chat_settings.c.chat == self.chat).values(data=data))
@@ -410,6 +513,12 @@ class SqlChatTransaction:
 
     async def record_origin(self, origin_id: str, reply: Mapping[str, Any]) -> None:
         self._writable()
+        if self._hot is not None:
+            self._hot.reply_fresh = False
+            self._hot.queue(hot.Write("origins", self._hot.codec.bind(
+                "origins", hot.ORIGIN_INSERT, {"origin_id": origin_id, "chat": self.chat,
+                                               "reply": dict(reply), "created_at": _now()})))
+            return
         await self.conn.execute(
             insert(origins).values(
                 origin_id=origin_id, chat=self.chat, reply=dict(reply), created_at=_now()

@@ -1,0 +1,605 @@
+"""The hot path of the store: what every command does, in as few round trips as it can.
+
+A command's transaction is begun by hand on the driver's own connection (SQLAlchemy's
+connection is kept in AUTOCOMMIT mode, so it never begins or ends one itself), and:
+
+- its first round trip begins the transaction (taking the chat's lock) and reads the
+  origin id's reply, the chat's settings and the open session (`prefetch`);
+- the writes of a hand (the hand, the session, the origin's reply) are kept until the
+  commit and sent with it: on SQLite in one hop to aiosqlite's thread, on PostgreSQL as one
+  statement, then COMMIT;
+- the last hands of each open session are kept per process (`HandWindows`), checked by the
+  session's id and version, which every change to a session's hands increments, in any
+  process; so the board and "the same as the last hand" read nothing more.
+
+Statements are plain SQL strings, written once, with SQLAlchemy's own type processors for
+what goes in and out, so a row is stored exactly as SQLAlchemy stores it and the other
+paths read it alike. Everything else still goes through SQLAlchemy, on the same connection
+and in the same transaction (`Conn`: the pending writes are sent first).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import IntegrityError
+
+from bot.core.session import DuplicateOrigin, HandRecord
+from bot.storage.tables import hands, origins, sessions
+
+SESSION_COLUMNS = [c.name for c in sessions.c]
+HAND_COLUMNS = [c.name for c in hands.c]
+HAND_INSERT = ["session_id", "no", "players", "inputs", "rules", "deltas", "summary",
+               "recorded_by", "recorded_by_name", "origin_id", "created_at", "state_before"]
+SESSION_UPDATE = ["game", "status", "players", "rules", "pending", "totals", "hand_count",
+                  "version", "ended_at", "game_state", "money"]
+ORIGIN_INSERT = ["origin_id", "chat", "reply", "created_at"]
+WINDOW = 12  # hands kept per open session: a board's rows and the one before
+CACHED_CHATS = 256  # open sessions whose last hands are kept (least recently used go)
+
+
+class Row:
+    """A row as the records' builders read it (row.name)."""
+
+    __slots__ = ("__dict__",)
+
+    def __init__(self, names: Sequence[str], values: Sequence[Any]) -> None:
+        self.__dict__.update(zip(names, values, strict=True))
+
+
+class Codec:
+    """SQLAlchemy's own bind and result processors of one dialect, for plain SQL."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.dialect = dialect
+
+        def binds(table: Any) -> dict[str, Callable[[Any], Any] | None]:
+            return {c.name: c.type.dialect_impl(dialect).bind_processor(dialect)
+                    for c in table.c}
+
+        def results(table: Any) -> list[Callable[[Any], Any] | None]:
+            return [c.type.dialect_impl(dialect).result_processor(dialect, None)
+                    for c in table.c]
+
+        self._binds = {"sessions": binds(sessions), "hands": binds(hands),
+                       "origins": binds(origins)}
+        self._session_results = results(sessions)
+        self._hand_results = results(hands)
+
+    def bind(self, table: str, names: Sequence[str], values: dict[str, Any]) -> list[Any]:
+        processors = self._binds[table]
+        out = []
+        for name in names:
+            value, process = values[name], processors[name]
+            out.append(process(value) if process is not None else value)
+        return out
+
+    def session_row(self, raw: Sequence[Any]) -> Row:
+        return Row(SESSION_COLUMNS, [p(v) if p is not None else v
+                                     for p, v in zip(self._session_results, raw, strict=True)])
+
+    def hand_row(self, raw: Sequence[Any]) -> Row:
+        return Row(HAND_COLUMNS, [p(v) if p is not None else v
+                                  for p, v in zip(self._hand_results, raw, strict=True)])
+
+
+def stored_hand(hand: HandRecord, bound: list[Any]) -> HandRecord:
+    """The hand as reading it back would give it (JSON turns tuples into lists, int keys
+    into strings): what a later command sees must not depend on whether it was cached."""
+    values = dict(zip(HAND_INSERT, bound, strict=True))
+    return HandRecord(
+        id=hand.id, no=hand.no, players=list(json.loads(values["players"])),
+        inputs=json.loads(values["inputs"]), rules=json.loads(values["rules"]),
+        deltas={int(k): v for k, v in json.loads(values["deltas"]).items()},
+        summary=hand.summary, recorded_by=hand.recorded_by,
+        recorded_by_name=hand.recorded_by_name, origin_id=hand.origin_id,
+        created_at=hand.created_at,
+        state_before=None if values["state_before"] is None
+        else json.loads(values["state_before"]))
+
+
+@dataclass
+class Window:
+    """The last live hands of one session, oldest first, numbered without gaps;
+    `whole` when it starts at hand 1. Its records are shared: read them, never change them."""
+
+    session_id: int
+    version: int
+    hands: list[HandRecord] = field(default_factory=list)
+    whole: bool = False
+
+    def last(self, count: int) -> list[HandRecord] | None:
+        if count <= len(self.hands) or self.whole:
+            return self.hands[-count:] if count > 0 else []
+        return None
+
+    def get(self, no: int) -> tuple[bool, HandRecord | None]:
+        """(known, hand): known is False when the window can't tell."""
+        if self.hands and self.hands[0].no <= no <= self.hands[-1].no:
+            return True, self.hands[no - self.hands[0].no]
+        if self.whole:
+            return True, None
+        return False, None
+
+    def added(self, hand: HandRecord) -> bool:
+        """False when the hand does not follow the window (it is then dropped)."""
+        top = self.hands[-1].no if self.hands else 0
+        if hand.no != top + 1 or (not self.hands and not self.whole):
+            return False
+        self.hands.append(hand)
+        if len(self.hands) > WINDOW:
+            del self.hands[: len(self.hands) - WINDOW]
+            self.whole = False
+        return True
+
+    def voided(self, no: int) -> bool:
+        """False when the window can't follow (a hand below its top: it is then dropped)."""
+        if self.hands and self.hands[-1].no == no:
+            self.hands.pop()
+            return True
+        return False
+
+    def copy(self) -> Window:
+        return Window(self.session_id, self.version, list(self.hands), self.whole)
+
+
+class HandWindows:
+    """Per process: chat -> the window of its open session, least recently used dropped."""
+
+    def __init__(self, size: int = CACHED_CHATS) -> None:
+        self.size = size
+        self._windows: OrderedDict[str, Window] = OrderedDict()
+
+    def get(self, chat: str, session_id: int, version: int) -> Window | None:
+        window = self._windows.get(chat)
+        if window is None or window.session_id != session_id or window.version != version:
+            return None
+        self._windows.move_to_end(chat)
+        return window.copy()
+
+    def put(self, chat: str, window: Window | None) -> None:
+        if window is None:
+            self._windows.pop(chat, None)
+            return
+        self._windows[chat] = window
+        self._windows.move_to_end(chat)
+        while len(self._windows) > self.size:
+            self._windows.popitem(last=False)
+
+
+def duplicate_origin(error: BaseException) -> bool:
+    """A unique violation of the origins table: another process recorded it first."""
+    if isinstance(error, IntegrityError):
+        return "origin" in str(error.orig).lower()
+    if isinstance(error, sqlite3.IntegrityError):
+        return "origin" in str(error).lower()
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(error, asyncpg.UniqueViolationError) and "origin" in str(error).lower()
+
+
+def raise_duplicate(error: BaseException) -> None:
+    if duplicate_origin(error):
+        raise DuplicateOrigin from error
+
+
+# --- the drivers -------------------------------------------------------------------------
+
+@dataclass
+class Write:
+    table: str  # hands | sessions | origins
+    params: list[Any]
+    check: int | None = None  # sessions: the version the row must still have
+    hands: list[HandRecord] = field(default_factory=list)  # hands: get the new id
+
+
+@dataclass
+class Prefetched:
+    reply: Any  # the origin's reply (decoded), or None
+    settings: Any  # chat_settings.data (decoded), or None
+    session: Row | None
+
+
+def _placeholders(dialect: str, count: int, start: int = 1) -> list[str]:
+    return ["?"] * count if dialect == "sqlite" else [f"${i}" for i in
+                                                       range(start, start + count)]
+
+
+class SqliteDriver:
+    """aiosqlite: each call is one hop to the connection's thread, however many
+    statements it runs there.
+
+    `inline`: the calls run on the event loop's thread instead. A hop costs more (about
+    80 us of thread hand-offs, measured) than what a command's statements do (about 20 us
+    to begin and read, 60 us to write and commit: WAL with synchronous=NORMAL does not
+    fsync a commit, and checkpoints are done beside, on another connection). Only waiting
+    may not happen here: the first round trip is tried without a busy timeout, and when
+    another process holds the write lock, it is rolled
+    back and waits on the connection's thread as before."""
+
+    def __init__(self, raw: Any, inline: bool = False) -> None:
+        self.aio = raw.driver_connection  # aiosqlite.Connection
+        self.inline = inline
+
+    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        if self.inline:
+            return fn(self.aio._conn, *args)
+        # aiosqlite runs a function on its connection's thread; SQLAlchemy's adapter does
+        # the same (its isolation_level setter)
+        return await self.aio._execute(fn, self.aio._conn, *args)
+
+    async def begin(self, chat: str, write: bool, origin: str | None) -> Prefetched:
+        if self.inline:
+            try:
+                return _sqlite_begin(self.aio._conn, write, chat, origin, wait=False)
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode != sqlite3.SQLITE_BUSY:
+                    raise
+        return await self.aio._execute(_sqlite_begin, self.aio._conn, write, chat, origin)
+
+    async def flush(self, writes: list[Write], commit: bool) -> None:
+        await self._run(_sqlite_flush, writes, commit)
+
+    async def end(self, commit: bool) -> None:
+        await self._run(_sqlite_end, commit)
+
+    async def fetch(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        return await self._run(_sqlite_fetch, sql, params)
+
+
+SQLITE_SESSION = (f"SELECT {', '.join(SESSION_COLUMNS)} FROM sessions "
+                  "WHERE chat = ? AND status = 'open'")
+SQLITE_WRITES = {
+    "hands": f"INSERT INTO hands ({', '.join(HAND_INSERT)}) "
+             f"VALUES ({', '.join(_placeholders('sqlite', len(HAND_INSERT)))})",
+    "sessions": f"UPDATE sessions SET {', '.join(f'{c} = ?' for c in SESSION_UPDATE)} "
+                "WHERE id = ? AND version = ?",
+    "origins": f"INSERT INTO origins ({', '.join(ORIGIN_INSERT)}) VALUES (?, ?, ?, ?)",
+}
+LAST_HANDS = (f"SELECT {', '.join(HAND_COLUMNS)} FROM hands WHERE session_id = {{0}} "
+              "AND voided_at IS NULL ORDER BY no DESC LIMIT {1}")
+
+
+def _sqlite_begin(db: sqlite3.Connection, write: bool, chat: str,
+                  origin: str | None, wait: bool = True) -> Prefetched:
+    if wait:
+        return _sqlite_begin_reads(db, write, chat, origin)
+    timeout = db.execute("PRAGMA busy_timeout").fetchone()[0]
+    db.execute("PRAGMA busy_timeout = 0")
+    try:
+        return _sqlite_begin_reads(db, write, chat, origin)
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    finally:
+        db.execute(f"PRAGMA busy_timeout = {int(timeout)}")
+
+
+def _sqlite_begin_reads(db: sqlite3.Connection, write: bool, chat: str,
+                        origin: str | None) -> Prefetched:
+    db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+    reply = None
+    if origin is not None:
+        row = db.execute("SELECT reply FROM origins WHERE origin_id = ?", (origin,)).fetchone()
+        reply = json.loads(row[0]) if row else None
+    row = db.execute("SELECT data FROM chat_settings WHERE chat = ?", (chat,)).fetchone()
+    settings = json.loads(row[0]) if row and row[0] is not None else None
+    session = db.execute(SQLITE_SESSION, (chat,)).fetchone()
+    return Prefetched(reply, settings, session)
+
+
+def _sqlite_flush(db: sqlite3.Connection, writes: list[Write], commit: bool) -> None:
+    for write in writes:
+        if write.table == "sessions":
+            cursor = db.execute(SQLITE_WRITES["sessions"], (*write.params, write.check))
+            if cursor.rowcount != 1:
+                raise RuntimeError("session changed under us; the command was not applied")
+            continue
+        cursor = db.execute(SQLITE_WRITES[write.table], write.params)
+        for hand in write.hands:
+            hand.id = cursor.lastrowid
+    if commit:
+        db.execute("COMMIT")
+
+
+def _sqlite_end(db: sqlite3.Connection, commit: bool) -> None:
+    if db.in_transaction:
+        db.execute("COMMIT" if commit else "ROLLBACK")
+
+
+def _sqlite_fetch(db: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Any]:
+    return db.execute(sql, params).fetchall()
+
+
+class PostgresDriver:
+    """asyncpg: one statement, one round trip."""
+
+    def __init__(self, raw: Any) -> None:
+        self.pg = raw.driver_connection  # asyncpg.Connection
+        self.in_tx = False
+
+    async def begin(self, chat: str, write: bool, origin: str | None) -> Prefetched:
+        if write:
+            # BEGIN and the chat's lock in one round trip (the simple protocol takes no
+            # parameters: the chat is a quoted literal). The reads come after the lock, in
+            # a statement of their own, so they see what the last holder committed.
+            await self.pg.execute(
+                f"BEGIN; SELECT pg_advisory_xact_lock(hashtextextended({_literal(chat)}, 0))")
+            self.in_tx = True
+        # A reader needs no transaction: at READ COMMITTED each statement reads what was
+        # committed when it began, in a transaction or not.
+        row = await self.pg.fetchrow(PG_PREFETCH, origin, chat)
+        session = None if row["id"] is None else tuple(row[c] for c in SESSION_COLUMNS)
+        settings = row["settings"]
+        return Prefetched(row["reply"], None if settings is None else json.loads(settings),
+                          session)
+
+    async def flush(self, writes: list[Write], commit: bool) -> None:
+        if writes:
+            sql, params = _pg_batch(writes)
+            row = await self.pg.fetchrow(sql, *params)
+            for i, write in enumerate(writes):
+                if write.table == "sessions" and row[i] != 1:
+                    raise RuntimeError("session changed under us; the command was not applied")
+                for hand in write.hands:
+                    hand.id = row[i]
+        if commit and self.in_tx:
+            self.in_tx = False
+            await self.pg.execute("COMMIT")
+
+    async def end(self, commit: bool) -> None:
+        if self.in_tx:
+            self.in_tx = False
+            await self.pg.execute("COMMIT" if commit else "ROLLBACK")
+
+    async def fetch(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        return [tuple(r) for r in await self.pg.fetch(sql, *params)]
+
+
+PG_PREFETCH = (
+    "SELECT (SELECT reply FROM origins WHERE origin_id = $1) AS reply, "
+    "(SELECT data FROM chat_settings WHERE chat = $2) AS settings, "
+    + ", ".join(f"s.{c}" for c in SESSION_COLUMNS)
+    + " FROM (SELECT 1) AS one LEFT JOIN sessions AS s ON s.chat = $2 AND s.status = 'open'")
+
+
+def _literal(text: str) -> str:
+    """A PostgreSQL string literal (standard_conforming_strings, the default since 9.1)."""
+    if "\x00" in text:
+        raise ValueError("a chat id can't hold a NUL")
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _pg_batch(writes: list[Write]) -> tuple[str, list[Any]]:
+    """The writes as one statement: data-modifying WITHs, one result column each (a hand's
+    id, a session's updated row count, 1 for an origin)."""
+    parts, columns, params = [], [], []
+    for i, write in enumerate(writes):
+        n = len(params) + 1
+        if write.table == "hands":
+            marks = _placeholders("postgresql", len(HAND_INSERT), n)
+            parts.append(f"w{i} AS (INSERT INTO hands ({', '.join(HAND_INSERT)}) "
+                         f"VALUES ({', '.join(marks)}) RETURNING id)")
+            columns.append(f"(SELECT id FROM w{i})")
+            params += write.params
+        elif write.table == "sessions":
+            sets = ", ".join(f"{c} = ${n + j}" for j, c in enumerate(SESSION_UPDATE))
+            k = n + len(SESSION_UPDATE)
+            parts.append(f"w{i} AS (UPDATE sessions SET {sets} WHERE id = ${k} "
+                         f"AND version = ${k + 1} RETURNING 1)")
+            columns.append(f"(SELECT count(*) FROM w{i})")
+            params += [*write.params, write.check]
+        else:
+            marks = _placeholders("postgresql", len(ORIGIN_INSERT), n)
+            parts.append(f"w{i} AS (INSERT INTO origins ({', '.join(ORIGIN_INSERT)}) "
+                         f"VALUES ({', '.join(marks)}) RETURNING 1)")
+            columns.append(f"(SELECT count(*) FROM w{i})")
+            params += write.params
+    return f"WITH {', '.join(parts)} SELECT {', '.join(columns)}", params
+
+
+def last_hands_sql(dialect: str, session_id: int, count: int) -> tuple[str, list[Any]]:
+    if dialect == "sqlite":
+        return LAST_HANDS.format("?", "?"), [session_id, count]
+    return LAST_HANDS.format("$1", "$2"), [session_id, count]
+
+
+# --- one transaction ---------------------------------------------------------------------
+
+def disconnected(error: BaseException) -> bool:
+    """The connection was dead before anything was done on it (a restarted server)."""
+    if isinstance(error, (OSError, ConnectionError)):
+        return True
+    try:
+        import asyncpg
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(error, (asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError))
+
+
+class HotState:
+    """The hot path's side of one command's transaction: the connection, what was read up
+    front, the writes waiting for the commit, and the open session's last hands."""
+
+    def __init__(self, store: Any, chat: str, write: bool) -> None:
+        self.store, self.chat, self.write = store, chat, write
+        self.codec: Codec = store._codec
+        self.sa: Any = None  # SQLAlchemy's AsyncConnection (AUTOCOMMIT: never begins)
+        self.held = False  # the store's SQLite writer connection: kept after the command
+        self.driver: SqliteDriver | PostgresDriver | None = None
+        self.begun = False
+        self.pre: Prefetched | None = None
+        self.pre_origin: str | None = None
+        self.session_fresh = self.settings_fresh = self.reply_fresh = False
+        self.pending: list[Write] = []
+        self.window: Window | None = None
+        self.versions: dict[int, int] = {}  # session id -> its version as this tx left it
+        self.hands_dirty: set[int] = set()  # sessions with hand writes since their save
+        self.sa_wrote_hands = False
+        self.conn = Conn(self)
+
+    async def _connect(self) -> None:
+        # SQLite has one writer at a time, a process's writers queue on one lock: they
+        # share one connection, kept open (no pool checkout per command)
+        self.held = self.write and self.store.backend == "sqlite"
+        if self.held and self.store._writer is not None:
+            self.sa, self.driver = self.store._writer
+            return
+        self.sa = await self.store.hot_engine.connect()
+        raw = await self.sa.get_raw_connection()
+        # SQLite runs on the loop's thread, a writer's connection and a reader's alike (a
+        # pooled connection is one transaction's at a time; a WAL reader never waits)
+        self.driver = (SqliteDriver(raw, inline=True) if self.store.backend == "sqlite"
+                       else PostgresDriver(raw))
+        if self.held:
+            self.store._writer = (self.sa, self.driver)
+
+    async def begin(self, origin: str | None = None) -> None:
+        """The first round trip: BEGIN (a writer takes the chat's lock) and the reads every
+        command makes. Idempotent."""
+        if self.begun:
+            return
+        if self.sa is None:
+            await self._connect()
+        assert self.driver is not None
+        try:
+            pre = await self.driver.begin(self.chat, self.write, origin)
+        except Exception as error:
+            if not disconnected(error):
+                raise
+            await self.invalidate()  # a pooled connection that died meanwhile: once more
+            await self._connect()
+            assert self.driver is not None
+            pre = await self.driver.begin(self.chat, self.write, origin)
+        self.begun = True
+        self.pre, self.pre_origin = pre, origin
+        self.session_fresh = self.settings_fresh = self.reply_fresh = True
+        if pre.session is not None:
+            session_id, version = pre.session[0], pre.session[9]
+            self.versions[session_id] = version
+            self.window = self.store.windows.get(self.chat, session_id, version)
+
+    async def flush(self) -> None:
+        """Send the waiting writes (before anything else reads or writes)."""
+        await self.begin()
+        if self.pending:
+            writes, self.pending = self.pending, []
+            assert self.driver is not None
+            await self.driver.flush(writes, commit=False)
+
+    async def for_sa(self, statement: Any) -> Any:
+        """SQLAlchemy's connection, inside this transaction, with the writes sent."""
+        await self.flush()
+        if not getattr(statement, "is_select", False):
+            table = getattr(statement, "table", None)
+            if table is None or getattr(table, "name", None) == "hands":
+                self.sa_wrote_hands = True  # a hand changed where the window can't see
+                self.window = None
+        return self.sa
+
+    def queue(self, write: Write) -> None:
+        if write.table == "sessions":
+            # a session saved twice: its last values, checked against the first version
+            # (one PostgreSQL statement sees the row only as it was before it)
+            for i, earlier in enumerate(self.pending):
+                if earlier.table == "sessions" and earlier.params[-1] == write.params[-1]:
+                    write.check = earlier.check
+                    del self.pending[i]
+                    break
+        self.pending.append(write)
+
+    async def load_window(self, session_id: int, count: int) -> Window:
+        await self.flush()
+        assert self.driver is not None
+        limit = max(count, WINDOW)
+        sql, params = last_hands_sql(self.store.backend, session_id, limit)
+        rows = await self.driver.fetch(sql, params)
+        from bot.storage.store import _hand  # the records as the rest of the store builds them
+
+        records = [_hand(self.codec.hand_row(r)) for r in reversed(rows)]
+        self.window = Window(session_id, -1, records, whole=len(rows) < limit)
+        return self.window
+
+    async def commit(self) -> None:
+        if not self.begun:
+            return
+        writes, self.pending = self.pending, []
+        assert self.driver is not None
+        await self.driver.flush(writes, commit=True)
+        if self.write:
+            self.store._committed()
+        window = self.window
+        if not self.write:
+            return  # a reader's hands may be newer than the version it read (PostgreSQL)
+        if window is not None and not self.sa_wrote_hands \
+                and window.session_id not in self.hands_dirty \
+                and window.session_id in self.versions:
+            window.version = self.versions[window.session_id]
+            self.store.windows.put(self.chat, window)
+        else:
+            self.store.windows.put(self.chat, None)
+
+    async def rollback(self) -> None:
+        if self.begun and self.driver is not None and self.sa is not None:
+            try:
+                await self.driver.end(commit=False)
+            except Exception:
+                await self.invalidate()
+
+    async def invalidate(self) -> None:
+        if self.sa is not None:
+            sa, self.sa, self.driver = self.sa, None, None
+            if self.held:
+                self.store._writer = None
+            try:
+                await sa.invalidate()
+            finally:
+                await sa.close()
+
+    async def close(self) -> None:
+        if self.sa is not None:
+            sa, self.sa = self.sa, None
+            if not self.held:
+                await sa.close()
+            elif sa.in_transaction() or sa.invalidated:
+                # SQLAlchemy was used (its AUTOCOMMIT transaction, ours has ended): the
+                # next writer takes a fresh one from the pool
+                self.store._writer = None
+                await sa.close()
+
+
+class Conn:
+    """What the store's SQLAlchemy code takes for a connection: the transaction's own, with
+    its waiting writes sent first."""
+
+    def __init__(self, state: HotState) -> None:
+        self._state = state
+
+    async def execute(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        return await (await self._state.for_sa(statement)).execute(statement, *args, **kwargs)
+
+    async def scalar(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        return await (await self._state.for_sa(statement)).scalar(statement, *args, **kwargs)
+
+    async def scalars(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        return await (await self._state.for_sa(statement)).scalars(statement, *args, **kwargs)
+
+    async def stream(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        return await (await self._state.for_sa(statement)).stream(statement, *args, **kwargs)
+
+    async def exec_driver_sql(self, statement: str, *args: Any, **kwargs: Any) -> Any:
+        return await (await self._state.for_sa(statement)).exec_driver_sql(
+            statement, *args, **kwargs)
+
+    @property
+    def dialect(self) -> Dialect:
+        return self._state.codec.dialect
