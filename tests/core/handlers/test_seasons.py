@@ -143,3 +143,17 @@ async def test_seasons_travel_in_an_export(table: Table, service: Service):
     assert (await other.ok("/stats season:Autumn")).table == \
         (await table.ok("/stats season:Autumn")).table
     assert "Season Winter, since" in (await other.ok("/season")).text
+
+
+async def test_dollar_signs_in_a_season_draw_as_themselves(table: Table):
+    # "$...$" is mathtext to matplotlib: a season or a currency with two "$" crashed the
+    # picture; they are drawn as typed
+    await table.ok("/season start name:Autumn $$ $x^$")
+    await table.ok(NEW)
+    await table.ok("/rules rate:10 currency:$$")
+    await table.ok(HAND_A)
+    await table.ok("/endgame")
+    reply = await table.ok("/stats season")
+    assert "by money ($$)" in reply.table
+    assert reply.file is not None and reply.file.kind == "image"
+    assert mpimg.imread(io.BytesIO(reply.file.data), format="png")[..., :3].std() > 0.05
