@@ -162,11 +162,16 @@ def _currency(book: Ledger, payer: str, payee: str, given: str | None) -> str:
     if given is not None:
         word = given.strip()
         wanted = "" if word.lower() in NONE_WORDS else word
-        match = next((c for c in book.currencies if c.casefold() == wanted.casefold()), None)
-        if match is None:
-            raise UserError(f"This chat has played for {_currencies(book.currencies)}, not "
-                            f"`{clip(word)}`.")
-        return match
+        if wanted in book.currencies:  # exactly as named: Rs is never rs
+            return wanted
+        matches = sorted(c for c in book.currencies if c.casefold() == wanted.casefold())
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise UserError(f"`{clip(word)}` could be {', '.join(matches)}: name it exactly "
+                            f"as played, e.g. currency:{matches[0]}.")
+        raise UserError(f"This chat has played for {_currencies(book.currencies)}, not "
+                        f"`{clip(word)}`.")
     shared = book.currencies_of(payer) & book.currencies_of(payee)
     if len(shared) == 1:
         return next(iter(shared))

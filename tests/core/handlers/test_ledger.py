@@ -255,3 +255,20 @@ def test_many_people_are_settled_with_no_transfer_too_many():
     # 3 people exactly: -5, -2.5, +7.5 -> two transfers into the one owed
     assert sorted(settle({"a": Decimal(-5), "b": Decimal("-2.5"), "c": Decimal("7.5")})) == [
         ("a", "c", Decimal(5)), ("b", "c", Decimal("2.5"))]
+
+
+async def test_currencies_that_differ_only_in_case_are_told_apart(table: Table):
+    # Rs and rs are two currencies here (each game's own): an exact name picks its own,
+    # never the other by chance; a name matching both by case alone is asked about
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    await _game(table, "/rules rate:10 currency:rs", HAND_A)
+    for _ in range(3):
+        assert "bob paid alice 10 Rs" in (await table.ok(
+            "/paid bob 10 to:alice currency:Rs")).text
+        assert "bob paid alice 10 rs" in (await table.ok(
+            "/paid bob 10 to:alice currency:rs")).text
+    error = await table.error("/paid bob 10 to:alice currency:RS")
+    assert "`RS` could be rs, Rs" in error or "`RS` could be Rs, rs" in error, error
+    # one currency, named in another case: that one
+    await _game(table, "/rules rate:10 currency:Kr", HAND_A)
+    assert "bob paid alice 10 Kr" in (await table.ok("/paid bob 10 to:alice currency:KR")).text
