@@ -212,8 +212,9 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "paid", "record a payment in the ledger",
             "/paid bob 500 to:alice   /paid bob 12.50 to:@alice currency:Rs",
             "Who paid and how much, then to: whom (a name they played under, or a "
-            "mention). currency: only when the two have more than one in the ledger. More "
-            "than is owed is fine: the balance flips. /undo payment takes it back.",
+            "mention). currency: only when the two have more than one in the ledger. The "
+            "person paid records at most what the payer owes and they are owed; a chat "
+            "admin may record more (the balance flips). /undo payment takes it back.",
             (Option("", Kind.TEXT, "who paid and how much, e.g. bob 500", name="payment",
                     required=True),
              Option("to", Kind.TEXT, "who was paid: a name or @mention", required=True),

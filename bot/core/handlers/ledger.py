@@ -128,6 +128,10 @@ async def paid(call: Call) -> Outcome:
     before = book.balances().get(currency, {})
     payer_before = before.get(payer.key, Decimal(0))
     payee_before = before.get(payee.key, Decimal(0))
+    owes, owed = max(-payer_before, Decimal(0)), max(payee_before, Decimal(0))
+    if not permissions.allowed(Rule.PAYEE, call.roles, payee=True,
+                               within=amount <= min(owes, owed)):
+        raise UserError(_beyond(payer.name, payee.name, owes, owed, amount, currency))
     payment = await call.tx.add_payment(PaymentRecord(
         payer=payer.key, payer_name=payer.name, payee=payee.key, payee_name=payee.name,
         amount=amount, currency=currency, recorded_by=command.actor.id,
@@ -154,6 +158,22 @@ async def paid(call: Call) -> Outcome:
                      f"{format_money(-payee_after, currency, places)} now.")
     lines.append("/undo payment takes it back.")
     return Outcome(Reply("\n".join(lines)), changed=True)
+
+
+def _beyond(payer: str, payee: str, owes: Decimal, owed: Decimal, amount: Decimal,
+            currency: str) -> str:
+    """Why the person paid can't record this much: the two figures, and who can."""
+    places = money_places([owes, owed, amount])
+    money = show_currency(currency)
+    owing = f"{payer} owes {format_money(owes, currency, places)}" if owes else \
+        f"{payer} owes nothing in {money}"
+    claim = f"{payee} is owed {format_money(owed, currency, places)}" if owed else \
+        f"{payee} is owed nothing in {money}"
+    most = min(owes, owed)
+    yours = f" You can record up to {format_money(most, currency, places)}." if most else ""
+    return (f"Only a chat admin can record {format_money(amount, currency, places)} from "
+            f"{payer} to {payee}: {owing} and {claim}. The person paid records at most the "
+            f"smaller, so no balance flips and no debt moves onto anyone else.{yours}")
 
 
 def _currency(book: Ledger, payer: str, payee: str, given: str | None) -> str:

@@ -85,15 +85,15 @@ async def test_a_payment_moves_the_balances_and_can_be_undone(table: Table):
     assert "  To settle: carol pays alice 130 Rs." in text and "bob -120" not in text
     # bob and alice share Rs and $: a payment between them must name the currency
     assert "Which currency?" in await table.error("/paid bob 1.50 to:alice", by="alice")
-    # more than is owed: carol owes alice 130, pays 200: both balances flip
-    reply = await table.ok("/paid carol 200 to:alice currency:Rs", by="alice")
+    # more than is owed: carol owes alice 130, pays 200: both balances flip (an admin's)
+    reply = await table.ok("/paid carol 200 to:alice currency:Rs", by="host")
     assert "That is more than carol owed (130 Rs): the balance flips, carol is owed 70 Rs " \
            "now." in reply.text
     assert "alice was owed 130 Rs: the balance flips, alice owes 70 Rs now." in reply.text
     # undone by the person who recorded it, named; the balances are back
-    reply = await table.ok("/undo payment", by="alice")
+    reply = await table.ok("/undo payment", by="host")
     assert reply.text.startswith("Undid payment 2: carol paid alice 200 Rs (recorded by "
-                                 "alice)")
+                                 "host)")
     assert "carol pays alice 130 Rs" in (await table.ok("/ledger")).text
     # a bare /undo with no game open undoes the latest live payment: payment 1
     reply = await table.ok("/undo", by="alice")
@@ -108,7 +108,8 @@ async def test_a_payment_moves_the_balances_and_can_be_undone(table: Table):
                                "bob -1.50 $, alice -3.00 $")
     assert history[4].endswith("payment 1: bob paid alice 120 Rs (recorded by alice), "
                                "undone " + history[4].rsplit("undone ", 1)[1])
-    assert "payment 2: carol paid alice 200 Rs" in history[5] and "undone" in history[5]
+    assert "payment 2: carol paid alice 200 Rs (recorded by host)" in history[5] \
+        and "undone" in history[5]
 
 
 async def test_with_a_game_open_a_bare_undo_is_the_games(table: Table):
@@ -164,14 +165,14 @@ async def test_a_redelivered_payment_is_recorded_once(table: Table):
 async def test_a_linked_guest_is_one_person_in_the_ledger(service: Service):
     table = Table(service)
     await _game(table, "/rules rate:10 currency:Rs", HAND_A)
-    # "bob" was typed by name; robert links it to his account: the debt is robert's now,
-    # and robert may record a payment made to him
+    # "alice" was typed by name; robert links it to his account: what she is owed is
+    # robert's now, and robert may record a payment made to him
     await service.handle(Command(table.chat, Actor("test:host", "host", is_admin=True),
-                                 "link", {"name": "bob", "": "<@7>"}, "link-1",
+                                 "link", {"name": "alice", "": "<@7>"}, "link-1",
                                  mentions={"<@7>": Actor("tg:7", "robert")}))
-    assert "  robert -90 Rs" in (await table.ok("/ledger")).text
+    assert "  robert +310 Rs" in (await table.ok("/ledger")).text
     reply = await service.handle(Command(table.chat, Actor("tg:7", "robert"), "paid",
-                                         {"": "carol 10", "to": "bob"}, "paid-1"))
+                                         {"": "carol 10", "to": "alice"}, "paid-1"))
     assert reply.ok and "carol paid robert 10 Rs" in reply.text, reply.text
 
 
@@ -272,3 +273,29 @@ async def test_currencies_that_differ_only_in_case_are_told_apart(table: Table):
     # one currency, named in another case: that one
     await _game(table, "/rules rate:10 currency:Kr", HAND_A)
     assert "bob paid alice 10 Kr" in (await table.ok("/paid bob 10 to:alice currency:KR")).text
+
+
+async def test_the_person_paid_gives_up_only_her_own_claim(table: Table):
+    # alice +310, bob -90, carol -220; mallory sat down at a game of no hands, so she is a
+    # person here, owed nothing
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    await table.ok("/newgame players:mallory bob carol", by="mallory")
+    await table.ok("/endgame", by="mallory")
+    before = (await table.ok("/ledger")).text
+    # a payment "to herself" would wipe carol's debt and move it onto mallory
+    assert await table.error("/paid carol 90 to:mallory", by="mallory") == (
+        "Only a chat admin can record 90 Rs from carol to mallory: carol owes 220 Rs and "
+        "mallory is owed nothing in Rs. The person paid records at most the smaller, so no "
+        "balance flips and no debt moves onto anyone else.")
+    # more than the payer owes flips the payer: refused with both figures
+    error = await table.error("/paid carol 230 to:alice", by="alice")
+    assert "carol owes 220 Rs and alice is owed 310 Rs" in error
+    assert error.endswith("You can record up to 220 Rs.")
+    assert (await table.ok("/ledger")).text == before
+    await table.ok("/paid carol 220 to:alice", by="alice")
+    # now alice is owed 90 and bob owes 90: 100 would flip both; up to 90 is hers to take
+    assert "bob owes 90 Rs and alice is owed 90 Rs" in await table.error(
+        "/paid bob 100 to:alice", by="alice")
+    # an admin may record any payment, and is told when a balance flips
+    reply = await table.ok("/paid bob 100 to:alice", by="host")
+    assert "the balance flips, bob is owed 10 Rs now" in reply.text
