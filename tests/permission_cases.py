@@ -76,8 +76,8 @@ CASES = [
          frozenset({ADMIN}), LEDGER, ("paid", None, {"payment": "zed 3", "to": "pia"})),
     Case("record a payment to a guest name", "/paid pia 5 to:zed", frozenset({ADMIN}),
          (MONEY,), ("paid", None, {"payment": "pia 5", "to": "zed"})),
-    Case("undo a payment someone else recorded", "/undo payment",
-         frozenset({STARTER, ADMIN}), (*LEDGER, PAYMENT), ("undo", None, {"what": "payment"})),
+    Case("undo a payment someone else recorded", "/undo payment:1",
+         frozenset({STARTER, ADMIN}), (*LEDGER, PAYMENT), ("undo", None, {"payment": 1})),
     Case("start a season", "/season start name:Autumn", frozenset({ADMIN}), (),
          ("season", None, {"action": "start", "name": "Autumn"})),
     # (none is open: an admin is told so, anyone else is refused first)

@@ -112,13 +112,17 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
                     read_only=True),
         CommandSpec(
             "undo", "undo the last hand (or drop a waiting one)",
-            "/undo [reason:wrong winner]   /undo payment",
+            "/undo [reason:wrong winner]   /undo payment   /undo payment:3",
             "Nothing is deleted: the hand is kept in the log as undone. On Telegram and "
             "Discord a bare /undo asks first; with a reason it is done at once. /undo "
-            "payment (or a bare /undo with no game open) undoes the ledger's latest payment: "
-            f"{WHO[Rule.PAYMENT]} may.",
-            (Option("", Kind.CHOICE, "payment: the latest payment of /ledger", name="what",
-                    choices=("payment",)),
+            "payment undoes the latest payment you recorded in the ledger (an admin: the "
+            "latest of all), /undo payment:3 payment 3 of /ledger history: "
+            f"{WHO[Rule.PAYMENT]} may. With no game open, a bare /undo on Telegram and "
+            "Discord asks about that payment.",
+            (Option("", Kind.CHOICE, "payment: the latest payment you recorded",
+                    name="what", choices=("payment",)),
+             Option("payment", Kind.INT, "a payment by its number in /ledger history",
+                    low=1, high=1_000_000),
              Option("reason", Kind.TEXT, "why, for the record")),
             may=Rule.RECORDER, needs=Needs.NOTHING, run=hands.undo, confirm=True),
         CommandSpec(

@@ -212,21 +212,50 @@ def _currencies(currencies: set[str]) -> str:
 
 
 async def undo_payment(call: Call) -> Outcome:
-    """Undo the latest payment not undone yet (kept in the ledger as undone)."""
+    """Undo a payment (kept in the ledger as undone): /undo payment the latest one you
+    recorded (an admin: the latest of all), /undo payment:N payment N of /ledger history, a
+    tap the one it asked about. Without buttons a bare /undo (no game open) undoes nothing:
+    taking money back is said in words."""
     command = call.command
     payments = await call.tx.payments()
-    live = [(i, p) for i, p in enumerate(payments, 1) if p.voided_at is None]
-    if not live:
-        raise UserError("There is no payment to undo." if call.session is not None else
-                        "No game is open here, and there is no payment to undo.")
-    number, payment = live[-1]
-    assert payment.id is not None
+    numbered = list(enumerate(payments, 1))
+    live = [(i, p) for i, p in numbered if p.voided_at is None]
     asked = command.expect
-    if asked is not None and asked != {"session": 0, "hand": payment.id}:
-        raise UserError(STALE)
+    chosen = call.options.get("payment")
+    named = call.options.get("") == "payment" or chosen is not None
+    if asked is not None:  # a tap confirming the payment it asked about (by its id)
+        found = next(((i, p) for i, p in live if p.id == asked.get("hand")), None)
+        if asked.get("session") != 0 or found is None:
+            raise UserError(STALE)
+        number, payment = found
+    elif chosen is not None:
+        number = int(chosen)
+        if number > len(payments):
+            raise UserError(f"There is no payment {number}: /ledger history numbers "
+                            f"{i18n.plural(len(payments), 'payment')}.")
+        payment = payments[number - 1]
+        if payment.voided_at is not None:
+            raise UserError(f"Payment {number} ({_payment(payment)}) is undone already.")
+    else:
+        if not named and not command.buttons:
+            raise UserError(("No game is open here. " if call.session is None else "")
+                            + "To take a payment back, say so: /undo payment (the latest "
+                            "you recorded) or /undo payment:N (N as /ledger history numbers "
+                            "it).")
+        if not live:
+            raise UserError("There is no payment to undo." if call.session is not None
+                            else "No game is open here, and there is no payment to undo.")
+        mine = live if call.roles.admin else [
+            (i, p) for i, p in live if p.recorded_by == command.actor.id]
+        if not mine:
+            raise UserError("You have recorded no payment that is still in the ledger. "
+                            "/undo payment:N undoes payment N of /ledger history: "
+                            f"{permissions.WHO[Rule.PAYMENT]} may.")
+        number, payment = mine[-1]
+    assert payment.id is not None
     permissions.check(Rule.PAYMENT, call.roles, f"undo payment {number} (recorded by "
                       f"{payment.recorded_by_name})", recorded_by=payment.recorded_by)
-    decided = call.options.get("") == "payment" or call.options.get("reason")
+    decided = named or call.options.get("reason")
     if command.buttons and asked is None and not decided:
         from bot.core.handlers.hands import _ask, _starter
 

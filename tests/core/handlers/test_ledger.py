@@ -95,11 +95,12 @@ async def test_a_payment_moves_the_balances_and_can_be_undone(table: Table):
     assert reply.text.startswith("Undid payment 2: carol paid alice 200 Rs (recorded by "
                                  "host)")
     assert "carol pays alice 130 Rs" in (await table.ok("/ledger")).text
-    # a bare /undo with no game open undoes the latest live payment: payment 1
-    reply = await table.ok("/undo", by="alice")
+    # with no buttons to ask, a bare /undo with no game open takes no money back: say so
+    assert "say so: /undo payment" in await table.error("/undo", by="alice")
+    reply = await table.ok("/undo payment", by="alice")
     assert reply.text.startswith("Undid payment 1: bob paid alice 120 Rs")
     assert "carol pays alice 130 Rs; bob pays alice 120 Rs" in (await table.ok("/ledger")).text
-    assert "no payment to undo" in await table.error("/undo")
+    assert "no payment to undo" in await table.error("/undo payment")
     history = (await table.ok("/ledger history")).text.splitlines()
     assert history[0] == "The ledger, oldest first:"
     assert " · game 1 (Nepali Marriage) ended: alice +310 Rs, bob -90 Rs, carol -220 Rs" \
@@ -149,7 +150,7 @@ async def test_who_may_record_and_undo_a_payment(table: Table):
                                                               by="carol")
     await table.ok("/paid bob 90 to:alice", by="alice")
     # undo: whoever recorded it (alice) or an admin (host); not the payer
-    assert "Only the person who recorded it" in await table.error("/undo payment", by="bob")
+    assert "Only the person who recorded it" in await table.error("/undo payment:1", by="bob")
     await table.ok("/undo payment", by="host")
 
 
@@ -299,3 +300,29 @@ async def test_the_person_paid_gives_up_only_her_own_claim(table: Table):
     # an admin may record any payment, and is told when a balance flips
     reply = await table.ok("/paid bob 100 to:alice", by="host")
     assert "the balance flips, bob is owed 10 Rs now" in reply.text
+
+
+async def test_undo_payment_is_your_latest_or_the_one_numbered(table: Table):
+    # alice +310, bob -90, carol -220
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    await table.ok("/paid bob 50 to:alice", by="alice")  # payment 1, alice's
+    await table.ok("/paid carol 100 to:alice", by="host")  # payment 2, the admin's
+    # a later payment someone else recorded does not block alice from taking back her own
+    reply = await table.ok("/undo payment", by="alice")
+    assert reply.text.startswith("Undid payment 1: bob paid alice 50 Rs (recorded by alice)")
+    assert "You have recorded no payment that is still in the ledger" in await table.error(
+        "/undo payment", by="alice")
+    assert "You have recorded no payment" in await table.error("/undo payment", by="bob")
+    # by number, as /ledger history numbers them: its recorder or an admin
+    assert "Only the person who recorded it or a chat admin can undo payment 2 (recorded " \
+           "by host)" in await table.error("/undo payment:2", by="alice")
+    assert "is undone already" in await table.error("/undo payment:1", by="alice")
+    assert "There is no payment 3: /ledger history numbers 2 payments." in \
+        await table.error("/undo payment:3")
+    await table.ok("/paid bob 10 to:alice", by="alice")  # payment 3
+    await table.ok("/paid bob 20 to:alice", by="alice")  # payment 4
+    # an admin's bare /undo payment: the latest of all; payment:N any
+    assert (await table.ok("/undo payment")).text.startswith("Undid payment 4")
+    assert (await table.ok("/undo payment:2")).text.startswith("Undid payment 2")
+    text = (await table.ok("/ledger")).text
+    assert "bob -80 Rs" in text and "carol -220 Rs" in text
