@@ -24,7 +24,7 @@ from bot.core.games import get_game
 from bot.core.grammar import clip
 from bot.core.money import MoneyBook, book_totals, format_money, money_places, settle_money
 from bot.core.session import ENDED, PaymentRecord, SessionState
-from bot.core.stats import identity
+from bot.core.stats import handle_accounts, identity
 
 EXACT_UP_TO = 12  # people with a balance in one currency: beyond this, settle greedily
 MAX_AMOUNT = Decimal("1000000000")
@@ -39,6 +39,9 @@ class Person:
     names: set[str] = field(default_factory=set)  # every name they went by here (folded)
     accounts: set[str] = field(default_factory=set)  # platform ids of their seats
     handles: set[str] = field(default_factory=set)  # @usernames their seats were named by
+    # guest names (folded) they played under -> (the guest's own key, the name): a payment
+    # naming one is stored under it, so it follows the guest when a /link changes
+    guests: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -97,7 +100,8 @@ class Ledger:
         return person.name if person else key.removeprefix("name:")
 
     def resolve(self, token: str, mentions: Mapping[str, Actor]) -> Person:
-        """A person in the ledger by mention, @username, or a name they went by here."""
+        """A person in the ledger by mention, @username (a username first, exactly: usernames
+        are unique, display names are not), or a name they went by here."""
         raw = token.strip()
         mentioned = mentions.get(raw) or mentions.get(raw.lower())
         if mentioned is not None:
@@ -110,6 +114,11 @@ class Ledger:
             raise UserError(f"That person has played no game here. People here: "
                             f"{self._listing()}.")
         word = _fold(raw.lstrip("@"))
+        if raw.startswith("@"):
+            handle = raw[1:].strip().lower()
+            found = [p for p in self.people.values() if handle in p.handles]
+            if len(found) == 1:
+                return found[0]
         found = [p for p in self.people.values() if word in p.names or word in p.handles]
         if len(found) == 1:
             return found[0]
@@ -124,6 +133,18 @@ class Ledger:
                             f"{names}?")
         raise UserError(f"Nobody called `{clip(raw)}` has played here. People here: "
                         f"{self._listing()}.")
+
+    def own_key(self, person: Person, token: str,
+                mentions: Mapping[str, Actor]) -> tuple[str, str]:
+        """(key, name) a payment naming `person` by `token` is stored under: the guest name's
+        own key where a guest name they played under was typed (links are applied when the
+        ledger is read, as for games), else the person's key."""
+        raw = token.strip()
+        if raw in mentions or raw.lower() in mentions or raw.startswith("<@"):
+            return person.key, person.name
+        if raw.startswith("@") and raw[1:].strip().lower() in person.handles:
+            return person.key, person.name
+        return person.guests.get(_fold(raw.lstrip("@")), (person.key, person.name))
 
     def _listing(self) -> str:
         names = sorted({p.name for p in self.people.values()}, key=str.lower)
@@ -153,6 +174,8 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
     people: dict[str, Person] = {}
     games: list[GameEntry] = []
     currencies: set[str] = set()
+    played = list(played)
+    accounts = handle_accounts(session for _, session, _ in played)
 
     def person(key: str, name: str) -> Person:
         found = people.setdefault(key, Person(key, name))
@@ -168,11 +191,15 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
         currencies |= set(book)
         seats: dict[int, str] = {}
         for player in session.players:
-            key, name = identity(player.user_id, player.name, links)
+            key, name = identity(player.user_id, player.name, links, player.handle,
+                                 accounts)
             found = person(key, name)
             found.names.add(_fold(player.name))
             if player.user_id:
                 found.accounts.add(player.user_id)
+            elif not (player.handle and accounts.get(player.handle.lower())):
+                own = f"name:{player.name.lower()}"  # a guest (maybe linked): its own key
+                found.guests[_fold(player.name)] = (own, player.name)
             if player.handle:
                 found.handles.add(player.handle.lower())
             seats[player.seat] = key

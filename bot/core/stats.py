@@ -68,12 +68,32 @@ class PlayerStats:
 Table = dict[str, dict[str, PlayerStats]]
 
 
-def identity(user_id: str | None, name: str,
-             links: Mapping[str, Mapping[str, str]]) -> tuple[str, str]:
-    """(key, display name): the account if there is one, a linked account, or the name."""
+def handle_accounts(sessions: Iterable[SessionState]) -> dict[str, str]:
+    """@username -> the account seated under it: an account's seat keeps its username, so
+    a seat typed as @alice is the account whose username is alice. A username two accounts
+    have sat under joins neither (seats from before accounts kept theirs join nothing)."""
+    found: dict[str, str | None] = {}
+    for session in sessions:
+        for player in session.players:
+            if player.user_id and player.handle:
+                handle = player.handle.lower()
+                seen = found.setdefault(handle, player.user_id)
+                if seen != player.user_id:
+                    found[handle] = None
+    return {handle: account for handle, account in found.items() if account}
+
+
+def identity(user_id: str | None, name: str, links: Mapping[str, Mapping[str, str]],
+             handle: str | None = None,
+             accounts: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """(key, display name): the account if there is one, the account whose @username a
+    seat was named by (`accounts`: handle_accounts), a linked account, or the name."""
     link = links.get(name.lower())
     if user_id:
         return user_id, name
+    account = accounts.get(handle.lower()) if handle and accounts else None
+    if account:
+        return account, name
     if link:
         return link["id"], link["name"]
     return f"name:{name.lower()}", name
@@ -81,7 +101,11 @@ def identity(user_id: str | None, name: str,
 
 def compute(played: Iterable[tuple[SessionState, list[HandRecord]]],
             links: Mapping[str, Mapping[str, str]],
-            since: datetime | None) -> Table:
+            since: datetime | None, accounts: Mapping[str, str] | None = None) -> Table:
+    """`accounts`: handle_accounts of the chat's sessions (by default those played)."""
+    played = list(played)
+    if accounts is None:
+        accounts = handle_accounts(session for session, _ in played)
     table: Table = {}
     for session, hands in played:
         game = get_game(session.game)
@@ -89,19 +113,20 @@ def compute(played: Iterable[tuple[SessionState, list[HandRecord]]],
                  or h.created_at >= since]
         if not hands:
             continue
-        _add_session(table.setdefault(game.key, {}), game, session, hands, links)
+        _add_session(table.setdefault(game.key, {}), game, session, hands, links, accounts)
     return {key: rows for key, rows in table.items() if rows}
 
 
 def _add_session(rows: dict[str, PlayerStats], game: Game, session: SessionState,
-                 hands: list[HandRecord], links: Mapping[str, Mapping[str, str]]) -> None:
+                 hands: list[HandRecord], links: Mapping[str, Mapping[str, str]],
+                 accounts: Mapping[str, str]) -> None:
     seats = {p.seat: p for p in session.players}
     members = game.column_players(session.roster, session.game_state)
     night = session.id or 0
 
     def row_of(seat: int) -> PlayerStats:
         player = seats[seat]
-        key, name = identity(player.user_id, player.name, links)
+        key, name = identity(player.user_id, player.name, links, player.handle, accounts)
         row = rows.setdefault(key, PlayerStats(key, name))
         row.name = name
         row.sessions.add(night)

@@ -132,14 +132,19 @@ async def paid(call: Call) -> Outcome:
     if not permissions.allowed(Rule.PAYEE, call.roles, payee=True,
                                within=amount <= min(owes, owed)):
         raise UserError(_beyond(payer.name, payee.name, owes, owed, amount, currency))
+    # stored as each was named (a guest by the guest's own key): a /link changed later
+    # moves the payment with the guest, as it moves the guest's games
+    payer_key, payer_name = book.own_key(payer, words[0], mentions)
+    payee_key, payee_name = book.own_key(payee, options["to"], mentions)
     payment = await call.tx.add_payment(PaymentRecord(
-        payer=payer.key, payer_name=payer.name, payee=payee.key, payee_name=payee.name,
+        payer=payer_key, payer_name=payer_name, payee=payee_key, payee_name=payee_name,
         amount=amount, currency=currency, recorded_by=command.actor.id,
         recorded_by_name=command.actor.name, origin_id=command.origin_id))
     number = len(book.payments) + 1
     payer_after, payee_after = payer_before + amount, payee_before - amount
     places = money_places([amount, payer_before, payee_before, payer_after, payee_after])
-    lines = [f"Payment {number} recorded: {_payment(payment)}.",
+    lines = [f"Payment {number} recorded: {payer.name} paid {payee.name} "
+             f"{format_money(payment.amount, currency)}.",
              f"{payer.name} {signed(payer_before, currency, places)} → "
              f"{signed(payer_after, currency, places)}; {payee.name} "
              f"{signed(payee_before, currency, places)} → "

@@ -97,11 +97,14 @@ async def stats_season(call: Call) -> Outcome:
     else:
         chosen = found[-1]
     played = []
-    for past in await call.tx.chat_sessions():
+    every = await call.tx.chat_sessions()
+    for past in every:
         if chosen.holds(past):
             assert past.id is not None
             played.append((past, await call.tx.all_hands(past.id)))
-    table = stats.compute(played, call.settings.links, None)
+    # people are who /stats says, from every game here (an @username seat joined to the
+    # account with that username even if the account sat down outside the season)
+    table = stats.compute(played, call.settings.links, None, stats.handle_accounts(every))
     span = f"{_day(chosen.started_at, call)} to " + (
         _day(chosen.ended_at, call) if chosen.ended_at else "now")
     if not table:

@@ -326,3 +326,88 @@ async def test_undo_payment_is_your_latest_or_the_one_numbered(table: Table):
     assert (await table.ok("/undo payment:2")).text.startswith("Undid payment 2")
     text = (await table.ok("/ledger")).text
     assert "bob -80 Rs" in text and "carol -220 Rs" in text
+
+
+class _Chat:
+    """Commands as people on a chat platform send them: by account, a @username perhaps."""
+
+    def __init__(self, service: Service, chat: str = "chat-p") -> None:
+        self.service, self.chat, self.sent = service, chat, 0
+
+    async def __call__(self, who: Actor, line: str, ok: bool = True,
+                       mentions: dict[str, Actor] | None = None) -> str:
+        from bot.core.grammar import parse_command_text
+
+        self.sent += 1
+        parsed = parse_command_text(line)
+        reply = await self.service.handle(Command(
+            self.chat, who, parsed.name, parsed.options, f"{self.chat}:{self.sent}",
+            mentions=mentions or {}))
+        assert reply.ok == ok, reply.text
+        return reply.text
+
+
+ALICE = Actor("tg:101", "Alice", handles=("alice",))
+CAROL = Actor("tg:103", "Carol", handles=("carol",))
+ADMIN = Actor("tg:900", "Ada", is_admin=True)
+
+
+async def test_a_seat_named_by_username_is_that_account_in_the_ledger_and_stats(
+        service: Service):
+    say = _Chat(service)
+    # night 1: alice seated as @alice (by username: no account known yet); she wins:
+    # alice +310, carol -90, dave -220
+    await say(ALICE, "/newgame marriage players:@alice @carol dave")
+    await say(ALICE, "/rules rate:10 currency:Rs")
+    await say(ALICE, "/hand winner:alice seen:carol maal:alice=10 carol=2 dave=0")
+    await say(ALICE, "/endgame")
+    # night 2: she sits down by her account. Maal Alice 1, carol 10, dave 0, P = 11:
+    # exchange -8, +19, -11; Alice pays 3 (seen), dave 10: Alice -11, carol +32, dave -21
+    await say(CAROL, "/newgame marriage players:@carol dave")
+    await say(ALICE, "/join")
+    await say(CAROL, "/rules rate:10 currency:Rs")
+    await say(CAROL, "/hand winner:carol seen:Alice maal:Alice=1 carol=10 dave=0")
+    await say(CAROL, "/endgame")
+    # one person: 310 - 110 = +200
+    ledger = await say(CAROL, "/ledger")
+    assert "  Alice +200 Rs" in ledger and "alice +310" not in ledger, ledger
+    reply = await say(ALICE, "/paid dave 100 to:@alice")
+    assert "dave paid Alice 100 Rs" in reply
+    assert "dave paid Alice 50 Rs" in await say(ALICE, "/paid dave 50 to:alice")
+    # and one person in /stats: both nights, both hands
+    stats = await say(CAROL, "/stats Alice")
+    assert "2 games" in stats and "2 hands" in stats, stats
+
+
+async def test_an_at_username_is_the_username_before_any_display_name(service: Service):
+    say = _Chat(service)
+    await say(ALICE, "/newgame marriage players:@alice @carol dave")
+    await say(ALICE, "/rules rate:10 currency:Rs")
+    await say(ALICE, "/hand winner:alice seen:carol maal:alice=10 carol=2 dave=0")
+    await say(ALICE, "/endgame")
+    # someone named "Alice" with no username plays a game of no hands
+    copycat = Actor("tg:300", "Alice")
+    await say(copycat, "/newgame marriage")
+    await say(copycat, "/endgame")
+    # @alice is the username: the real alice, who may record a payment made to her
+    assert "carol paid alice 90 Rs" in await say(ALICE, "/paid carol 90 to:@alice")
+    # a bare name that two people went by is still asked about
+    assert "could be Alice, alice" in await say(ADMIN, "/paid carol 10 to:alice", ok=False)
+
+
+async def test_a_payment_follows_a_guest_when_its_link_changes(service: Service):
+    table = Table(service)
+    # alice +310, bob -90, carol -220; carol is a guest name
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    say = _Chat(service, table.chat)
+    erin, frank = Actor("tg:8", "erin"), Actor("tg:9", "frank")
+    await say(ADMIN, "/link name:carol <@8>", mentions={"<@8>": erin})
+    assert "erin paid alice 200 Rs" in await say(ADMIN, "/paid carol 200 to:alice")
+    await say(ADMIN, "/link name:carol <@9>", mentions={"<@9>": frank})
+    # the game and the payment are frank's now; erin has nothing left in the ledger
+    ledger = (await table.ok("/ledger")).text
+    assert "  frank -20 Rs" in ledger and "erin" not in ledger, ledger
+    assert "payment 1: frank paid alice 200 Rs" in (await table.ok("/ledger history")).text
+    # a payment named by the account stays with the account
+    assert "frank paid alice 10 Rs" in await say(ADMIN, "/paid <@9> 10 to:alice",
+                                                 mentions={"<@9>": frank})
