@@ -187,7 +187,8 @@ async def test_export_and_import_carry_the_payments(table: Table, service: Servi
     data = json.loads(reply.file.data)
     assert data["version"] == 3 and len(data["payments"]) == 2
     # the balances for people to read: alice 310 - 90 = 220, carol -220, bob 0 (left out)
-    assert data["balances"] == {"Rs": {"alice": 220, "carol": -220}}
+    assert data["balances"] == {"Rs": {"name:alice": {"name": "alice", "balance": 220},
+                                       "name:carol": {"name": "carol", "balance": -220}}}
     other = Table(service, chat="chat-2")
     command = Command("chat-2", Actor("test:host", "host", is_admin=True), "import", {},
                       "import-1", attachment=reply.file.data)
@@ -411,3 +412,21 @@ async def test_a_payment_follows_a_guest_when_its_link_changes(service: Service)
     # a payment named by the account stays with the account
     assert "frank paid alice 10 Rs" in await say(ADMIN, "/paid <@9> 10 to:alice",
                                                  mentions={"<@9>": frank})
+
+
+async def test_exported_balances_keep_two_people_of_one_name_apart(service: Service):
+    say = _Chat(service)
+    sam1, sam2 = Actor("tg:1", "Sam"), Actor("tg:2", "Sam")
+    for sam, winner in ((sam1, "Sam"), (sam2, "bob")):
+        await say(ADMIN, "/newgame marriage players:<@1> bob carol".replace(
+            "<@1>", f"<@{sam.id[3:]}>"), mentions={f"<@{sam.id[3:]}>": sam})
+        await say(ADMIN, "/rules rate:10 currency:Rs")
+        await say(ADMIN, f"/hand winner:{winner} seen:carol maal:Sam=3 bob=3 carol=3")
+        await say(ADMIN, "/endgame")
+    ledger = await say(ADMIN, "/export all")
+    assert ledger.startswith("Export of 2 sessions")
+    reply = await service.handle(Command(say.chat, ADMIN, "export", {"": "all"}, "x-1"))
+    balances = json.loads(reply.file.data)["balances"]["Rs"]
+    assert balances["tg:1"]["name"] == balances["tg:2"]["name"] == "Sam"
+    assert balances["tg:1"]["balance"] > 0 > balances["tg:2"]["balance"]
+    assert sum(b["balance"] for b in balances.values()) == 0
