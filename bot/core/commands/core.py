@@ -186,7 +186,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
              Option("period", Kind.CHOICE, "this month, this year or all time",
                     choices=looking_back.PERIODS),
              Option("season", Kind.TEXT, "a season's ranking, by its name (/stats season: "
-                    "the current one)")),
+                    "the current one); everyone, for the whole season")),
             needs=Needs.NOTHING, run=looking_back.stats_, read_only=True),
         CommandSpec(
             "season", "group the games into a season",
@@ -214,9 +214,10 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             needs=Needs.NOTHING, run=ledger.ledger, read_only=True),
         CommandSpec(
             "paid", "record a payment in the ledger",
-            "/paid bob 500 to:alice   /paid bob 12.50 to:@alice currency:Rs",
+            "/paid bob 500 to:alice   /paid bob 1,200.50 Rs to:@alice",
             "Who paid and how much, then to: whom (a name they played under, or a "
-            "mention). currency: only when the two have more than one in the ledger. The "
+            "mention). The currency (after the amount, or currency:) only when the two "
+            "have more than one in the ledger. The "
             "person paid records at most what the payer owes and they are owed; a chat "
             "admin may record more (the balance flips). /undo payment takes it back.",
             (Option("", Kind.TEXT, "who paid and how much, e.g. bob 500", name="payment",

@@ -8,7 +8,7 @@ from decimal import Decimal
 from bot.core import flows, i18n, permissions
 from bot.core.command import Reply
 from bot.core.errors import UserError
-from bot.core.grammar import clip, split_list
+from bot.core.grammar import clip
 from bot.core.handlers.call import Call, Outcome
 from bot.core.ledger import (
     NONE_WORDS,
@@ -112,16 +112,25 @@ def _payment(payment: PaymentRecord) -> str:
 
 async def paid(call: Call) -> Outcome:
     options, command = call.options, call.command
-    words = split_list(options.get("", ""))
-    if len(words) != 2:
-        raise UserError("Say who paid and how much, and to whom: /paid bob 500 to:alice")
+    # who and how much, a currency after it perhaps: "bob 1,000.50", "bob 500 Rs" (an
+    # amount's commas are thousands, so the words are split at spaces only)
+    words = [w for w in (w.rstrip(",") for w in options.get("", "").split()) if w]
+    if len(words) not in (2, 3):
+        raise UserError("Say who paid and how much, and to whom: /paid bob 500 to:alice "
+                        "(or /paid bob 500 Rs to:alice)")
+    named = options.get("currency")
+    if len(words) == 3:
+        if named is not None and named.strip() != words[2]:
+            raise UserError(f"Name the currency once: {clip(words[2])} or "
+                            f"currency:{clip(named.strip())}.")
+        named = words[2]
     book = await load(call)
     mentions = command.mentions
     payer = book.resolve(words[0], mentions)
     payee = book.resolve(options["to"], mentions)
     if payer.key == payee.key:
         raise UserError(f"{payer.name} can't pay themselves.")
-    currency = _currency(book, payer.key, payee.key, options.get("currency"))
+    currency = _currency(book, payer.key, payee.key, named)
     amount = parse_amount(words[1], book.places(currency), currency)
     permissions.check(Rule.PAYEE, call.roles, f"record a payment to {payee.name}",
                       payee=is_person(payee, command.actor))

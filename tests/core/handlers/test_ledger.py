@@ -430,3 +430,17 @@ async def test_exported_balances_keep_two_people_of_one_name_apart(service: Serv
     assert balances["tg:1"]["name"] == balances["tg:2"]["name"] == "Sam"
     assert balances["tg:1"]["balance"] > 0 > balances["tg:2"]["balance"]
     assert sum(b["balance"] for b in balances.values()) == 0
+
+
+async def test_paid_takes_thousands_and_a_currency_after_the_amount(table: Table):
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    await _game(table, "/rules rate:10 currency:$", HAND_A)
+    # alice is owed 310 Rs and 310 $; carol owes 220 of each
+    assert "carol paid alice 100.50 Rs" in (await table.ok("/paid carol 100.50 Rs to:alice",
+                                                          by="alice")).text
+    assert "carol paid alice 1,000.50 $" in (await table.ok("/paid carol 1,000.50 $ to:alice",
+                                                           by="host")).text
+    assert "Name the currency once" in await table.error(
+        "/paid carol 5 Rs to:alice currency:$")
+    assert "not `€`" in await table.error("/paid carol 5 € to:alice")
+    assert "Say who paid and how much" in await table.error("/paid carol 5 Rs extra to:alice")
