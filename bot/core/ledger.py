@@ -269,11 +269,21 @@ def parse_amount(text: str, places: int, currency: str) -> Decimal:
         raise UserError("A payment is more than 0.")
     if amount > MAX_AMOUNT:
         raise UserError(f"A payment is at most {format_money(MAX_AMOUNT, currency)}.")
-    decimals = -amount.normalize().as_tuple().exponent  # type: ignore[operator]
+    decimals = amount_decimals(amount)
     if decimals > places:
         raise UserError(f"{show_currency(currency).capitalize()} amounts here have at most "
                         f"{places} decimals; `{clip(raw)}` has {decimals}.")
     return amount
+
+
+def amount_decimals(amount: Decimal) -> int:
+    """The decimals an amount has, trailing zeros aside, counted exactly (normalize() would
+    round an amount of more than 28 digits first: 1.000...001 would count as 1)."""
+    _, digits, exponent = amount.as_tuple()
+    assert isinstance(exponent, int)
+    while exponent < 0 and len(digits) > 1 and digits[-1] == 0:
+        digits, exponent = digits[:-1], exponent + 1
+    return max(0, -exponent)
 
 
 def show_currency(currency: str) -> str:

@@ -130,6 +130,8 @@ async def test_bad_payments_say_why_and_change_nothing(table: Table):
     assert "more than 0" in await table.error("/paid bob 0 to:alice")
     # Rs here are whole (10 a point): cents are fine, a tenth of a paisa is not
     assert "at most 2 decimals" in await table.error("/paid bob 1.125 to:alice")
+    # counted exactly: past 28 digits an amount is not rounded into a whole one first
+    assert "has 29" in await table.error("/paid bob 1." + "0" * 28 + "1 to:alice")
     assert "Did you mean bob?" in await table.error("/paid bobb 5 to:alice")
     assert "Did you mean alice?" in await table.error("/paid bob 5 to:alise")
     assert "can't pay themselves" in await table.error("/paid bob 5 to:bob")
