@@ -177,9 +177,10 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
     played = list(played)
     accounts = handle_accounts(session for _, session, _ in played)
 
-    def person(key: str, name: str) -> Person:
+    def person(key: str, name: str, rename: bool = True) -> Person:
         found = people.setdefault(key, Person(key, name))
-        found.name = name
+        if rename:  # the name of their latest seat; a payment's only for someone unseated
+            found.name = name
         found.names.add(_fold(name))
         return found
 
@@ -197,7 +198,7 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
             found.names.add(_fold(player.name))
             if player.user_id:
                 found.accounts.add(player.user_id)
-            elif not (player.handle and accounts.get(player.handle.lower())):
+            elif not (player.handle and accounts.get("@" + player.handle.lower())):
                 own = f"name:{player.name.lower()}"  # a guest (maybe linked): its own key
                 found.guests[_fold(player.name)] = (own, player.name)
             if player.handle:
@@ -216,19 +217,24 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
         assert session.id is not None
         games.append(GameEntry(number, session.id, game.title, session.ended_at, money))
     for payment in payments:
-        payment.payer, payment.payer_name = _rekey(payment.payer, payment.payer_name, links)
-        payment.payee, payment.payee_name = _rekey(payment.payee, payment.payee_name, links)
-        person(payment.payer, payment.payer_name)
-        person(payment.payee, payment.payee_name)
+        payment.payer, payment.payer_name = _rekey(payment.payer, payment.payer_name, links,
+                                                   accounts)
+        payment.payee, payment.payee_name = _rekey(payment.payee, payment.payee_name, links,
+                                                   accounts)
+        person(payment.payer, payment.payer_name, rename=False)
+        person(payment.payee, payment.payee_name, rename=False)
         currencies.add(payment.currency)
     return Ledger(people, games, payments, currencies)
 
 
-def _rekey(key: str, name: str, links: Mapping[str, Mapping[str, str]]) -> tuple[str, str]:
+def _rekey(key: str, name: str, links: Mapping[str, Mapping[str, str]],
+           accounts: Mapping[str, str]) -> tuple[str, str]:
+    """A payment's person as a game's seat of that guest name is keyed today."""
     if key.startswith("name:"):
         link = links.get(key.removeprefix("name:"))
         if link:
             return link["id"], link["name"]
+        return accounts.get(key, key), name
     return key, name
 
 

@@ -69,34 +69,49 @@ Table = dict[str, dict[str, PlayerStats]]
 
 
 def handle_accounts(sessions: Iterable[SessionState]) -> dict[str, str]:
-    """@username -> the account seated under it: an account's seat keeps its username, so
-    a seat typed as @alice is the account whose username is alice. A username two accounts
-    have sat under joins neither (seats from before accounts kept theirs join nothing)."""
+    """Who a guest seat is by account: "@alice" -> the account that sat down here with the
+    username alice (an account's seat keeps its username), and "name:alice" -> that account
+    too where a seat typed as @alice went by the name alice (so everything played under that
+    name stays one person, now the account). A username or name two accounts have had
+    joins neither; seats from before accounts kept their username join nothing."""
+    sessions = list(sessions)
     found: dict[str, str | None] = {}
+
+    def note(key: str, account: str) -> None:
+        if found.setdefault(key, account) != account:
+            found[key] = None
+
     for session in sessions:
         for player in session.players:
             if player.user_id and player.handle:
-                handle = player.handle.lower()
-                seen = found.setdefault(handle, player.user_id)
-                if seen != player.user_id:
-                    found[handle] = None
-    return {handle: account for handle, account in found.items() if account}
+                note("@" + player.handle.lower(), player.user_id)
+    by_handle = {key: account for key, account in found.items() if account}
+    for session in sessions:
+        for player in session.players:
+            if not player.user_id and player.handle:
+                account = by_handle.get("@" + player.handle.lower())
+                if account:
+                    note(f"name:{player.name.lower()}", account)
+    return {key: account for key, account in found.items() if account}
 
 
 def identity(user_id: str | None, name: str, links: Mapping[str, Mapping[str, str]],
              handle: str | None = None,
              accounts: Mapping[str, str] | None = None) -> tuple[str, str]:
     """(key, display name): the account if there is one, the account whose @username a
-    seat was named by (`accounts`: handle_accounts), a linked account, or the name."""
-    link = links.get(name.lower())
+    seat was typed as (`accounts`: handle_accounts), a linked account, the account a guest
+    name went to by its @username seat, or the name."""
+    accounts = accounts or {}
     if user_id:
         return user_id, name
-    account = accounts.get(handle.lower()) if handle and accounts else None
+    account = accounts.get("@" + handle.lower()) if handle else None
     if account:
         return account, name
+    link = links.get(name.lower())
     if link:
         return link["id"], link["name"]
-    return f"name:{name.lower()}", name
+    key = f"name:{name.lower()}"
+    return accounts.get(key, key), name
 
 
 def compute(played: Iterable[tuple[SessionState, list[HandRecord]]],

@@ -364,6 +364,8 @@ async def test_a_seat_named_by_username_is_that_account_in_the_ledger_and_stats(
     await say(ALICE, "/rules rate:10 currency:Rs")
     await say(ALICE, "/hand winner:alice seen:carol maal:alice=10 carol=2 dave=0")
     await say(ALICE, "/endgame")
+    # dave pays her 20 before her account has sat down here: recorded by an admin
+    assert "dave paid alice 20 Rs" in await say(ADMIN, "/paid dave 20 to:alice")
     # night 2: she sits down by her account. Maal Alice 1, carol 10, dave 0, P = 11:
     # exchange -8, +19, -11; Alice pays 3 (seen), dave 10: Alice -11, carol +32, dave -21
     await say(CAROL, "/newgame marriage players:@carol dave")
@@ -371,15 +373,23 @@ async def test_a_seat_named_by_username_is_that_account_in_the_ledger_and_stats(
     await say(CAROL, "/rules rate:10 currency:Rs")
     await say(CAROL, "/hand winner:carol seen:Alice maal:Alice=1 carol=10 dave=0")
     await say(CAROL, "/endgame")
-    # one person: 310 - 110 = +200
+    # one person, the payment before too: 310 - 20 - 110 = +180
     ledger = await say(CAROL, "/ledger")
-    assert "  Alice +200 Rs" in ledger and "alice +310" not in ledger, ledger
+    assert "  Alice +180 Rs" in ledger and "alice +" not in ledger, ledger
     reply = await say(ALICE, "/paid dave 100 to:@alice")
     assert "dave paid Alice 100 Rs" in reply
     assert "dave paid Alice 50 Rs" in await say(ALICE, "/paid dave 50 to:alice")
-    # and one person in /stats: both nights, both hands
+    # night 3: her name typed plainly, as before; still her (as it was the same name
+    # before her account sat down). She wins: carol and dave pay her 3 each: 30 + 60
+    await say(CAROL, "/newgame marriage players:alice carol dave")
+    await say(CAROL, "/rules rate:10 currency:Rs")
+    await say(CAROL, "/hand winner:alice seen:carol dave maal:alice=0 carol=0 dave=0")
+    await say(CAROL, "/endgame")
+    ledger = await say(CAROL, "/ledger")
+    assert "  alice +90 Rs" in ledger and ledger.lower().count("alice") == 2, ledger
+    # and one person in /stats: three nights, three hands
     stats = await say(CAROL, "/stats Alice")
-    assert "2 games" in stats and "2 hands" in stats, stats
+    assert "3 games" in stats and "3 hands" in stats, stats
 
 
 async def test_an_at_username_is_the_username_before_any_display_name(service: Service):
