@@ -16,7 +16,12 @@ MEMBER, PLAYER, STARTER, ADMIN = "member", "player", "starter", "admin"
 ROLES = (MEMBER, PLAYER, STARTER, ADMIN)
 HAND = "/hand winner:zed seen:hana pia maal:zed=1 hana=1 pia=1"
 MONEY = "/rules currency:Rs"  # the chat plays for Rs: a payment's currency
-PAYMENT = "/paid pia 5 to:hana"  # recorded by hana, the person paid
+# maal 0, 4, 0, P = 4, n = 3: exchange pia -4, hana +8, zed -4; hana and zed pay pia 3 each:
+# pia +2, hana +5, zed -7 (Rs at 1 a point, once the game has ended)
+OWED = "/hand winner:pia seen:hana zed maal:pia=0 hana=4 zed=0"
+END = "/endgame"  # on a platform with buttons, confirmed with a tap by the starter
+LEDGER = (MONEY, OWED, END)  # a finished game: zed owes pia 2 and hana 5
+PAYMENT = "/paid zed 5 to:hana"  # recorded by hana, the person paid
 
 
 @dataclass(frozen=True)
@@ -65,12 +70,14 @@ CASES = [
          ("settings", None, {"timezone": "UTC"})),
     Case("look at the board", "/board", frozenset(ROLES), (HAND,), ("board", None, {})),
     # the ledger: a payment is recorded by the person paid (by account) or an admin
-    Case("record a payment made to you", "/paid zed 5 to:pia", frozenset({PLAYER, ADMIN}),
-         (MONEY,), ("paid", None, {"payment": "zed 5", "to": "pia"})),
+    Case("record a payment made to you", "/paid zed 2 to:pia", frozenset({PLAYER, ADMIN}),
+         LEDGER, ("paid", None, {"payment": "zed 2", "to": "pia"})),
+    Case("record a payment made to you, more than is owed", "/paid zed 3 to:pia",
+         frozenset({ADMIN}), LEDGER, ("paid", None, {"payment": "zed 3", "to": "pia"})),
     Case("record a payment to a guest name", "/paid pia 5 to:zed", frozenset({ADMIN}),
          (MONEY,), ("paid", None, {"payment": "pia 5", "to": "zed"})),
-    Case("undo a payment someone else recorded", "/undo payment",
-         frozenset({STARTER, ADMIN}), (MONEY, PAYMENT), ("undo", None, {"what": "payment"})),
+    Case("undo a payment someone else recorded", "/undo payment:1",
+         frozenset({STARTER, ADMIN}), (*LEDGER, PAYMENT), ("undo", None, {"payment": 1})),
     Case("start a season", "/season start name:Autumn", frozenset({ADMIN}), (),
          ("season", None, {"action": "start", "name": "Autumn"})),
     # (none is open: an admin is told so, anyone else is refused first)

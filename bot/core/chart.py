@@ -32,6 +32,12 @@ plt.rcParams["font.family"] = ["DejaVu Sans", devanagari.FAMILY]
 THOUSANDS = StrMethodFormatter("{x:,.12g}")
 
 
+def _text(text: str) -> str:
+    """Text drawn as typed: matplotlib reads a pair of "$" as mathtext (and fails on most
+    of what people type), so every "$" is escaped (a currency, a season, a game's title)."""
+    return text.replace("$", r"\$")
+
+
 def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord],
                  rules: Mapping[str, Any], title: str, hand_word: str = "hand",
                  places: int = 0, goal: tuple[float, str] | None = None) -> bytes:
@@ -45,16 +51,17 @@ def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord]
                 total += hand.deltas.get(key, 0)
                 running.append(float(pts.value(total, places)))
             axes.plot(numbers, running, marker="o" if len(hands) <= 30 else None,
-                      markersize=3, linewidth=2, label=f"{label} ({pts.show(total, places)})")
+                      markersize=3, linewidth=2,
+                      label=_text(f"{label} ({pts.show(total, places)})"))
         axes.axhline(0, color="#888888", linewidth=0.8)
         if goal is not None:
             axes.axhline(goal[0], color="#c0392b", linewidth=1, linestyle="--",
-                         label=goal[1])
+                         label=_text(goal[1]))
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # hand 1, 2, 3: never 1.5
         axes.yaxis.set_major_formatter(THOUSANDS)  # 7,500 as the board writes it
-        axes.set_xlabel(hand_word)
+        axes.set_xlabel(_text(hand_word))
         axes.set_ylabel("points")
-        axes.set_title(title)
+        axes.set_title(_text(title))
         axes.grid(True, alpha=0.3)
         axes.legend(loc="upper left", fontsize=9, ncols=2 if len(columns) > 5 else 1)
         rate = float(Decimal(str(rules.get("rate", "1"))))
@@ -62,7 +69,8 @@ def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord]
             money = axes.secondary_yaxis("right", functions=(lambda y: y * rate,
                                                              lambda m: m / rate))
             money.yaxis.set_major_formatter(THOUSANDS)
-            money.set_ylabel(f"money ({rules.get('currency') or 'at ' + str(rules['rate'])})")
+            money.set_ylabel(_text(
+                f"money ({rules.get('currency') or 'at ' + str(rules['rate'])})"))
         figure.tight_layout()
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png")
@@ -80,7 +88,7 @@ def render_ranking(title: str, panels: Sequence[tuple[str, Sequence[tuple[str, f
                                 squeeze=False)
     try:
         for (heading, people), ax in zip(panels, axes[:, 0], strict=True):
-            names = [name for name, _ in people][::-1]
+            names = [_text(name) for name, _ in people][::-1]
             values = [value for _, value in people][::-1]
             colours = ["#2e86c1" if v >= 0 else "#c0392b" for v in values]
             ax.barh(names, values, color=colours)
@@ -90,10 +98,10 @@ def render_ranking(title: str, panels: Sequence[tuple[str, Sequence[tuple[str, f
                 ax.annotate(label, (value, y),
                             xytext=(4 if value >= 0 else -4, 0), textcoords="offset points",
                             ha="left" if value >= 0 else "right", va="center", fontsize=9)
-            ax.set_title(heading)
+            ax.set_title(_text(heading))
             ax.grid(True, axis="x", alpha=0.3)
             ax.margins(x=0.15)
-        figure.suptitle(title)
+        figure.suptitle(_text(title))
         figure.tight_layout()
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png")

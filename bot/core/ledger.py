@@ -24,7 +24,7 @@ from bot.core.games import get_game
 from bot.core.grammar import clip
 from bot.core.money import MoneyBook, book_totals, format_money, money_places, settle_money
 from bot.core.session import ENDED, PaymentRecord, SessionState
-from bot.core.stats import identity
+from bot.core.stats import handle_accounts, identity
 
 EXACT_UP_TO = 12  # people with a balance in one currency: beyond this, settle greedily
 MAX_AMOUNT = Decimal("1000000000")
@@ -39,6 +39,9 @@ class Person:
     names: set[str] = field(default_factory=set)  # every name they went by here (folded)
     accounts: set[str] = field(default_factory=set)  # platform ids of their seats
     handles: set[str] = field(default_factory=set)  # @usernames their seats were named by
+    # guest names (folded) they played under -> (the guest's own key, the name): a payment
+    # naming one is stored under it, so it follows the guest when a /link changes
+    guests: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -97,7 +100,8 @@ class Ledger:
         return person.name if person else key.removeprefix("name:")
 
     def resolve(self, token: str, mentions: Mapping[str, Actor]) -> Person:
-        """A person in the ledger by mention, @username, or a name they went by here."""
+        """A person in the ledger by mention, @username (a username first, exactly: usernames
+        are unique, display names are not), or a name they went by here."""
         raw = token.strip()
         mentioned = mentions.get(raw) or mentions.get(raw.lower())
         if mentioned is not None:
@@ -110,6 +114,11 @@ class Ledger:
             raise UserError(f"That person has played no game here. People here: "
                             f"{self._listing()}.")
         word = _fold(raw.lstrip("@"))
+        if raw.startswith("@"):
+            handle = raw[1:].strip().lower()
+            found = [p for p in self.people.values() if handle in p.handles]
+            if len(found) == 1:
+                return found[0]
         found = [p for p in self.people.values() if word in p.names or word in p.handles]
         if len(found) == 1:
             return found[0]
@@ -124,6 +133,18 @@ class Ledger:
                             f"{names}?")
         raise UserError(f"Nobody called `{clip(raw)}` has played here. People here: "
                         f"{self._listing()}.")
+
+    def own_key(self, person: Person, token: str,
+                mentions: Mapping[str, Actor]) -> tuple[str, str]:
+        """(key, name) a payment naming `person` by `token` is stored under: the guest name's
+        own key where a guest name they played under was typed (links are applied when the
+        ledger is read, as for games), else the person's key."""
+        raw = token.strip()
+        if raw in mentions or raw.lower() in mentions or raw.startswith("<@"):
+            return person.key, person.name
+        if raw.startswith("@") and raw[1:].strip().lower() in person.handles:
+            return person.key, person.name
+        return person.guests.get(_fold(raw.lstrip("@")), (person.key, person.name))
 
     def _listing(self) -> str:
         names = sorted({p.name for p in self.people.values()}, key=str.lower)
@@ -153,10 +174,13 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
     people: dict[str, Person] = {}
     games: list[GameEntry] = []
     currencies: set[str] = set()
+    played = list(played)
+    accounts = handle_accounts(session for _, session, _ in played)
 
-    def person(key: str, name: str) -> Person:
+    def person(key: str, name: str, rename: bool = True) -> Person:
         found = people.setdefault(key, Person(key, name))
-        found.name = name
+        if rename:  # the name of their latest seat; a payment's only for someone unseated
+            found.name = name
         found.names.add(_fold(name))
         return found
 
@@ -168,11 +192,15 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
         currencies |= set(book)
         seats: dict[int, str] = {}
         for player in session.players:
-            key, name = identity(player.user_id, player.name, links)
+            key, name = identity(player.user_id, player.name, links, player.handle,
+                                 accounts)
             found = person(key, name)
             found.names.add(_fold(player.name))
             if player.user_id:
                 found.accounts.add(player.user_id)
+            elif not (player.handle and accounts.get("@" + player.handle.lower())):
+                own = f"name:{player.name.lower()}"  # a guest (maybe linked): its own key
+                found.guests[_fold(player.name)] = (own, player.name)
             if player.handle:
                 found.handles.add(player.handle.lower())
             seats[player.seat] = key
@@ -189,19 +217,24 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
         assert session.id is not None
         games.append(GameEntry(number, session.id, game.title, session.ended_at, money))
     for payment in payments:
-        payment.payer, payment.payer_name = _rekey(payment.payer, payment.payer_name, links)
-        payment.payee, payment.payee_name = _rekey(payment.payee, payment.payee_name, links)
-        person(payment.payer, payment.payer_name)
-        person(payment.payee, payment.payee_name)
+        payment.payer, payment.payer_name = _rekey(payment.payer, payment.payer_name, links,
+                                                   accounts)
+        payment.payee, payment.payee_name = _rekey(payment.payee, payment.payee_name, links,
+                                                   accounts)
+        person(payment.payer, payment.payer_name, rename=False)
+        person(payment.payee, payment.payee_name, rename=False)
         currencies.add(payment.currency)
     return Ledger(people, games, payments, currencies)
 
 
-def _rekey(key: str, name: str, links: Mapping[str, Mapping[str, str]]) -> tuple[str, str]:
+def _rekey(key: str, name: str, links: Mapping[str, Mapping[str, str]],
+           accounts: Mapping[str, str]) -> tuple[str, str]:
+    """A payment's person as a game's seat of that guest name is keyed today."""
     if key.startswith("name:"):
         link = links.get(key.removeprefix("name:"))
         if link:
             return link["id"], link["name"]
+        return accounts.get(key, key), name
     return key, name
 
 
@@ -242,11 +275,21 @@ def parse_amount(text: str, places: int, currency: str) -> Decimal:
         raise UserError("A payment is more than 0.")
     if amount > MAX_AMOUNT:
         raise UserError(f"A payment is at most {format_money(MAX_AMOUNT, currency)}.")
-    decimals = -amount.normalize().as_tuple().exponent  # type: ignore[operator]
+    decimals = amount_decimals(amount)
     if decimals > places:
         raise UserError(f"{show_currency(currency).capitalize()} amounts here have at most "
                         f"{places} decimals; `{clip(raw)}` has {decimals}.")
     return amount
+
+
+def amount_decimals(amount: Decimal) -> int:
+    """The decimals an amount has, trailing zeros aside, counted exactly (normalize() would
+    round an amount of more than 28 digits first: 1.000...001 would count as 1)."""
+    _, digits, exponent = amount.as_tuple()
+    assert isinstance(exponent, int)
+    while exponent < 0 and len(digits) > 1 and digits[-1] == 0:
+        digits, exponent = digits[:-1], exponent + 1
+    return max(0, -exponent)
 
 
 def show_currency(currency: str) -> str:

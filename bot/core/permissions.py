@@ -30,7 +30,8 @@ class Rule(StrEnum):
     HAND_PLAYER = "hand_player"  # the hand's players, its recorder, the starter, an admin
     SELF = "self"  # your own seat; someone else's: the starter or an admin
     SEAT = "seat"  # a new seat: anyone; a seat typed by name: the starter or an admin
-    PAYEE = "payee"  # a payment: the person paid (by their account), an admin
+    PAYEE = "payee"  # a payment: the person paid (by their account) up to what is owed, an
+    # admin any
     PAYMENT = "payment"  # undo a payment: whoever recorded it, an admin
 
 
@@ -48,8 +49,8 @@ WHO = {
     Rule.SELF: "the player themselves, the person who started the game or a chat admin",
     Rule.SEAT: "anyone for a new seat; for a seat typed by name, the person who started "
                "the game or a chat admin",
-    Rule.PAYEE: "the person who was paid (by their account, not a typed name) or a chat "
-                "admin",
+    Rule.PAYEE: "the person who was paid (by their account, not a typed name; up to what "
+                "the payer owes and they are owed) or a chat admin",
     Rule.PAYMENT: "the person who recorded it or a chat admin",
 }
 
@@ -93,14 +94,17 @@ def needs_admin_status(rule: Rule) -> bool:
 
 def allowed(rule: Rule, roles: Roles, *, hand_count: int = 0,
             hand: HandRecord | None = None, recorded_by: str | None = None,
-            seats: Iterable[Player] = (), claim: bool = False, payee: bool = False) -> bool:
+            seats: Iterable[Player] = (), claim: bool = False, payee: bool = False,
+            within: bool = True) -> bool:
     if roles.admin or rule == Rule.ANYONE:
         return True
     if rule == Rule.ADMIN:
         return False
     # the ledger is the chat's, not a game's: starting a game gives no say over it
     if rule == Rule.PAYEE:
-        return payee  # the payer's own word is not enough
+        # the payer's own word is not enough; the person paid gives up only her own claim,
+        # never more than the payer owes (no debt moved onto anyone, no balance flipped)
+        return payee and within
     if rule == Rule.PAYMENT:
         return recorded_by == roles.actor.id
     if roles.starter:

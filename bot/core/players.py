@@ -42,6 +42,13 @@ class Player:
         return cls(**data)
 
 
+def account_handle(actor: Actor) -> str | None:
+    """The @username of an account (lowercase, no @), kept on a seat it sits in: a seat
+    named by that @username elsewhere is the same person (`bot/core/stats.py` identity)."""
+    handle = actor.handles[0].strip().lstrip("@").lower() if actor.handles else ""
+    return handle or None
+
+
 # Letters of other alphabets that look like Latin ones: a name is compared by its skeleton,
 # so "аlice" (Cyrillic а) can't sit beside "alice".
 _LOWER_LOOK_ALIKES = {

@@ -10,14 +10,44 @@ games, each game ranked by what it is won by, never adding different games' poin
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
 from bot.core import points as pts
+from bot.core.errors import UserError
 from bot.core.games import get_game
 from bot.core.games.base import Game
 from bot.core.money import format_money, money_places
 from bot.core.stats import PlayerStats, Table
+
+MAX_NAME = 40
+# letters that draw nothing (Hangul fillers, the blank Braille pattern)
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# control, format (zero-width space, joiners, direction marks), private, unassigned
+_HIDDEN = ("Cc", "Cf", "Co", "Cn", "Cs")
+
+
+def season_key(name: str) -> str:
+    """What two season names are compared by: one form for what looks the same, any case,
+    spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
+
+
+def season_name(raw: str) -> str:
+    """A season's name as kept: NFKC, spaces collapsed; refused when it holds characters
+    nobody can see or type back, or when nothing visible is left."""
+    name = " ".join(unicodedata.normalize("NFKC", raw).split())
+    hidden = next((c for c in name if unicodedata.category(c) in _HIDDEN or c in _BLANK),
+                  None)
+    if hidden is not None:
+        raise UserError(f"A season's name can't hold invisible characters (U+"
+                        f"{ord(hidden):04X}); type it again without them.")
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
+        raise UserError("Name the season: /season start name:Autumn")
+    if len(name) > MAX_NAME:
+        raise UserError(f"A season's name is at most {MAX_NAME} characters.")
+    return name
 
 
 @dataclass

@@ -68,20 +68,59 @@ class PlayerStats:
 Table = dict[str, dict[str, PlayerStats]]
 
 
-def identity(user_id: str | None, name: str,
-             links: Mapping[str, Mapping[str, str]]) -> tuple[str, str]:
-    """(key, display name): the account if there is one, a linked account, or the name."""
-    link = links.get(name.lower())
+def handle_accounts(sessions: Iterable[SessionState]) -> dict[str, str]:
+    """Who a guest seat is by account: "@alice" -> the account that sat down here with the
+    username alice (an account's seat keeps its username), and "name:alice" -> that account
+    too where a seat typed as @alice went by the name alice (so everything played under that
+    name stays one person, now the account). A username or name two accounts have had
+    joins neither; seats from before accounts kept their username join nothing."""
+    sessions = list(sessions)
+    found: dict[str, str | None] = {}
+
+    def note(key: str, account: str) -> None:
+        if found.setdefault(key, account) != account:
+            found[key] = None
+
+    for session in sessions:
+        for player in session.players:
+            if player.user_id and player.handle:
+                note("@" + player.handle.lower(), player.user_id)
+    by_handle = {key: account for key, account in found.items() if account}
+    for session in sessions:
+        for player in session.players:
+            if not player.user_id and player.handle:
+                account = by_handle.get("@" + player.handle.lower())
+                if account:
+                    note(f"name:{player.name.lower()}", account)
+    return {key: account for key, account in found.items() if account}
+
+
+def identity(user_id: str | None, name: str, links: Mapping[str, Mapping[str, str]],
+             handle: str | None = None,
+             accounts: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """(key, display name): the account if there is one, the account whose @username a
+    seat was typed as (`accounts`: handle_accounts), a linked account, the account a guest
+    name went to by its @username seat, or the name."""
+    accounts = accounts or {}
     if user_id:
         return user_id, name
+    account = accounts.get("@" + handle.lower()) if handle else None
+    if account:
+        return account, name
+    link = links.get(name.lower())
     if link:
         return link["id"], link["name"]
-    return f"name:{name.lower()}", name
+    key = f"name:{name.lower()}"
+    return accounts.get(key, key), name
 
 
 def compute(played: Iterable[tuple[SessionState, list[HandRecord]]],
             links: Mapping[str, Mapping[str, str]],
-            since: datetime | None) -> Table:
+            since: datetime | None, accounts: Mapping[str, str] | None = None) -> Table:
+    """`accounts`: handle_accounts of the chat's sessions (by default those played)."""
+    played = list(played)
+    if accounts is None:
+        accounts = handle_accounts(session for session, _ in played)
     table: Table = {}
     for session, hands in played:
         game = get_game(session.game)
@@ -89,19 +128,20 @@ def compute(played: Iterable[tuple[SessionState, list[HandRecord]]],
                  or h.created_at >= since]
         if not hands:
             continue
-        _add_session(table.setdefault(game.key, {}), game, session, hands, links)
+        _add_session(table.setdefault(game.key, {}), game, session, hands, links, accounts)
     return {key: rows for key, rows in table.items() if rows}
 
 
 def _add_session(rows: dict[str, PlayerStats], game: Game, session: SessionState,
-                 hands: list[HandRecord], links: Mapping[str, Mapping[str, str]]) -> None:
+                 hands: list[HandRecord], links: Mapping[str, Mapping[str, str]],
+                 accounts: Mapping[str, str]) -> None:
     seats = {p.seat: p for p in session.players}
     members = game.column_players(session.roster, session.game_state)
     night = session.id or 0
 
     def row_of(seat: int) -> PlayerStats:
         player = seats[seat]
-        key, name = identity(player.user_id, player.name, links)
+        key, name = identity(player.user_id, player.name, links, player.handle, accounts)
         row = rows.setdefault(key, PlayerStats(key, name))
         row.name = name
         row.sessions.add(night)

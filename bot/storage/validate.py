@@ -4,14 +4,18 @@ chat unusable is refused with what is wrong, and nothing is written."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from bot.core.errors import UserError
 from bot.core.games import GAMES
+from bot.core.ledger import MAX_AMOUNT, amount_decimals
+from bot.core.money import hand_money, money_places
 from bot.core.players import Player, check_name
+from bot.core.seasons import season_key, season_name
 from bot.core.session import ENDED, OPEN
 from bot.storage.tables import hands, payments, seasons, sessions
 
@@ -62,16 +66,72 @@ def check_backup(data: Any) -> None:
     if paid is not None:
         if not isinstance(paid, list) or len(paid) > MAX_PAYMENTS:
             raise RestoreError(f"`payments` must be a list of at most {MAX_PAYMENTS:,}")
+        people, money = _people(found), _money_places(found)
         for i, payment in enumerate(paid, 1):
-            _check_payment(payment, f"payment {i}")
+            _check_payment(payment, f"payment {i}", people, money)
     held = data.get("seasons")
     if held is not None:
         if not isinstance(held, list) or len(held) > MAX_SEASONS:
             raise RestoreError(f"`seasons` must be a list of at most {MAX_SEASONS:,}")
         for i, season in enumerate(held, 1):
             _check_season(season, f"season {i}")
-        if sum(s.get("ended_at") is None for s in held) > 1:
-            raise RestoreError("more than one open season: a chat has one at a time")
+        _check_seasons(held)
+
+
+def _people(sessions: list[Mapping[str, Any]]) -> set[str]:
+    """Every person the file's games seat, keyed as the ledger keys them before links: an
+    account by its id, a guest by `name:` and the name."""
+    found: set[str] = set()
+    for session in sessions:
+        for player in session["players"]:
+            found.add(player.get("user_id") or f"name:{player['name'].lower()}")
+    return found
+
+
+def _money_places(sessions: list[Mapping[str, Any]]) -> dict[str, int]:
+    """currency -> the decimals a payment in it may have, as /paid allows: cents, or finer
+    where the file's hands made finer amounts. Every currency the games were played for."""
+    places: dict[str, int] = {}
+    for session in sessions:
+        game = GAMES[session["game"]]
+        rules = game.rulebook.complete(session["rules"])
+        try:
+            if rules.get("currency") or Decimal(str(rules.get("rate", "1"))) != 1:
+                places.setdefault(str(rules.get("currency") or ""), 2)
+            for hand in session["hands"]:
+                money = hand_money(_numbers(hand["deltas"], "a hand"), hand["rules"],
+                                   game.point_places) \
+                    if isinstance(hand["rules"], Mapping) else None
+                if money is not None:
+                    currency, amounts = money
+                    places[currency] = max(places.get(currency, 2),
+                                           money_places(amounts.values()))
+        except (InvalidOperation, TypeError, ValueError):
+            raise RestoreError(f"session {session['id']}: a rate is not a number") from None
+    return places
+
+
+def _check_seasons(held: list[Mapping[str, Any]]) -> None:
+    """One after another: each ends after it starts and before the next starts, only the
+    last may be open, and no two share a name."""
+    names: set[str] = set()
+    previous_end: datetime | None = None
+    for i, season in enumerate(held, 1):
+        where = f"season {i} ({season['name']})"
+        key = season_key(season["name"])
+        if key in names:
+            raise RestoreError(f"{where}: two seasons share the name")
+        names.add(key)
+        started = _moment(season["started_at"])
+        ended = _moment(season.get("ended_at"))
+        if ended is None and i != len(held):
+            raise RestoreError(f"{where} is open but not the last: only the last season "
+                               "may be open")
+        if ended is not None and ended < started:
+            raise RestoreError(f"{where} ends before it starts")
+        if previous_end is not None and started < previous_end:
+            raise RestoreError(f"{where} starts before the season before it ends")
+        previous_end = ended
 
 
 def _check_season(season: Any, where: str) -> None:
@@ -82,13 +142,19 @@ def _check_season(season: Any, where: str) -> None:
         if key not in season:
             raise RestoreError(f"{where} has no `{key}`")
         _kind(season, key, str, where)
-    if not season["name"].strip() or len(season["name"]) > 40:
-        raise RestoreError(f"{where}: a name of 1 to 40 characters")
+    try:
+        name = season_name(season["name"])
+    except UserError as error:
+        raise RestoreError(f"{where}: {error.message}") from None
+    if name != season["name"]:
+        raise RestoreError(f"{where}: the name `{name}` is not in its plain form (one "
+                           "space between words, NFKC)")
     _date(season.get("started_at"), f"{where}: started_at")
     _date(season.get("ended_at"), f"{where}: ended_at", optional=True)
 
 
-def _check_payment(payment: Any, where: str) -> None:
+def _check_payment(payment: Any, where: str, people: set[str],
+                   places: Mapping[str, int]) -> None:
     if not isinstance(payment, Mapping):
         raise RestoreError(f"{where} is not an object")
     _only(payment, PAYMENT_KEYS, where)
@@ -97,14 +163,32 @@ def _check_payment(payment: Any, where: str) -> None:
         if key not in payment:
             raise RestoreError(f"{where} has no `{key}`")
         _kind(payment, key, str, where)
-    if len(payment["currency"]) > 8:
-        raise RestoreError(f"{where}: the currency is at most 8 characters")
+    currency = payment["currency"]
+    if currency not in places:
+        played = ", ".join(f"`{c}`" for c in sorted(places)) or "no currency"
+        raise RestoreError(f"{where}: the games were played for {played}, not "
+                           f"`{currency[:10]}`")
     try:
         amount = Decimal(payment["amount"])
     except InvalidOperation:
         raise RestoreError(f"{where}: the amount is not a number") from None
     if not amount.is_finite() or amount <= 0:
         raise RestoreError(f"{where}: the amount must be more than 0")
+    if amount > MAX_AMOUNT:
+        raise RestoreError(f"{where}: the amount is more than {MAX_AMOUNT:,}")
+    decimals = amount_decimals(amount)
+    if decimals > places[currency]:
+        raise RestoreError(f"{where}: the amount has {decimals} decimals; at most "
+                           f"{places[currency]} in `{currency}`")
+    for role in ("payer", "payee"):
+        if payment[role] not in people:
+            raise RestoreError(f"{where}: the {role} `{payment[role][:40]}` sits at none "
+                               "of the file's games")
+        name = payment[f"{role}_name"]
+        if not name or name != unicodedata.normalize("NFKC", name.strip()) \
+                or len(name) > 100:
+            raise RestoreError(f"{where}: the {role}'s name `{name[:40]}` is empty or not "
+                               "in its plain form")
     if payment["payer"] == payment["payee"]:
         raise RestoreError(f"{where}: the payer and the payee are the same person")
     _date(payment.get("created_at"), f"{where}: created_at")
@@ -173,6 +257,12 @@ def _check_players(players: Any, where: str) -> set[int]:
             name = check_name(player["name"])
         except UserError as error:
             raise RestoreError(f"{where}: {error.message}") from None
+        if name != player["name"]:
+            raise RestoreError(f"{where}: the name `{player['name'][:30]}` is not in its "
+                               f"plain form ({name})")
+        for key, kind in (("user_id", str), ("handle", str)):
+            if player.get(key) is not None and not isinstance(player[key], kind):
+                raise RestoreError(f"{where}: a player's `{key}` has the wrong type")
         if player["seat"] in seats or name.casefold() in names:
             raise RestoreError(f"{where}: two players share seat {player['seat']} or the "
                                f"name {name}")
@@ -224,6 +314,14 @@ def _kind(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...],
           where: str) -> None:
     if not isinstance(data[key], kind) or isinstance(data[key], bool):
         raise RestoreError(f"{where}: `{key}` has the wrong type")
+
+
+def _moment(value: Any) -> datetime | None:
+    """A checked date as a moment (a date with no zone read as UTC), or None."""
+    if value is None:
+        return None
+    moment = datetime.fromisoformat(value)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _date(value: Any, where: str, optional: bool = False) -> None:

@@ -7,10 +7,11 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from tests.discord_helpers import MANAGE_GUILD, DiscordHarness, slash
+from tests.discord_helpers import MANAGE_GUILD, DiscordHarness, component, custom_ids, slash
 from tests.fakes.discord_api import user
 from tests.permission_cases import (
     ADMIN,
+    END,
     MEMBER,
     MONEY,
     PAYMENT,
@@ -55,7 +56,7 @@ def _options(text: str) -> list[str]:
 # setup lines in the words of their slash command: (command, subcommand or None, options)
 SETUP = {"/sitout pia": ("sitout", None, {"player": "pia"}),
          MONEY: ("rules", "marriage", {"currency": "Rs"}),
-         PAYMENT: ("paid", None, {"payment": "pia 5", "to": "hana"})}
+         PAYMENT: ("paid", None, {"payment": "zed 5", "to": "hana"})}
 
 
 async def test_who_may_change_what_on_discord(dc: DiscordHarness):
@@ -76,6 +77,12 @@ async def test_who_may_change_what_on_discord(dc: DiscordHarness):
                 setup = payload(line, PEOPLE[STARTER], channel)
             answer = await dc.reply_to(setup)
             assert not answer["data"].get("flags", 0) & 64, (line, answer)
+            if line == END:  # asked first: the starter clicks yes
+                # (the fake keeps the message in its default channel: this case's is ours)
+                message = {**dc.message_of(setup), "channel_id": str(channel)}
+                answer = await dc.reply_to(component(
+                    message, custom_ids(message)["Yes, end it"], PEOPLE[STARTER]))
+                assert "Game over" in str(answer), answer
         answer = (await dc.reply_to(payload(case, PEOPLE[role], channel)))["data"]
         text = answer.get("content") or answer["embeds"][0]["description"]
         ok = not refused(text) if role in case.allowed else (

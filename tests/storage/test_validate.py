@@ -87,3 +87,64 @@ async def test_a_file_that_is_not_json_gets_our_words(table: Table):
     assert not reply.ok
     assert "Not imported: that file is not an /export (it isn't JSON)" in reply.text
     assert "Expecting value" not in reply.text  # the parser's own words never reach people
+
+
+async def exported_ledger(table: Table) -> dict:
+    """A chat with a ledger and seasons: alice +310 Rs, bob -90, carol -220; bob paid 90."""
+    await table.ok("/season start name:Autumn")
+    await table.ok("/newgame players:alice bob carol")
+    await table.ok("/rules rate:10 currency:Rs")
+    await table.ok("/hand winner:alice seen:bob maal:alice=10 bob=2 carol=0")
+    await table.ok("/endgame")
+    await table.ok("/season end")
+    await table.ok("/season start name:Winter")
+    await table.ok("/paid bob 90 to:alice")
+    reply = await table.ok("/export all")
+    assert reply.file is not None
+    return json.loads(reply.file.data)
+
+
+LEDGER_FORGERIES = {
+    # every /ledger after would crash ("balances must sum to zero"): past 28 digits
+    "an amount of 1e30": (("payments", 0, "amount"), "1e30", "more than 1,000,000,000"),
+    "an amount of 30 decimals": (("payments", 0, "amount"), "1." + "0" * 29 + "1",
+                                 "30 decimals; at most 2"),
+    "a payee who never played": (("payments", 0, "payee"), "test:mallory",
+                                 "sits at none of the file's games"),
+    "a payer apart from the payee by a space": (("payments", 0, "payer"), "name:alice ",
+                                                "sits at none"),
+    "a name with a space around it": (("payments", 0, "payer_name"), " bob", "plain form"),
+    "a currency never played": (("payments", 0, "currency"), "€", "played for `Rs`"),
+    "an open season that is not the last": (("seasons", 0, "ended_at"), None,
+                                            "open but not the last"),
+    "two seasons of one name": (("seasons", 1, "name"), "AUTUMN", "share the name"),
+    "a season ending before it starts": (("seasons", 0, "ended_at"),
+                                         "2001-01-01T00:00:00+00:00", "ends before it starts"),
+    "a season's name with a zero-width space": (("seasons", 1, "name"), "Win\u200bter",
+                                                "invisible"),
+    "a season's name not in its plain form": (("seasons", 1, "name"), "Ｗinter",
+                                              "plain form"),
+    "a player's name not in its plain form": (("sessions", 0, "players", 0, "name"),
+                                              "alice ", "plain form"),
+}
+
+
+@pytest.mark.parametrize("how", list(LEDGER_FORGERIES))
+async def test_a_forged_ledger_or_season_is_refused_whole(table: Table, how: str):
+    data = await exported_ledger(table)
+    path, value, why = LEDGER_FORGERIES[how]
+    bad = copy.deepcopy(data)
+    place = bad
+    for step in path[:-1]:
+        place = place[step]
+    place[path[-1]] = value
+    reply = await import_into(table.service, "fresh", json.dumps(bad).encode())
+    assert not reply.ok and reply.text.startswith("Not imported:"), reply.text
+    assert why in reply.text, reply.text
+    fresh = Table(table.service, chat="fresh")
+    assert "No hands recorded here" in (await fresh.ok("/stats")).text
+    assert "The ledger is empty" in (await fresh.ok("/ledger")).text
+    assert "No season yet" in (await fresh.ok("/season")).text
+    good = await import_into(table.service, "fresh", json.dumps(data).encode())
+    assert good.ok, good.text
+    assert (await fresh.ok("/ledger")).text == (await table.ok("/ledger")).text

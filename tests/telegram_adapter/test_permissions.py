@@ -12,6 +12,7 @@ from bot.core.handlers.call import Call, Outcome
 from bot.core.permissions import Rule
 from tests.permission_cases import (
     ADMIN,
+    END,
     MEMBER,
     PLAYER,
     STARTER,
@@ -37,6 +38,10 @@ async def test_who_may_change_what_on_telegram(tg: Harness):
             replies += 1
             sent = await tg.replies(replies, chat_id=chat)
             assert not sent[-1]["text"].startswith("⚠️"), (line, sent[-1]["text"])
+            if line == END:  # asked first: the starter taps yes
+                await tg.tap(PEOPLE[STARTER], tg.sent_message(sent[-1]),
+                             tg.buttons(sent[-1])["Yes, end it"])
+                await tg.said("Game over", chat_id=chat, method="editMessageText")
         await tg.say(PEOPLE[role], case.action, chat_id=chat)
         text = (await tg.replies(replies + 1, chat_id=chat))[-1]["text"]
         ok = not refused(text) if role in case.allowed else (

@@ -112,13 +112,17 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
                     read_only=True),
         CommandSpec(
             "undo", "undo the last hand (or drop a waiting one)",
-            "/undo [reason:wrong winner]   /undo payment",
+            "/undo [reason:wrong winner]   /undo payment   /undo payment:3",
             "Nothing is deleted: the hand is kept in the log as undone. On Telegram and "
             "Discord a bare /undo asks first; with a reason it is done at once. /undo "
-            "payment (or a bare /undo with no game open) undoes the ledger's latest payment: "
-            f"{WHO[Rule.PAYMENT]} may.",
-            (Option("", Kind.CHOICE, "payment: the latest payment of /ledger", name="what",
-                    choices=("payment",)),
+            "payment undoes the latest payment you recorded in the ledger (an admin: the "
+            "latest of all), /undo payment:3 payment 3 of /ledger history: "
+            f"{WHO[Rule.PAYMENT]} may. With no game open, a bare /undo on Telegram and "
+            "Discord asks about that payment.",
+            (Option("", Kind.CHOICE, "payment: the latest payment you recorded",
+                    name="what", choices=("payment",)),
+             Option("payment", Kind.INT, "a payment by its number in /ledger history",
+                    low=1, high=1_000_000),
              Option("reason", Kind.TEXT, "why, for the record")),
             may=Rule.RECORDER, needs=Needs.NOTHING, run=hands.undo, confirm=True),
         CommandSpec(
@@ -182,7 +186,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
              Option("period", Kind.CHOICE, "this month, this year or all time",
                     choices=looking_back.PERIODS),
              Option("season", Kind.TEXT, "a season's ranking, by its name (/stats season: "
-                    "the current one)")),
+                    "the current one); everyone, for the whole season")),
             needs=Needs.NOTHING, run=looking_back.stats_, read_only=True),
         CommandSpec(
             "season", "group the games into a season",
@@ -210,10 +214,12 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             needs=Needs.NOTHING, run=ledger.ledger, read_only=True),
         CommandSpec(
             "paid", "record a payment in the ledger",
-            "/paid bob 500 to:alice   /paid bob 12.50 to:@alice currency:Rs",
+            "/paid bob 500 to:alice   /paid bob 1,200.50 Rs to:@alice",
             "Who paid and how much, then to: whom (a name they played under, or a "
-            "mention). currency: only when the two have more than one in the ledger. More "
-            "than is owed is fine: the balance flips. /undo payment takes it back.",
+            "mention). The currency (after the amount, or currency:) only when the two "
+            "have more than one in the ledger. The "
+            "person paid records at most what the payer owes and they are owed; a chat "
+            "admin may record more (the balance flips). /undo payment takes it back.",
             (Option("", Kind.TEXT, "who paid and how much, e.g. bob 500", name="payment",
                     required=True),
              Option("to", Kind.TEXT, "who was paid: a name or @mention", required=True),

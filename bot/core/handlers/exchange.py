@@ -36,9 +36,11 @@ async def export(call: Call) -> Outcome:
         from bot.core.money import json_number
 
         book = await load(call)
+        # keyed by person, not by name: two people may go by the same name
         data["balances"] = {
-            currency: {book.name(k): json_number(v) for k, v in row.items() if v}
-            for currency, row in book.balances().items()}
+            currency: {k: {"name": book.name(k), "balance": json_number(v)}
+                       for k, v in sorted(row.items()) if v}
+            for currency, row in sorted(book.balances().items())}
     body = json.dumps(data, ensure_ascii=False, indent=1, default=str).encode() \
         if fmt == "json" else _csv(data, call.settings.zone).encode()
     name = f"maalbot-{len(ids)}-sessions.{fmt}"

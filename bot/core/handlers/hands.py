@@ -116,8 +116,10 @@ async def play(call: Call) -> Outcome:
 
 async def undo(call: Call) -> Outcome:
     command = call.command
-    # /undo payment, a bare /undo with no game open, or the tap confirming one (session 0)
-    if call.options.get("") == "payment" or call.session is None \
+    # /undo payment (or payment:N), a bare /undo with no game open, or the tap confirming
+    # one (session 0)
+    if call.options.get("") == "payment" or "payment" in call.options \
+            or call.session is None \
             or (command.expect or {}).get("session") == 0:
         from bot.core.handlers.ledger import undo_payment
 

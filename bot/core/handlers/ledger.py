@@ -8,7 +8,7 @@ from decimal import Decimal
 from bot.core import flows, i18n, permissions
 from bot.core.command import Reply
 from bot.core.errors import UserError
-from bot.core.grammar import clip, split_list
+from bot.core.grammar import clip
 from bot.core.handlers.call import Call, Outcome
 from bot.core.ledger import (
     NONE_WORDS,
@@ -112,30 +112,48 @@ def _payment(payment: PaymentRecord) -> str:
 
 async def paid(call: Call) -> Outcome:
     options, command = call.options, call.command
-    words = split_list(options.get("", ""))
-    if len(words) != 2:
-        raise UserError("Say who paid and how much, and to whom: /paid bob 500 to:alice")
+    # who and how much, a currency after it perhaps: "bob 1,000.50", "bob 500 Rs" (an
+    # amount's commas are thousands, so the words are split at spaces only)
+    words = [w for w in (w.rstrip(",") for w in options.get("", "").split()) if w]
+    if len(words) not in (2, 3):
+        raise UserError("Say who paid and how much, and to whom: /paid bob 500 to:alice "
+                        "(or /paid bob 500 Rs to:alice)")
+    named = options.get("currency")
+    if len(words) == 3:
+        if named is not None and named.strip() != words[2]:
+            raise UserError(f"Name the currency once: {clip(words[2])} or "
+                            f"currency:{clip(named.strip())}.")
+        named = words[2]
     book = await load(call)
     mentions = command.mentions
     payer = book.resolve(words[0], mentions)
     payee = book.resolve(options["to"], mentions)
     if payer.key == payee.key:
         raise UserError(f"{payer.name} can't pay themselves.")
-    currency = _currency(book, payer.key, payee.key, options.get("currency"))
+    currency = _currency(book, payer.key, payee.key, named)
     amount = parse_amount(words[1], book.places(currency), currency)
     permissions.check(Rule.PAYEE, call.roles, f"record a payment to {payee.name}",
                       payee=is_person(payee, command.actor))
     before = book.balances().get(currency, {})
     payer_before = before.get(payer.key, Decimal(0))
     payee_before = before.get(payee.key, Decimal(0))
+    owes, owed = max(-payer_before, Decimal(0)), max(payee_before, Decimal(0))
+    if not permissions.allowed(Rule.PAYEE, call.roles, payee=True,
+                               within=amount <= min(owes, owed)):
+        raise UserError(_beyond(payer.name, payee.name, owes, owed, amount, currency))
+    # stored as each was named (a guest by the guest's own key): a /link changed later
+    # moves the payment with the guest, as it moves the guest's games
+    payer_key, payer_name = book.own_key(payer, words[0], mentions)
+    payee_key, payee_name = book.own_key(payee, options["to"], mentions)
     payment = await call.tx.add_payment(PaymentRecord(
-        payer=payer.key, payer_name=payer.name, payee=payee.key, payee_name=payee.name,
+        payer=payer_key, payer_name=payer_name, payee=payee_key, payee_name=payee_name,
         amount=amount, currency=currency, recorded_by=command.actor.id,
         recorded_by_name=command.actor.name, origin_id=command.origin_id))
     number = len(book.payments) + 1
     payer_after, payee_after = payer_before + amount, payee_before - amount
     places = money_places([amount, payer_before, payee_before, payer_after, payee_after])
-    lines = [f"Payment {number} recorded: {_payment(payment)}.",
+    lines = [f"Payment {number} recorded: {payer.name} paid {payee.name} "
+             f"{format_money(payment.amount, currency)}.",
              f"{payer.name} {signed(payer_before, currency, places)} → "
              f"{signed(payer_after, currency, places)}; {payee.name} "
              f"{signed(payee_before, currency, places)} → "
@@ -156,17 +174,38 @@ async def paid(call: Call) -> Outcome:
     return Outcome(Reply("\n".join(lines)), changed=True)
 
 
+def _beyond(payer: str, payee: str, owes: Decimal, owed: Decimal, amount: Decimal,
+            currency: str) -> str:
+    """Why the person paid can't record this much: the two figures, and who can."""
+    places = money_places([owes, owed, amount])
+    money = show_currency(currency)
+    owing = f"{payer} owes {format_money(owes, currency, places)}" if owes else \
+        f"{payer} owes nothing in {money}"
+    claim = f"{payee} is owed {format_money(owed, currency, places)}" if owed else \
+        f"{payee} is owed nothing in {money}"
+    most = min(owes, owed)
+    yours = f" You can record up to {format_money(most, currency, places)}." if most else ""
+    return (f"Only a chat admin can record {format_money(amount, currency, places)} from "
+            f"{payer} to {payee}: {owing} and {claim}. The person paid records at most the "
+            f"smaller, so no balance flips and no debt moves onto anyone else.{yours}")
+
+
 def _currency(book: Ledger, payer: str, payee: str, given: str | None) -> str:
     """The payment's currency: the one named, or the only one payer and payee share (the
     only one the chat has played for, when they share none yet)."""
     if given is not None:
         word = given.strip()
         wanted = "" if word.lower() in NONE_WORDS else word
-        match = next((c for c in book.currencies if c.casefold() == wanted.casefold()), None)
-        if match is None:
-            raise UserError(f"This chat has played for {_currencies(book.currencies)}, not "
-                            f"`{clip(word)}`.")
-        return match
+        if wanted in book.currencies:  # exactly as named: Rs is never rs
+            return wanted
+        matches = sorted(c for c in book.currencies if c.casefold() == wanted.casefold())
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise UserError(f"`{clip(word)}` could be {', '.join(matches)}: name it exactly "
+                            f"as played, e.g. currency:{matches[0]}.")
+        raise UserError(f"This chat has played for {_currencies(book.currencies)}, not "
+                        f"`{clip(word)}`.")
     shared = book.currencies_of(payer) & book.currencies_of(payee)
     if len(shared) == 1:
         return next(iter(shared))
@@ -187,21 +226,50 @@ def _currencies(currencies: set[str]) -> str:
 
 
 async def undo_payment(call: Call) -> Outcome:
-    """Undo the latest payment not undone yet (kept in the ledger as undone)."""
+    """Undo a payment (kept in the ledger as undone): /undo payment the latest one you
+    recorded (an admin: the latest of all), /undo payment:N payment N of /ledger history, a
+    tap the one it asked about. Without buttons a bare /undo (no game open) undoes nothing:
+    taking money back is said in words."""
     command = call.command
     payments = await call.tx.payments()
-    live = [(i, p) for i, p in enumerate(payments, 1) if p.voided_at is None]
-    if not live:
-        raise UserError("There is no payment to undo." if call.session is not None else
-                        "No game is open here, and there is no payment to undo.")
-    number, payment = live[-1]
-    assert payment.id is not None
+    numbered = list(enumerate(payments, 1))
+    live = [(i, p) for i, p in numbered if p.voided_at is None]
     asked = command.expect
-    if asked is not None and asked != {"session": 0, "hand": payment.id}:
-        raise UserError(STALE)
+    chosen = call.options.get("payment")
+    named = call.options.get("") == "payment" or chosen is not None
+    if asked is not None:  # a tap confirming the payment it asked about (by its id)
+        found = next(((i, p) for i, p in live if p.id == asked.get("hand")), None)
+        if asked.get("session") != 0 or found is None:
+            raise UserError(STALE)
+        number, payment = found
+    elif chosen is not None:
+        number = int(chosen)
+        if number > len(payments):
+            raise UserError(f"There is no payment {number}: /ledger history numbers "
+                            f"{i18n.plural(len(payments), 'payment')}.")
+        payment = payments[number - 1]
+        if payment.voided_at is not None:
+            raise UserError(f"Payment {number} ({_payment(payment)}) is undone already.")
+    else:
+        if not named and not command.buttons:
+            raise UserError(("No game is open here. " if call.session is None else "")
+                            + "To take a payment back, say so: /undo payment (the latest "
+                            "you recorded) or /undo payment:N (N as /ledger history numbers "
+                            "it).")
+        if not live:
+            raise UserError("There is no payment to undo." if call.session is not None
+                            else "No game is open here, and there is no payment to undo.")
+        mine = live if call.roles.admin else [
+            (i, p) for i, p in live if p.recorded_by == command.actor.id]
+        if not mine:
+            raise UserError("You have recorded no payment that is still in the ledger. "
+                            "/undo payment:N undoes payment N of /ledger history: "
+                            f"{permissions.WHO[Rule.PAYMENT]} may.")
+        number, payment = mine[-1]
+    assert payment.id is not None
     permissions.check(Rule.PAYMENT, call.roles, f"undo payment {number} (recorded by "
                       f"{payment.recorded_by_name})", recorded_by=payment.recorded_by)
-    decided = call.options.get("") == "payment" or call.options.get("reason")
+    decided = named or call.options.get("reason")
     if command.buttons and asked is None and not decided:
         from bot.core.handlers.hands import _ask, _starter
 

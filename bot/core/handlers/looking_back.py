@@ -73,7 +73,8 @@ PERIODS = ("month", "year", "all")
 
 async def stats_(call: Call) -> Outcome:
     options, settings = call.options, call.settings
-    if "season" in options or options.get("", "").strip().lower() == "season":
+    first = (options.get("", "").split() or [""])[0]
+    if "season" in options or first.lower() == "season":
         from bot.core.handlers.seasons import stats_season
 
         return await stats_season(call)

@@ -12,8 +12,6 @@ from bot.core.grammar import clip
 from bot.core.handlers.call import Call, Outcome
 from bot.core.session import OPEN, SeasonRecord
 
-MAX_NAME = 40
-
 
 def _day(moment: datetime | None, call: Call) -> str:
     return moment.astimezone(call.settings.zone).strftime("%d %b %Y") if moment else "?"
@@ -48,16 +46,12 @@ async def season(call: Call) -> Outcome:
 
 
 async def _start(call: Call) -> Outcome:
-    name = " ".join(call.options.get("name", "").split())
-    if not name:
-        raise UserError("Name the season: /season start name:Autumn")
-    if len(name) > MAX_NAME:
-        raise UserError(f"A season's name is at most {MAX_NAME} characters.")
+    name = seasons.season_name(call.options.get("name", ""))
     found = await call.tx.seasons()
     if found and found[-1].ended_at is None:
         raise UserError(f"Season {found[-1].name} is open (since "
                         f"{_day(found[-1].started_at, call)}): /season end first.")
-    if any(s.name.casefold() == name.casefold() for s in found):
+    if any(seasons.season_key(s.name) == seasons.season_key(name) for s in found):
         raise UserError(f"There was a season called {clip(name)} here already; pick "
                         "another name (e.g. with the year).")
     actor = call.command.actor
@@ -85,23 +79,37 @@ async def _end(call: Call) -> Outcome:
 
 async def stats_season(call: Call) -> Outcome:
     """/stats season (the open season, else the last) or /stats season:NAME."""
+    words = call.options.get("", "").split()
+    if words and words[0].lower() == "season":
+        words = words[1:]
+    if words:  # a season ranks everyone; one person's record is /stats NAME
+        raise UserError(f"/stats season ranks everyone in a season, not one person: "
+                        f"/stats {clip(words[0])} is their record (period: month, year "
+                        "or all).")
+    if "period" in call.options:
+        raise UserError("A season is its own period: /stats season:NAME ranks it; period: "
+                        "is for /stats and /stats NAME.")
     wanted = " ".join(call.options.get("season", "").split())
     found = await call.tx.seasons()
     if not found:
         raise UserError("No season yet: an admin starts one with /season start name:Autumn.")
     if wanted:
-        chosen = next((s for s in found if s.name.casefold() == wanted.casefold()), None)
+        key = seasons.season_key(wanted)
+        chosen = next((s for s in found if seasons.season_key(s.name) == key), None)
         if chosen is None:
             raise UserError(f"No season called {clip(wanted)}. Seasons: "
                             + ", ".join(s.name for s in found) + ".")
     else:
         chosen = found[-1]
     played = []
-    for past in await call.tx.chat_sessions():
+    every = await call.tx.chat_sessions()
+    for past in every:
         if chosen.holds(past):
             assert past.id is not None
             played.append((past, await call.tx.all_hands(past.id)))
-    table = stats.compute(played, call.settings.links, None)
+    # people are who /stats says, from every game here (an @username seat joined to the
+    # account with that username even if the account sat down outside the season)
+    table = stats.compute(played, call.settings.links, None, stats.handle_accounts(every))
     span = f"{_day(chosen.started_at, call)} to " + (
         _day(chosen.ended_at, call) if chosen.ended_at else "now")
     if not table:

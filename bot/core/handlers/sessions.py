@@ -25,7 +25,7 @@ from bot.core.money import (
     settle_up,
 )
 from bot.core.permissions import Rule
-from bot.core.players import Player, check_name, skeleton, suggest_name
+from bot.core.players import Player, account_handle, check_name, skeleton, suggest_name
 from bot.core.points import as_json, show
 from bot.core.session import ENDED, HandRecord, SessionState
 
@@ -92,7 +92,7 @@ async def join(call: Call) -> Outcome:
                 f"{existing.name} is a seat typed by name. The person who started the game "
                 f"or a chat admin can give it to you: /seat {existing.name} person:@you. Or sit "
                 "down under another name: /join name:NAME.")
-        existing.user_id = actor.id
+        existing.user_id, existing.handle = actor.id, account_handle(actor)
         await call.tx.save_session(session)
         return Outcome(Reply(f"You are {existing.name} now (seat {existing.seat})."), True)
     if game.seats_fixed:  # a seat typed by name can be taken (above); a new one can't
@@ -101,7 +101,7 @@ async def join(call: Call) -> Outcome:
         raise UserError(f"{game.title} takes at most {game.max_players} players; "
                         "the table is full.")
     player = Player(seat=_next_seat(session.players), name=name, user_id=actor.id,
-                    joined_after=session.hand_count)
+                    joined_after=session.hand_count, handle=account_handle(actor))
     session.players.append(player)
     await call.tx.save_session(session)
     word = t(game.hand_word)
@@ -117,7 +117,8 @@ async def seat(call: Call) -> Outcome:
     player = session.roster.resolve(call.options[""], mentions)
     who = call.options["person"].strip()
     if who.lower() in ("none", "-"):
-        player.user_id = None
+        if player.user_id is not None:  # the account's @username goes with it
+            player.user_id = player.handle = None
         await call.tx.save_session(session)
         return Outcome(Reply(f"{player.name} is a guest seat now."), True)
     person = mentions.get(who) or mentions.get(who.lower())
@@ -126,7 +127,7 @@ async def seat(call: Call) -> Outcome:
     taken = session.roster.find_user(person.id)
     if taken is not None and taken.seat != player.seat:
         raise UserError(f"{person.name} already plays as {taken.name}.")
-    player.user_id = person.id
+    player.user_id, player.handle = person.id, account_handle(person)
     await call.tx.save_session(session)
     return Outcome(Reply(f"{player.name} is {person.name} now (seat {player.seat})."), True)
 
@@ -345,7 +346,7 @@ def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
     if not words:
         # Nobody named: the person starting the game sits down; the others /join.
         return [Player(seat=1, name=suggest_name(command.actor.name, []),
-                       user_id=command.actor.id)]
+                       user_id=command.actor.id, handle=account_handle(command.actor))]
     if len(words) > game.max_players:
         raise UserError(f"{game.title} takes {player_range(game)}; you named {len(words)}.")
     seen: dict[str, str] = {}  # skeleton -> the name, so look-alikes are refused too
@@ -368,7 +369,9 @@ def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
                             f"`{name}` looks like {twin}: every player needs a name that "
                             "reads differently.")
         seen[skeleton(name)] = name.casefold()
-        handle = name.lower() if word.startswith("@") and user_id is None else None
+        # an account keeps its own @username; a seat typed as @name is that username's
+        handle = account_handle(mentioned) if mentioned is not None else (
+            name.lower() if word.startswith("@") else None)
         players.append(Player(seat=i, name=name, user_id=user_id, handle=handle))
     if len(players) < game.min_players:
         raise UserError(f"{game.title} takes {player_range(game)}; you named "

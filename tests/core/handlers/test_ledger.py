@@ -85,21 +85,22 @@ async def test_a_payment_moves_the_balances_and_can_be_undone(table: Table):
     assert "  To settle: carol pays alice 130 Rs." in text and "bob -120" not in text
     # bob and alice share Rs and $: a payment between them must name the currency
     assert "Which currency?" in await table.error("/paid bob 1.50 to:alice", by="alice")
-    # more than is owed: carol owes alice 130, pays 200: both balances flip
-    reply = await table.ok("/paid carol 200 to:alice currency:Rs", by="alice")
+    # more than is owed: carol owes alice 130, pays 200: both balances flip (an admin's)
+    reply = await table.ok("/paid carol 200 to:alice currency:Rs", by="host")
     assert "That is more than carol owed (130 Rs): the balance flips, carol is owed 70 Rs " \
            "now." in reply.text
     assert "alice was owed 130 Rs: the balance flips, alice owes 70 Rs now." in reply.text
     # undone by the person who recorded it, named; the balances are back
-    reply = await table.ok("/undo payment", by="alice")
+    reply = await table.ok("/undo payment", by="host")
     assert reply.text.startswith("Undid payment 2: carol paid alice 200 Rs (recorded by "
-                                 "alice)")
+                                 "host)")
     assert "carol pays alice 130 Rs" in (await table.ok("/ledger")).text
-    # a bare /undo with no game open undoes the latest live payment: payment 1
-    reply = await table.ok("/undo", by="alice")
+    # with no buttons to ask, a bare /undo with no game open takes no money back: say so
+    assert "say so: /undo payment" in await table.error("/undo", by="alice")
+    reply = await table.ok("/undo payment", by="alice")
     assert reply.text.startswith("Undid payment 1: bob paid alice 120 Rs")
     assert "carol pays alice 130 Rs; bob pays alice 120 Rs" in (await table.ok("/ledger")).text
-    assert "no payment to undo" in await table.error("/undo")
+    assert "no payment to undo" in await table.error("/undo payment")
     history = (await table.ok("/ledger history")).text.splitlines()
     assert history[0] == "The ledger, oldest first:"
     assert " · game 1 (Nepali Marriage) ended: alice +310 Rs, bob -90 Rs, carol -220 Rs" \
@@ -108,7 +109,8 @@ async def test_a_payment_moves_the_balances_and_can_be_undone(table: Table):
                                "bob -1.50 $, alice -3.00 $")
     assert history[4].endswith("payment 1: bob paid alice 120 Rs (recorded by alice), "
                                "undone " + history[4].rsplit("undone ", 1)[1])
-    assert "payment 2: carol paid alice 200 Rs" in history[5] and "undone" in history[5]
+    assert "payment 2: carol paid alice 200 Rs (recorded by host)" in history[5] \
+        and "undone" in history[5]
 
 
 async def test_with_a_game_open_a_bare_undo_is_the_games(table: Table):
@@ -128,6 +130,8 @@ async def test_bad_payments_say_why_and_change_nothing(table: Table):
     assert "more than 0" in await table.error("/paid bob 0 to:alice")
     # Rs here are whole (10 a point): cents are fine, a tenth of a paisa is not
     assert "at most 2 decimals" in await table.error("/paid bob 1.125 to:alice")
+    # counted exactly: past 28 digits an amount is not rounded into a whole one first
+    assert "has 29" in await table.error("/paid bob 1." + "0" * 28 + "1 to:alice")
     assert "Did you mean bob?" in await table.error("/paid bobb 5 to:alice")
     assert "Did you mean alice?" in await table.error("/paid bob 5 to:alise")
     assert "can't pay themselves" in await table.error("/paid bob 5 to:bob")
@@ -148,7 +152,7 @@ async def test_who_may_record_and_undo_a_payment(table: Table):
                                                               by="carol")
     await table.ok("/paid bob 90 to:alice", by="alice")
     # undo: whoever recorded it (alice) or an admin (host); not the payer
-    assert "Only the person who recorded it" in await table.error("/undo payment", by="bob")
+    assert "Only the person who recorded it" in await table.error("/undo payment:1", by="bob")
     await table.ok("/undo payment", by="host")
 
 
@@ -164,14 +168,14 @@ async def test_a_redelivered_payment_is_recorded_once(table: Table):
 async def test_a_linked_guest_is_one_person_in_the_ledger(service: Service):
     table = Table(service)
     await _game(table, "/rules rate:10 currency:Rs", HAND_A)
-    # "bob" was typed by name; robert links it to his account: the debt is robert's now,
-    # and robert may record a payment made to him
+    # "alice" was typed by name; robert links it to his account: what she is owed is
+    # robert's now, and robert may record a payment made to him
     await service.handle(Command(table.chat, Actor("test:host", "host", is_admin=True),
-                                 "link", {"name": "bob", "": "<@7>"}, "link-1",
+                                 "link", {"name": "alice", "": "<@7>"}, "link-1",
                                  mentions={"<@7>": Actor("tg:7", "robert")}))
-    assert "  robert -90 Rs" in (await table.ok("/ledger")).text
+    assert "  robert +310 Rs" in (await table.ok("/ledger")).text
     reply = await service.handle(Command(table.chat, Actor("tg:7", "robert"), "paid",
-                                         {"": "carol 10", "to": "bob"}, "paid-1"))
+                                         {"": "carol 10", "to": "alice"}, "paid-1"))
     assert reply.ok and "carol paid robert 10 Rs" in reply.text, reply.text
 
 
@@ -185,7 +189,8 @@ async def test_export_and_import_carry_the_payments(table: Table, service: Servi
     data = json.loads(reply.file.data)
     assert data["version"] == 3 and len(data["payments"]) == 2
     # the balances for people to read: alice 310 - 90 = 220, carol -220, bob 0 (left out)
-    assert data["balances"] == {"Rs": {"alice": 220, "carol": -220}}
+    assert data["balances"] == {"Rs": {"name:alice": {"name": "alice", "balance": 220},
+                                       "name:carol": {"name": "carol", "balance": -220}}}
     other = Table(service, chat="chat-2")
     command = Command("chat-2", Actor("test:host", "host", is_admin=True), "import", {},
                       "import-1", attachment=reply.file.data)
@@ -255,3 +260,199 @@ def test_many_people_are_settled_with_no_transfer_too_many():
     # 3 people exactly: -5, -2.5, +7.5 -> two transfers into the one owed
     assert sorted(settle({"a": Decimal(-5), "b": Decimal("-2.5"), "c": Decimal("7.5")})) == [
         ("a", "c", Decimal(5)), ("b", "c", Decimal("2.5"))]
+
+
+async def test_currencies_that_differ_only_in_case_are_told_apart(table: Table):
+    # Rs and rs are two currencies here (each game's own): an exact name picks its own,
+    # never the other by chance; a name matching both by case alone is asked about
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    await _game(table, "/rules rate:10 currency:rs", HAND_A)
+    for _ in range(3):
+        assert "bob paid alice 10 Rs" in (await table.ok(
+            "/paid bob 10 to:alice currency:Rs")).text
+        assert "bob paid alice 10 rs" in (await table.ok(
+            "/paid bob 10 to:alice currency:rs")).text
+    error = await table.error("/paid bob 10 to:alice currency:RS")
+    assert "`RS` could be rs, Rs" in error or "`RS` could be Rs, rs" in error, error
+    # one currency, named in another case: that one
+    await _game(table, "/rules rate:10 currency:Kr", HAND_A)
+    assert "bob paid alice 10 Kr" in (await table.ok("/paid bob 10 to:alice currency:KR")).text
+
+
+async def test_the_person_paid_gives_up_only_her_own_claim(table: Table):
+    # alice +310, bob -90, carol -220; mallory sat down at a game of no hands, so she is a
+    # person here, owed nothing
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    await table.ok("/newgame players:mallory bob carol", by="mallory")
+    await table.ok("/endgame", by="mallory")
+    before = (await table.ok("/ledger")).text
+    # a payment "to herself" would wipe carol's debt and move it onto mallory
+    assert await table.error("/paid carol 90 to:mallory", by="mallory") == (
+        "Only a chat admin can record 90 Rs from carol to mallory: carol owes 220 Rs and "
+        "mallory is owed nothing in Rs. The person paid records at most the smaller, so no "
+        "balance flips and no debt moves onto anyone else.")
+    # more than the payer owes flips the payer: refused with both figures
+    error = await table.error("/paid carol 230 to:alice", by="alice")
+    assert "carol owes 220 Rs and alice is owed 310 Rs" in error
+    assert error.endswith("You can record up to 220 Rs.")
+    assert (await table.ok("/ledger")).text == before
+    await table.ok("/paid carol 220 to:alice", by="alice")
+    # now alice is owed 90 and bob owes 90: 100 would flip both; up to 90 is hers to take
+    assert "bob owes 90 Rs and alice is owed 90 Rs" in await table.error(
+        "/paid bob 100 to:alice", by="alice")
+    # an admin may record any payment, and is told when a balance flips
+    reply = await table.ok("/paid bob 100 to:alice", by="host")
+    assert "the balance flips, bob is owed 10 Rs now" in reply.text
+
+
+async def test_undo_payment_is_your_latest_or_the_one_numbered(table: Table):
+    # alice +310, bob -90, carol -220
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    await table.ok("/paid bob 50 to:alice", by="alice")  # payment 1, alice's
+    await table.ok("/paid carol 100 to:alice", by="host")  # payment 2, the admin's
+    # a later payment someone else recorded does not block alice from taking back her own
+    reply = await table.ok("/undo payment", by="alice")
+    assert reply.text.startswith("Undid payment 1: bob paid alice 50 Rs (recorded by alice)")
+    assert "You have recorded no payment that is still in the ledger" in await table.error(
+        "/undo payment", by="alice")
+    assert "You have recorded no payment" in await table.error("/undo payment", by="bob")
+    # by number, as /ledger history numbers them: its recorder or an admin
+    assert "Only the person who recorded it or a chat admin can undo payment 2 (recorded " \
+           "by host)" in await table.error("/undo payment:2", by="alice")
+    assert "is undone already" in await table.error("/undo payment:1", by="alice")
+    assert "There is no payment 3: /ledger history numbers 2 payments." in \
+        await table.error("/undo payment:3")
+    await table.ok("/paid bob 10 to:alice", by="alice")  # payment 3
+    await table.ok("/paid bob 20 to:alice", by="alice")  # payment 4
+    # an admin's bare /undo payment: the latest of all; payment:N any
+    assert (await table.ok("/undo payment")).text.startswith("Undid payment 4")
+    assert (await table.ok("/undo payment:2")).text.startswith("Undid payment 2")
+    text = (await table.ok("/ledger")).text
+    assert "bob -80 Rs" in text and "carol -220 Rs" in text
+
+
+class _Chat:
+    """Commands as people on a chat platform send them: by account, a @username perhaps."""
+
+    def __init__(self, service: Service, chat: str = "chat-p") -> None:
+        self.service, self.chat, self.sent = service, chat, 0
+
+    async def __call__(self, who: Actor, line: str, ok: bool = True,
+                       mentions: dict[str, Actor] | None = None) -> str:
+        from bot.core.grammar import parse_command_text
+
+        self.sent += 1
+        parsed = parse_command_text(line)
+        reply = await self.service.handle(Command(
+            self.chat, who, parsed.name, parsed.options, f"{self.chat}:{self.sent}",
+            mentions=mentions or {}))
+        assert reply.ok == ok, reply.text
+        return reply.text
+
+
+ALICE = Actor("tg:101", "Alice", handles=("alice",))
+CAROL = Actor("tg:103", "Carol", handles=("carol",))
+ADMIN = Actor("tg:900", "Ada", is_admin=True)
+
+
+async def test_a_seat_named_by_username_is_that_account_in_the_ledger_and_stats(
+        service: Service):
+    say = _Chat(service)
+    # night 1: alice seated as @alice (by username: no account known yet); she wins:
+    # alice +310, carol -90, dave -220
+    await say(ALICE, "/newgame marriage players:@alice @carol dave")
+    await say(ALICE, "/rules rate:10 currency:Rs")
+    await say(ALICE, "/hand winner:alice seen:carol maal:alice=10 carol=2 dave=0")
+    await say(ALICE, "/endgame")
+    # dave pays her 20 before her account has sat down here: recorded by an admin
+    assert "dave paid alice 20 Rs" in await say(ADMIN, "/paid dave 20 to:alice")
+    # night 2: she sits down by her account. Maal Alice 1, carol 10, dave 0, P = 11:
+    # exchange -8, +19, -11; Alice pays 3 (seen), dave 10: Alice -11, carol +32, dave -21
+    await say(CAROL, "/newgame marriage players:@carol dave")
+    await say(ALICE, "/join")
+    await say(CAROL, "/rules rate:10 currency:Rs")
+    await say(CAROL, "/hand winner:carol seen:Alice maal:Alice=1 carol=10 dave=0")
+    await say(CAROL, "/endgame")
+    # one person, the payment before too: 310 - 20 - 110 = +180
+    ledger = await say(CAROL, "/ledger")
+    assert "  Alice +180 Rs" in ledger and "alice +" not in ledger, ledger
+    reply = await say(ALICE, "/paid dave 100 to:@alice")
+    assert "dave paid Alice 100 Rs" in reply
+    assert "dave paid Alice 50 Rs" in await say(ALICE, "/paid dave 50 to:alice")
+    # night 3: her name typed plainly, as before; still her (as it was the same name
+    # before her account sat down). She wins: carol and dave pay her 3 each: 30 + 60
+    await say(CAROL, "/newgame marriage players:alice carol dave")
+    await say(CAROL, "/rules rate:10 currency:Rs")
+    await say(CAROL, "/hand winner:alice seen:carol dave maal:alice=0 carol=0 dave=0")
+    await say(CAROL, "/endgame")
+    ledger = await say(CAROL, "/ledger")
+    assert "  alice +90 Rs" in ledger and ledger.lower().count("alice") == 2, ledger
+    # and one person in /stats: three nights, three hands
+    stats = await say(CAROL, "/stats Alice")
+    assert "3 games" in stats and "3 hands" in stats, stats
+
+
+async def test_an_at_username_is_the_username_before_any_display_name(service: Service):
+    say = _Chat(service)
+    await say(ALICE, "/newgame marriage players:@alice @carol dave")
+    await say(ALICE, "/rules rate:10 currency:Rs")
+    await say(ALICE, "/hand winner:alice seen:carol maal:alice=10 carol=2 dave=0")
+    await say(ALICE, "/endgame")
+    # someone named "Alice" with no username plays a game of no hands
+    copycat = Actor("tg:300", "Alice")
+    await say(copycat, "/newgame marriage")
+    await say(copycat, "/endgame")
+    # @alice is the username: the real alice, who may record a payment made to her
+    assert "carol paid alice 90 Rs" in await say(ALICE, "/paid carol 90 to:@alice")
+    # a bare name that two people went by is still asked about
+    assert "could be Alice, alice" in await say(ADMIN, "/paid carol 10 to:alice", ok=False)
+
+
+async def test_a_payment_follows_a_guest_when_its_link_changes(service: Service):
+    table = Table(service)
+    # alice +310, bob -90, carol -220; carol is a guest name
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    say = _Chat(service, table.chat)
+    erin, frank = Actor("tg:8", "erin"), Actor("tg:9", "frank")
+    await say(ADMIN, "/link name:carol <@8>", mentions={"<@8>": erin})
+    assert "erin paid alice 200 Rs" in await say(ADMIN, "/paid carol 200 to:alice")
+    await say(ADMIN, "/link name:carol <@9>", mentions={"<@9>": frank})
+    # the game and the payment are frank's now; erin has nothing left in the ledger
+    ledger = (await table.ok("/ledger")).text
+    assert "  frank -20 Rs" in ledger and "erin" not in ledger, ledger
+    assert "payment 1: frank paid alice 200 Rs" in (await table.ok("/ledger history")).text
+    # a payment named by the account stays with the account
+    assert "frank paid alice 10 Rs" in await say(ADMIN, "/paid <@9> 10 to:alice",
+                                                 mentions={"<@9>": frank})
+
+
+async def test_exported_balances_keep_two_people_of_one_name_apart(service: Service):
+    say = _Chat(service)
+    sam1, sam2 = Actor("tg:1", "Sam"), Actor("tg:2", "Sam")
+    for sam, winner in ((sam1, "Sam"), (sam2, "bob")):
+        await say(ADMIN, "/newgame marriage players:<@1> bob carol".replace(
+            "<@1>", f"<@{sam.id[3:]}>"), mentions={f"<@{sam.id[3:]}>": sam})
+        await say(ADMIN, "/rules rate:10 currency:Rs")
+        await say(ADMIN, f"/hand winner:{winner} seen:carol maal:Sam=3 bob=3 carol=3")
+        await say(ADMIN, "/endgame")
+    ledger = await say(ADMIN, "/export all")
+    assert ledger.startswith("Export of 2 sessions")
+    reply = await service.handle(Command(say.chat, ADMIN, "export", {"": "all"}, "x-1"))
+    balances = json.loads(reply.file.data)["balances"]["Rs"]
+    assert balances["tg:1"]["name"] == balances["tg:2"]["name"] == "Sam"
+    assert balances["tg:1"]["balance"] > 0 > balances["tg:2"]["balance"]
+    assert sum(b["balance"] for b in balances.values()) == 0
+
+
+async def test_paid_takes_thousands_and_a_currency_after_the_amount(table: Table):
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    await _game(table, "/rules rate:10 currency:$", HAND_A)
+    # alice is owed 310 Rs and 310 $; carol owes 220 of each
+    assert "carol paid alice 100.50 Rs" in (await table.ok("/paid carol 100.50 Rs to:alice",
+                                                          by="alice")).text
+    assert "carol paid alice 1,000.50 $" in (await table.ok("/paid carol 1,000.50 $ to:alice",
+                                                           by="host")).text
+    assert "Name the currency once" in await table.error(
+        "/paid carol 5 Rs to:alice currency:$")
+    assert "not `€`" in await table.error("/paid carol 5 € to:alice")
+    assert "Say who paid and how much" in await table.error("/paid carol 5 Rs extra to:alice")

@@ -309,3 +309,13 @@ async def test_stats_keep_each_game_apart_with_riichi_places_and_tranca_sides(ta
         "Nepali Marriage: 1 game, 1 hand, 1 win (100%)",
         "  average maal 3.0",
         "  net +18 points"]
+
+
+async def test_dollar_signs_in_a_currency_draw_as_themselves(table: Table):
+    # two "$" in one string is mathtext to matplotlib: a currency of $$ crashed /chart
+    await table.ok(NEW)
+    await table.ok("/rules rate:0.25 currency:$$")
+    for line in HANDS:
+        await table.ok(line)
+    reply = await table.ok("/chart")
+    assert reply.file is not None and _image(reply.file.data)[..., :3].std() > 0.05

@@ -143,3 +143,39 @@ async def test_seasons_travel_in_an_export(table: Table, service: Service):
     assert (await other.ok("/stats season:Autumn")).table == \
         (await table.ok("/stats season:Autumn")).table
     assert "Season Winter, since" in (await other.ok("/season")).text
+
+
+async def test_dollar_signs_in_a_season_draw_as_themselves(table: Table):
+    # "$...$" is mathtext to matplotlib: a season or a currency with two "$" crashed the
+    # picture; they are drawn as typed
+    await table.ok("/season start name:Autumn $$ $x^$")
+    await table.ok(NEW)
+    await table.ok("/rules rate:10 currency:$$")
+    await table.ok(HAND_A)
+    await table.ok("/endgame")
+    reply = await table.ok("/stats season")
+    assert "by money ($$)" in reply.table
+    assert reply.file is not None and reply.file.kind == "image"
+    assert mpimg.imread(io.BytesIO(reply.file.data), format="png")[..., :3].std() > 0.05
+
+
+async def test_stats_season_refuses_what_it_would_drop(table: Table):
+    await table.ok("/season start name:Autumn")
+    await _marriage(table, HAND_A)
+    assert "not one person: /stats alice is their record" in await table.error(
+        "/stats alice season:Autumn")
+    assert "not one person" in await table.error("/stats season alice")
+    assert "A season is its own period" in await table.error(
+        "/stats season:Autumn period:month")
+    assert "A season is its own period" in await table.error("/stats season period:month")
+
+
+async def test_season_names_are_one_form_and_visible(table: Table):
+    for hidden in ("Autumn\u200b", "\u200b", "Au\u200dtumn", "\u3164", "\u0301"):
+        error = await table.error(f"/season start name:{hidden}")
+        assert "invisible" in error or "Name the season" in error, (hidden, error)
+    # fullwidth letters are the plain ones: one season, found either way
+    assert "Season Autumn starts" in (await table.ok("/season start name:Ａｕｔｕｍｎ")).text
+    await table.ok("/season end")
+    assert "already" in await table.error("/season start name:autumn")
+    assert "has no games yet" in (await table.ok("/stats season:ＡＵＴＵＭＮ")).text
