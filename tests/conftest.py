@@ -178,5 +178,5 @@ async def dc(store: SqlStore) -> AsyncIterator[DiscordHarness]:
     try:
         yield DiscordHarness(fake, adapter)
     finally:
-        await adapter.client.close()
+        await adapter.stop()  # a live-board edit still due finishes before the store goes
         await fake.stop()
