@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -30,33 +31,83 @@ def _dates(data: dict[str, Any]) -> dict[str, Any]:
             for k, v in data.items()}
 
 
-async def export_sessions(conn: AsyncConnection, chat: str,
-                          session_ids: list[int] | None = None,
-                          ledger: bool | None = None) -> dict[str, Any]:
-    """The chat's sessions (all, or those listed) with every hand, as JSON-ready data; with
-    the ledger's payments (undone ones too) for the whole chat (`ledger`, by default when
-    every session is exported)."""
+PAGE = 1_000  # hands read at a time: an export never holds a whole session's rows at once
+
+Part = tuple[str, dict[str, Any]]  # ("session", ...), ("hand", ...) or ("ledger", ...)
+
+
+async def export_parts(conn: AsyncConnection, chat: str,
+                       session_ids: list[int] | None = None,
+                       ledger: bool | None = None) -> AsyncIterator[Part]:
+    """The chat's sessions (all, or those listed) as a stream: each session (without its
+    hands), then its hands in order, a page at a time; then, with `ledger` (by default when
+    every session is exported), the payments (undone ones too) and seasons of the chat."""
     query = select(sessions).where(sessions.c.chat == chat).order_by(sessions.c.id)
     if session_ids is not None:
         query = query.where(sessions.c.id.in_(session_ids))
-    exported = []
     for row in (await conn.execute(query)).all():
-        session = _plain(row)
-        hand_rows = (await conn.execute(
-            select(hands).where(hands.c.session_id == row.id).order_by(hands.c.id))).all()
-        session["hands"] = [_plain(h) for h in hand_rows]
-        exported.append(session)
-    data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "chat": chat,
-                            "sessions": exported}
+        yield "session", _plain(row)
+        last = 0
+        while True:
+            page = (await conn.execute(
+                select(hands).where(hands.c.session_id == row.id, hands.c.id > last)
+                .order_by(hands.c.id).limit(PAGE))).all()
+            for hand in page:
+                yield "hand", _plain(hand)
+            if len(page) < PAGE:
+                break
+            last = page[-1].id
     if ledger if ledger is not None else session_ids is None:
         rows = (await conn.execute(select(payments).where(payments.c.chat == chat)
                                    .order_by(payments.c.id))).all()
-        data["payments"] = [{k: v for k, v in _plain(r).items() if k != "chat"}
-                            for r in rows]
+        paid = [{k: v for k, v in _plain(r).items() if k != "chat"} for r in rows]
         rows = (await conn.execute(select(seasons).where(seasons.c.chat == chat)
                                    .order_by(seasons.c.id))).all()
-        data["seasons"] = [{k: v for k, v in _plain(r).items() if k != "chat"}
-                           for r in rows]
+        held = [{k: v for k, v in _plain(r).items() if k != "chat"} for r in rows]
+        yield "ledger", {"payments": paid, "seasons": held}
+
+
+def head(chat: str) -> dict[str, Any]:
+    return {"format": FORMAT, "version": VERSION, "chat": chat}
+
+
+async def json_chunks(parts: AsyncIterator[Part], chat: str,
+                      extra: Mapping[str, Any] | None = None) -> AsyncIterator[str]:
+    """An export as JSON text, piece by piece (what `export_sessions` returns, written out)."""
+    def dumps(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, default=str)
+
+    yield dumps(head(chat))[:-1] + ', "sessions": ['
+    sessions_seen = hands_seen = 0
+    after: dict[str, Any] = {}  # the ledger's part comes last, after the sessions' array
+    async for kind, value in parts:
+        if kind == "session":
+            if sessions_seen:
+                yield "]}, "
+            yield dumps(value)[:-1] + ', "hands": ['
+            sessions_seen, hands_seen = sessions_seen + 1, 0
+        elif kind == "hand":
+            yield (", " if hands_seen else "") + dumps(value)
+            hands_seen += 1
+        else:
+            after.update(value)
+    yield "]}]" if sessions_seen else "]"
+    after.update(extra or {})
+    yield "".join(f", {dumps(k)}: {dumps(v)}" for k, v in after.items()) + "}"
+
+
+async def export_sessions(conn: AsyncConnection, chat: str,
+                          session_ids: list[int] | None = None,
+                          ledger: bool | None = None) -> dict[str, Any]:
+    """The export as JSON-ready data, whole (backups and tests; /export streams it)."""
+    data: dict[str, Any] = {**head(chat), "sessions": []}
+    async for kind, value in export_parts(conn, chat, session_ids, ledger):
+        if kind == "session":
+            data["sessions"].append({**value, "hands": []})
+        elif kind == "hand":
+            data["sessions"][-1]["hands"].append(value)
+        else:
+            data.update(value)
     return data
 
 

@@ -26,7 +26,13 @@ from bot.core.session import (
     WaitingHand,
 )
 from bot.storage import hot
-from bot.storage.backup import export_sessions, import_sessions
+from bot.storage.backup import (
+    Part,
+    export_parts,
+    export_sessions,
+    import_sessions,
+    json_chunks,
+)
 from bot.storage.tables import chat_settings, hands, origins, payments, seasons, sessions
 
 log = logging.getLogger(__name__)
@@ -434,6 +440,15 @@ class SqlChatTransaction:
 
     async def export(self, session_ids: list[int], ledger: bool = False) -> dict[str, Any]:
         return await export_sessions(self.conn, self.chat, session_ids, ledger)
+
+    def export_parts(self, session_ids: list[int], ledger: bool = False
+                     ) -> AsyncIterator[Part]:
+        return export_parts(self.conn, self.chat, session_ids, ledger)
+
+    def export_json(self, session_ids: list[int], ledger: bool = False,
+                    extra: Mapping[str, Any] | None = None) -> AsyncIterator[str]:
+        return json_chunks(export_parts(self.conn, self.chat, session_ids, ledger),
+                           self.chat, extra)
 
     async def restore(self, data: Mapping[str, Any]) -> int:
         self._writable()

@@ -148,3 +148,28 @@ async def test_a_forged_ledger_or_season_is_refused_whole(table: Table, how: str
     good = await import_into(table.service, "fresh", json.dumps(data).encode())
     assert good.ok, good.text
     assert (await fresh.ok("/ledger")).text == (await table.ok("/ledger")).text
+
+
+async def test_an_export_is_read_a_page_at_a_time_and_written_whole(table: Table, monkeypatch):
+    import csv
+    import io
+
+    import bot.storage.backup as backup
+
+    monkeypatch.setattr(backup, "PAGE", 3)  # 7 hands and an undone one: pages of 3, 3, 2
+    await table.ok("/newgame players:alice bob carol")
+    for maal in range(7):
+        await table.ok(f"/hand winner:alice seen:bob maal:alice={maal} bob=1")
+    await table.ok("/undo reason:test")
+    await table.ok("/hand winner:bob seen:alice maal:alice=2 bob=4")
+    reply = await table.ok("/export")
+    assert reply.file is not None
+    streamed = json.loads(reply.file.data)
+    async with table.service.store.transaction("chat-1", write=False) as tx:
+        whole = await tx.export([s.id for s in await tx.chat_sessions() if s.id])
+    assert json.loads(json.dumps(whole, default=str)) == streamed  # the same, piece by piece
+    assert [h["no"] for h in streamed["sessions"][0]["hands"]] == [1, 2, 3, 4, 5, 6, 7, 7]
+    rows = list(csv.DictReader(io.StringIO(
+        (await table.ok("/export format:csv")).file.data.decode())))  # type: ignore[union-attr]
+    assert len(rows) == 8 * 3  # every hand, the undone one too, a row per player
+    assert {r["status"] for r in rows} == {"live", "test"}

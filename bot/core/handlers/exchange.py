@@ -6,7 +6,7 @@ import csv
 import gzip
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -30,24 +30,54 @@ async def export(call: Call) -> Outcome:
     if not chosen:
         raise UserError("No game is open here; /export all exports the past ones.")
     ids = [s.id for s in chosen if s.id is not None]
-    data = await call.tx.export(ids, everything)
+    extra: dict[str, Any] = {}
     if everything:  # the ledger's balances, for people to read (an import recomputes them)
         from bot.core.handlers.ledger import load
         from bot.core.money import json_number
 
         book = await load(call)
         # keyed by person, not by name: two people may go by the same name
-        data["balances"] = {
+        extra["balances"] = {
             currency: {k: {"name": book.name(k), "balance": json_number(v)}
                        for k, v in sorted(row.items()) if v}
             for currency, row in sorted(book.balances().items())}
-    body = json.dumps(data, ensure_ascii=False, indent=1, default=str).encode() \
-        if fmt == "json" else _csv(data, call.settings.zone).encode()
-    name = f"maalbot-{len(ids)}-sessions.{fmt}"
-    if len(body) > COMPRESS_OVER:  # big sessions travel compressed: chat file limits are ~5 MB
-        body, name = gzip.compress(body, mtime=0), name + ".gz"
+    # streamed: rows are read a page at a time and written out as they come, compressed
+    # once past COMPRESS_OVER, so a 10,000-hand session is never held whole, let alone twice
+    sink = Sink(COMPRESS_OVER)
+    if fmt == "json":
+        async for chunk in call.tx.export_json(ids, everything, extra):
+            sink.write(chunk.encode())
+    else:
+        async for row in _csv_rows(call.tx.export_parts(ids, everything), call.settings.zone):
+            sink.write(row.encode())
+    body, packed = sink.close()
+    name = f"maalbot-{len(ids)}-sessions.{fmt}" + (".gz" if packed else "")
     what = i18n.plural(len(ids), "session")
     return Outcome(Reply(f"Export of {what} ({fmt}).", file=Attachment(name, body)))
+
+
+class Sink:
+    """Bytes written as they come: plain while small, gzip-compressed from the moment they
+    pass `limit` (big sessions travel compressed: chat file limits are ~5 MB)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.buffer = io.BytesIO()
+        self.packer: gzip.GzipFile | None = None
+
+    def write(self, data: bytes) -> None:
+        if self.packer is None and self.buffer.tell() + len(data) > self.limit:
+            plain = self.buffer.getvalue()
+            self.buffer = io.BytesIO()
+            self.packer = gzip.GzipFile(fileobj=self.buffer, mode="wb", mtime=0)
+            self.packer.write(plain)
+        (self.packer or self.buffer).write(data)
+
+    def close(self) -> tuple[bytes, bool]:
+        """The bytes, and whether they are compressed."""
+        if self.packer is not None:
+            self.packer.close()
+        return self.buffer.getvalue(), self.packer is not None
 
 
 async def import_(call: Call) -> Outcome:
@@ -83,23 +113,41 @@ def _unpacked(data: bytes) -> bytes:
     return plain
 
 
-def _csv(data: Mapping[str, Any], zone: ZoneInfo) -> str:
-    """One row per player per hand: for a spreadsheet."""
+async def _csv_rows(parts: AsyncIterator[tuple[str, dict[str, Any]]],
+                    zone: ZoneInfo) -> AsyncIterator[str]:
+    """One row per player per hand, for a spreadsheet, as the hands come."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["session", "game", "hand", "time", "player", "points", "recorded_by",
-                     "status"])
-    for session in data["sessions"]:
-        names = {p["seat"]: p["name"] for p in session["players"]}
-        game = get_game(session["game"])
-        for hand in session["hands"]:
-            when = datetime.fromisoformat(hand["created_at"]).astimezone(zone) \
-                .strftime("%Y-%m-%d %H:%M") if hand.get("created_at") else ""
-            status = "live" if not hand.get("voided_at") else (hand.get("void_reason")
-                                                                or "undone")
-            for seat, points in sorted(hand["deltas"].items(), key=lambda kv: int(kv[0])):
-                label = names.get(int(seat), seat) if game.player_columns else f"side {seat}"
-                value = points / 10 ** game.point_places if game.point_places else points
-                writer.writerow([session["id"], session["game"], hand["no"], when, label,
-                                 value, hand["recorded_by_name"], status])
-    return out.getvalue()
+
+    def line(values: list[Any]) -> str:
+        out.seek(0)
+        out.truncate()
+        writer.writerow(values)
+        return out.getvalue()
+
+    yield line(["session", "game", "hand", "time", "player", "points", "recorded_by",
+                "status"])
+    session: dict[str, Any] = {}
+    names: dict[int, str] = {}
+    game = None
+    async for kind, value in parts:
+        if kind == "session":
+            session, game = value, get_game(value["game"])
+            names = {p["seat"]: p["name"] for p in value["players"]}
+            continue
+        if kind != "hand" or game is None:
+            continue
+        hand = value
+        when = _moment(hand.get("created_at")).astimezone(zone).strftime("%Y-%m-%d %H:%M") \
+            if hand.get("created_at") else ""
+        status = "live" if not hand.get("voided_at") else (hand.get("void_reason")
+                                                            or "undone")
+        for seat, points in sorted(hand["deltas"].items(), key=lambda kv: int(kv[0])):
+            label = names.get(int(seat), seat) if game.player_columns else f"side {seat}"
+            shown = points / 10 ** game.point_places if game.point_places else points
+            yield line([session["id"], session["game"], hand["no"], when, label, shown,
+                        hand["recorded_by_name"], status])
+
+
+def _moment(value: Any) -> datetime:
+    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
