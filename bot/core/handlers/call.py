@@ -16,6 +16,7 @@ from bot.core.session import ChatSettings, ChatTransaction, SessionState
 if TYPE_CHECKING:
     from bot.core.commands.spec import CommandSpec
     from bot.core.commands.table import CommandTable
+    from bot.core.flows import Question
 
 
 @dataclass
@@ -74,3 +75,18 @@ class Call:
     def rules(self) -> dict[str, Any]:
         """The open game's rules, with defaults for keys added since it started."""
         return self.game.rulebook.complete(self.open_session().rules)
+
+
+def starter(call: Call) -> int:
+    """The sender's platform number, for a question only they (and admins) may answer."""
+    return platform_number(call.command.actor.id)
+
+
+def platform_number(actor_id: str) -> int:
+    tail = actor_id.rpartition(":")[2]
+    return int(tail) if tail.isdecimal() else 0
+
+
+def ask(question: Question) -> Outcome:
+    """A question instead of an answer (platforms with buttons ask before acting)."""
+    return Outcome(Reply(question.text, question=question))

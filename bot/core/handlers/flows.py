@@ -16,8 +16,8 @@ from bot.core import flows
 from bot.core.command import Actor, Command, Reply
 from bot.core.flows import Step, Token
 from bot.core.handlers.board import waiting_names
-from bot.core.handlers.call import Call, Outcome
-from bot.core.handlers.hands import STALE, platform_number
+from bot.core.handlers.call import Call, Outcome, platform_number
+from bot.core.handlers.hands import STALE
 from bot.core.i18n import t
 from bot.core.session import SessionState
 

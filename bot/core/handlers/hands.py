@@ -12,7 +12,7 @@ from bot.core.errors import UserError
 from bot.core.games.base import KEEP, Game, HandResult, PlayContext, PlayOutcome
 from bot.core.grammar import parse_int
 from bot.core.handlers.board import board_reply, money_of
-from bot.core.handlers.call import Call, Outcome
+from bot.core.handlers.call import Call, Outcome, ask, starter
 from bot.core.i18n import t
 from bot.core.money import MoneyBook, book_add
 from bot.core.permissions import Rule
@@ -110,7 +110,7 @@ async def play(call: Call) -> Outcome:
         reply.question = flows.confirm(
             flows.Step.UNDO, t("flow_undo_question", word=t(game.hand_word), no=hand.no,
                                summary=hand.summary.splitlines()[0]),
-            t("flow_yes_undo"), session.id, hand.no, _starter(call))
+            t("flow_yes_undo"), session.id, hand.no, starter(call))
     return Outcome(reply, True)
 
 
@@ -128,17 +128,17 @@ async def undo(call: Call) -> Outcome:
     reason = command.options.get("reason") or None
     asked = command.expect
     # a bare /undo on a platform with buttons asks first; a typed reason is a decision made
-    ask = command.buttons and asked is None and reason is None
+    asking = command.buttons and asked is None and reason is None
     assert session.id is not None
     if session.pending is not None:
         if asked is not None and asked != {"session": session.id, "hand": 0}:
             raise UserError(STALE)
         permissions.check(Rule.RECORDER, call.roles, "drop the waiting "
                           f"{t(game.hand_word)}", recorded_by=session.pending.by)
-        if ask:
-            return _ask(flows.confirm(
+        if asking:
+            return ask(flows.confirm(
                 flows.Step.UNDO, t("flow_drop_waiting", word=t(game.hand_word)),
-                t("flow_yes_drop"), session.id, 0, _starter(call)))
+                t("flow_yes_drop"), session.id, 0, starter(call)))
         session.pending = None
         await call.tx.save_session(session)
         return Outcome(await board_reply(call, session, t("dropped", word=t(game.hand_word))),
@@ -152,11 +152,11 @@ async def undo(call: Call) -> Outcome:
     permissions.check(Rule.RECORDER, call.roles,
                       f"undo {t(game.hand_word)} {hand.no} (recorded by "
                       f"{hand.recorded_by_name})", hand=hand)
-    if ask:
-        return _ask(flows.confirm(
+    if asking:
+        return ask(flows.confirm(
             flows.Step.UNDO, t("flow_undo_question", word=t(game.hand_word),
                                no=hand.no, summary=hand.summary.splitlines()[0]),
-            t("flow_yes_undo"), session.id, hand.no, _starter(call)))
+            t("flow_yes_undo"), session.id, hand.no, starter(call)))
     await money_of(call, session)
     await call.tx.void_hand(session.id, hand.no, command.actor.id, Void(False, reason))
     _add(session.totals, hand.deltas, -1)
@@ -288,20 +288,6 @@ def _same(a: Any, b: Any) -> bool:
 def _book(session: SessionState) -> MoneyBook:
     assert session.money is not None  # money_of() filled it
     return session.money
-
-
-def _starter(call: Call) -> int:
-    """The sender's platform number, for a question only they (and admins) may answer."""
-    return platform_number(call.command.actor.id)
-
-
-def platform_number(actor_id: str) -> int:
-    tail = actor_id.rpartition(":")[2]
-    return int(tail) if tail.isdecimal() else 0
-
-
-def _ask(question: flows.Question) -> Outcome:
-    return Outcome(Reply(question.text, question=question))
 
 
 def _add(totals: dict[int, int], deltas: Mapping[int, int], sign: int) -> None:

@@ -9,7 +9,7 @@ from bot.core import flows, i18n, permissions
 from bot.core.command import Reply
 from bot.core.errors import UserError
 from bot.core.grammar import clip
-from bot.core.handlers.call import Call, Outcome
+from bot.core.handlers.call import Call, Outcome, ask, starter
 from bot.core.ledger import (
     NONE_WORDS,
     Ledger,
@@ -271,11 +271,9 @@ async def undo_payment(call: Call) -> Outcome:
                       f"{payment.recorded_by_name})", recorded_by=payment.recorded_by)
     decided = named or call.options.get("reason")
     if command.buttons and asked is None and not decided:
-        from bot.core.handlers.hands import _ask, _starter
-
-        return _ask(flows.confirm(
+        return ask(flows.confirm(
             flows.Step.UNDO, f"Undo payment {number}: {_payment(payment)}?",
-            "Yes, undo it", 0, payment.id, _starter(call)))
+            "Yes, undo it", 0, payment.id, starter(call)))
     await call.tx.void_payment(payment.id, command.actor.id)
     return Outcome(Reply(f"Undid payment {number}: {_payment(payment)} (recorded by "
                          f"{payment.recorded_by_name}). /ledger shows the balances."),

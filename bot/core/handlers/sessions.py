@@ -12,8 +12,8 @@ from bot.core.examples import personal
 from bot.core.games.base import Game, PlayContext
 from bot.core.grammar import split_list
 from bot.core.handlers.board import board_reply, money_of
-from bot.core.handlers.call import Call, Outcome
-from bot.core.handlers.hands import STALE, _add, _ask, _starter, deltas_line
+from bot.core.handlers.call import Call, Outcome, ask, starter
+from bot.core.handlers.hands import STALE, _add, deltas_line
 from bot.core.i18n import t
 from bot.core.money import (
     book_add,
@@ -200,11 +200,11 @@ async def endgame(call: Call) -> Outcome:
         raise UserError(STALE)
     if command.buttons and asked is None:
         what = "who pays whom" if game.zero_sum else "the final scores"
-        return _ask(flows.confirm(
+        return ask(flows.confirm(
             flows.Step.END, t("flow_end_question", count=i18n.plural(session.hand_count,
                                                                       game.hand_word),
                               what=what),
-            t("flow_yes_end"), session.id, session.hand_count, _starter(call)))
+            t("flow_yes_end"), session.id, session.hand_count, starter(call)))
     rules = call.rules()
     owed = await _closing_hand(call, session, game)
     reply = await board_reply(call, session, "")
