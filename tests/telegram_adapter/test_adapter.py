@@ -287,3 +287,19 @@ async def test_games_without_the_seen_flow_are_typed(tg: Harness):
     await tg.say(ALICE, "/hand")
     sent = await tg.replies(2)
     assert "Say who showed" in sent[-1]["text"] and not sent[-1].get("reply_markup")
+
+
+async def test_tranca_teams_seat_accounts_as_players_does(tg: Harness):
+    text = "/newgame tranca teams:@carol+Bob alice+dave"
+    offset = text.index("Bob")
+    await tg.say(ALICE, text, entities=[{"type": "text_mention", "offset": offset,
+                                         "length": len("Bob"), "user": BOB}])
+    await tg.replies(1)
+    snapshot = await tg.service.snapshot(chat_key(GROUP))
+    assert snapshot is not None
+    seats = {p.name: p for p in snapshot.session.players}
+    assert seats["Bob"].user_id == f"telegram:{BOB['id']}"  # the account, not a guest
+    assert seats["carol"].user_id is None and seats["carol"].handle == "carol"
+    # carol's account is that @carol seat: she may record a round for her side
+    await tg.say(CAROL, "/round side:A table:300")
+    assert "Side A: +300" in (await tg.replies(2))[-1]["text"]

@@ -9,7 +9,7 @@ rules, the board and the command table, so a new game is its folder plus one reg
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
@@ -32,6 +32,7 @@ class HandResult:
     summary: str  # one line on who did what, for replies and history
 
 
+Seat = Callable[[list[str]], list[Player]]  # names as typed -> seated players, in order
 KEEP: Any = object()  # PlayOutcome.pending default: leave the waiting hand as it is
 
 
@@ -170,10 +171,12 @@ class Game(ABC):
                              points_value(totals.get(key, 0), self.point_places))
                 for key in columns}
 
-    def setup(self, options: Mapping[str, str], players: list[Player],
-              named: bool) -> tuple[list[Player], dict[str, Any] | None]:
+    def setup(self, options: Mapping[str, str], players: list[Player], named: bool,
+              seat: Seat | None = None) -> tuple[list[Player], dict[str, Any] | None]:
         """Seat the players for a new game from its extra options, and the initial game
-        state. `named`: whether players: was given. By default nothing changes."""
+        state. `named`: whether players: was given; `seat`: seats names as players: does
+        (a mention is that account, @name a username's seat, look-alikes refused), for a
+        game that seats from an option of its own. By default nothing changes."""
         extra = [o.key for o in self.newgame_options if o.key in options]
         if extra:
             raise UserError(f"{self.title} has no /newgame option {extra[0]}:")

@@ -54,7 +54,9 @@ async def newgame(call: Call) -> Outcome:
     named = "players" in options or bool(extra & options.keys())
     players = [] if not named and extra else _seat_players(options.get("players", ""),
                                                            command, game)
-    players, game_state = game.setup(options, players, named)
+    players, game_state = game.setup(
+        options, players, named,
+        seat=lambda words: _seat_players(" ".join(words), command, game))
     rules = game.rulebook.defaults()
     if "preset" in options:
         rules = game.rulebook.with_preset(rules, options["preset"])

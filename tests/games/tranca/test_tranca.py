@@ -125,7 +125,8 @@ async def test_rounds_wait_for_every_side_and_edit_and_undo_work(table: Table):
 
 async def test_newgame_checks_the_teams(table: Table):
     assert "2 pairs or 2 trios" in await table.error("/newgame tranca teams:a+b c")
-    assert "reads differently" in await table.error("/newgame tranca teams:a+b a+c")
+    assert "a is named twice" in await table.error("/newgame tranca teams:a+b a+c")
+    assert "mixes alphabets" in await table.error("/newgame tranca teams:ana+b аna+c")
     await table.ok("/newgame tranca teams:a+b+c d+e+f")
     assert "Target 5,000" in (await table.ok("/board")).text
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.errors import UserError
-from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome
+from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome, Seat
 from bot.core.games.callbreak.scoring import TRICKS, Scoring, round_scores
 from bot.core.grammar import parse_int, parse_pairs, split_list
 from bot.core.money import money_rules
@@ -159,8 +159,8 @@ class CallBreakGame(Game):
                         may=Rule.PLAYER, play=self._tricks),
         )
 
-    def setup(self, options: Mapping[str, str], players: list[Player],
-              named: bool) -> tuple[list[Player], dict[str, Any] | None]:
+    def setup(self, options: Mapping[str, str], players: list[Player], named: bool,
+              seat: Seat | None = None) -> tuple[list[Player], dict[str, Any] | None]:
         players, _ = super().setup(options, players, named)
         return players, {"played": 0}  # rounds recorded: the game ends after rules' rounds
 

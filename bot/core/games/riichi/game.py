@@ -19,7 +19,14 @@ from typing import Any
 
 from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.errors import UserError
-from bot.core.games.base import Game, HandResult, Placing, PlayContext, PlayOutcome
+from bot.core.games.base import (
+    Game,
+    HandResult,
+    Placing,
+    PlayContext,
+    PlayOutcome,
+    Seat,
+)
 from bot.core.games.riichi import payments as pay
 from bot.core.games.riichi.rules import RULEBOOK
 from bot.core.games.riichi.tiles import PAO_YAKU, SITUATIONS, score_tiles
@@ -202,8 +209,8 @@ class RiichiGame(Game):
     def edit_options(self) -> tuple[Option, ...]:
         return EDIT_OPTIONS  # an edit changes the value of a win, not who won
 
-    def setup(self, options: Mapping[str, str], players: list[Player],
-              named: bool) -> tuple[list[Player], dict[str, Any] | None]:
+    def setup(self, options: Mapping[str, str], players: list[Player], named: bool,
+              seat: Seat | None = None) -> tuple[list[Player], dict[str, Any] | None]:
         if len(players) not in (3, 4):
             raise UserError("Riichi is for 4 players (or 3, sanma), seated East South West "
                             "North in the order given: players:alice bob carol dave")

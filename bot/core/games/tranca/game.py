@@ -11,7 +11,14 @@ from typing import Any
 from bot.core.cards import Card, parse_cards
 from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.errors import UserError
-from bot.core.games.base import Game, HandResult, Placing, PlayContext, PlayOutcome
+from bot.core.games.base import (
+    Game,
+    HandResult,
+    Placing,
+    PlayContext,
+    PlayOutcome,
+    Seat,
+)
 from bot.core.games.tranca.scoring import SideRound, card_value, check_meld, round_score
 from bot.core.grammar import clip, parse_bool, parse_int, split_list
 from bot.core.money import money_rules
@@ -121,24 +128,26 @@ class TrancaGame(Game):
 
     # --- sides ---------------------------------------------------------------------------
 
-    def setup(self, options: Mapping[str, str], players: list[Player],
-              named: bool) -> tuple[list[Player], dict[str, Any] | None]:
+    def setup(self, options: Mapping[str, str], players: list[Player], named: bool,
+              seat: Seat | None = None) -> tuple[list[Player], dict[str, Any] | None]:
         if "teams" in options and "players" in options:
             raise UserError("Give teams: or players:, not both.")
         if "teams" in options:
-            teams = [[check_name(n) for n in t.split("+") if n]
-                     for t in split_list(options["teams"])]
+            teams = [[n for n in t.split("+") if n] for t in split_list(options["teams"])]
             sizes = {len(t) for t in teams}
             if len(teams) != 2 or sizes not in ({2}, {3}):
                 raise UserError("Tranca is 2 pairs or 2 trios: teams:alice+carol bob+dave "
                                 "(or players:alice bob for individuals).")
-            names = [skeleton(n) for t in teams for n in t]
-            if len(set(names)) != len(names):
-                raise UserError("Every player needs a name that reads differently.")
             # seats alternate: a player of A, then of B, then of A ...
             order = [team[i] for i in range(len(teams[0])) for team in teams]
-            seated = [Player(seat=i, name=n) for i, n in enumerate(order, 1)]
-            sides = [[p.seat for p in seated if p.name in team] for team in teams]
+            if seat is not None:  # as players: seats them: @bob is bob's account
+                seated = seat(order)
+            else:
+                names = [check_name(n) for n in order]
+                if len({skeleton(n) for n in names}) != len(names):
+                    raise UserError("Every player needs a name that reads differently.")
+                seated = [Player(seat=i, name=n) for i, n in enumerate(names, 1)]
+            sides = [[p.seat for p in seated if (p.seat - 1) % 2 == side] for side in (0, 1)]
             return seated, {"sides": sides}
         if not named or len(players) not in (2, 3):
             raise UserError("Tranca is played by 2 or 3 individuals (players:alice bob) or "
