@@ -166,3 +166,12 @@ async def test_a_tie_for_first_is_named(table: Table):
     # 3 of 3 and 3 of 3: alice and bob 3.0 each; carol 2 with 4: 2.2; dave 2 with 3: 2.1
     reply = await table.ok("/round bids:3 3 2 2 tricks:3 3 4 3")
     assert "All 1 rounds played: alice and bob tie for first with +3.0." in reply.text
+
+
+async def test_every_players_tricks_must_make_the_whole_round_at_once(table: Table):
+    await table.ok("/newgame callbreak players:alice bob carol dave")
+    # four players' tricks that add up to 4, not 13: refused now, and nothing is kept
+    assert "The tricks add up to 4; a round has 13" in await table.error("/tricks 1 1 1 1")
+    await table.ok("/bid 1 1 1 1")  # the next command is not blamed for it
+    await table.ok("/tricks 4 3 3 3")  # 13: the round is scored
+    assert (await table.board())["hand_count"] == 1

@@ -219,6 +219,11 @@ class CallBreakGame(Game):
         if given > TRICKS:
             raise UserError(f"The tricks given add up to {given}; a round has {TRICKS}. "
                             "Count them again.")
+        if len(entry.tricks) == len(entry.players) and given != TRICKS:
+            # everyone's tricks are in: they must be the whole round now, not at the next
+            # command (which would be refused for this one's mistake)
+            raise UserError(f"The tricks add up to {given}; a round has {TRICKS}. Count them "
+                            "again.")
         if not entry.complete():
             if ctx.editing is not None:  # an edit starts from a complete round
                 raise UserError("That edit leaves the round without every bid and trick.")
