@@ -98,6 +98,8 @@ def render_ranking(title: str, panels: Sequence[tuple[str, Sequence[tuple[str, f
                 ax.annotate(label, (value, y),
                             xytext=(4 if value >= 0 else -4, 0), textcoords="offset points",
                             ha="left" if value >= 0 else "right", va="center", fontsize=9)
+            if all(float(v).is_integer() for v in values):  # counts: 1 win, never 0.2
+                ax.xaxis.set_major_locator(MaxNLocator(integer=True))
             ax.set_title(_text(heading))
             ax.grid(True, axis="x", alpha=0.3)
             ax.margins(x=0.15)

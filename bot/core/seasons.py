@@ -88,7 +88,7 @@ def _points(game: Game, rows: list[PlayerStats]) -> Ranking:
         by = f"money ({one})" if one else "money"
     else:
         ranked = sorted(rows, key=lambda r: (-_per_hand(r), -r.points, r.name.lower()))
-        by = "points per hand"
+        by = f"points per {game.hand_word}"
     decimals = {c: money_places([r.money.get(c, Decimal(0)) for r in rows])
                 for c in currencies}
     header = ["#", "player", "games", game.hand_word + "s", "points", "per " + game.hand_word,
@@ -116,8 +116,9 @@ def _riichi(game: Game, rows: list[PlayerStats]) -> Ranking:
               *(_ordinal(p) for p in range(1, most + 1)), "best hand", "busts"]
     table = []
     for i, row in enumerate(ranked, 1):
+        # a best hand is a hand won: "-" for a player who won none
         best = pts.show_value(row.best_hand, game.point_places) \
-            if row.best_hand is not None else "-"
+            if row.best_hand is not None and row.best_hand > 0 else "-"
         table.append([str(i), row.name, str(row.finished), f"{row.results:+,.1f}",
                       f"{row.average_place:.2f}",
                       *(str(row.places.get(p, 0)) for p in range(1, most + 1)), best,
