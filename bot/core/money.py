@@ -53,7 +53,8 @@ def book_add(book: MoneyBook, deltas: Mapping[int, int], rules: Mapping[str, obj
     row = book.setdefault(currency, {})
     for column, amount in amounts.items():
         total = Decimal(row.get(str(column), "0")) + sign * amount
-        row[str(column)] = str(total.normalize()) if total else "0"
+        # written out as people read it: 170, never 1.7E+2 (what normalize() alone gives)
+        row[str(column)] = f"{total.normalize():f}" if total else "0"
     if not any(Decimal(v) for v in row.values()) and sign < 0:
         del book[currency]  # the last hand in that currency undone
 

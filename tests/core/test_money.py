@@ -78,3 +78,14 @@ def test_a_rate_is_kept_as_people_write_it():
     assert [rate.parse(text) for text in ("10", "100", "0.50", "1.25", "0")] == [
         "10", "100", "0.5", "1.25", "0"]
     assert to_money(32, rate.parse("10"), places=1) == Decimal(32)  # 3.2 points at 10
+
+
+def test_money_kept_hand_by_hand_is_written_as_people_read_it():
+    from bot.core.money import book_add
+
+    book: dict = {}
+    # 17 points at rate 10 = 170 Rs; Decimal's normalize() would write it 1.7E+2
+    book_add(book, {1: 17, 2: -17}, {"rate": "10", "currency": "Rs"}, 0)
+    assert book == {"Rs": {"1": "170", "2": "-170"}}
+    book_add(book, {1: 3, 2: -3}, {"rate": "0.25", "currency": "Rs"}, 0)  # + 0.75
+    assert book == {"Rs": {"1": "170.75", "2": "-170.75"}}
