@@ -173,3 +173,15 @@ async def test_an_export_is_read_a_page_at_a_time_and_written_whole(table: Table
         (await table.ok("/export format:csv")).file.data.decode())))  # type: ignore[union-attr]
     assert len(rows) == 8 * 3  # every hand, the undone one too, a row per player
     assert {r["status"] for r in rows} == {"live", "test"}
+
+
+async def test_a_finished_game_can_be_exported_by_last_or_its_number(table: Table):
+    await table.ok("/newgame players:alice bob")
+    await table.ok("/hand winner:alice seen:bob maal:alice=3 bob=1")
+    await table.ok("/endgame")
+    assert "/export last exports the last finished one" in await table.error("/export")
+    last = await table.ok("/export last")
+    first = await table.ok("/export 1")
+    assert last.file is not None and first.file is not None
+    assert json.loads(last.file.data)["sessions"][0]["hand_count"] == 1
+    assert json.loads(first.file.data) == json.loads(last.file.data)  # the same game

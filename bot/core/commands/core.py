@@ -232,13 +232,15 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
              Option("", Kind.MEMBER, "the person (you if empty)", name="user")),
             may=Rule.ADMIN, needs=Needs.NOTHING, run=chat.link),
         CommandSpec(
-            "export", "the game as a file", "/export   /export format:csv   /export all",
-            "JSON (for /import) or CSV (a row per player per hand); all: every session of "
-            "this chat.",
+            "export", "the game as a file",
+            "/export   /export last   /export 2 format:csv   /export all",
+            "JSON (for /import) or CSV (a row per player per hand): the open game; last (or "
+            "a number: 2 is this chat's second game) a finished one; all: every session of "
+            "this chat, with its ledger and seasons.",
             (Option("format", Kind.CHOICE, "json (for /import) or csv",
                     choices=("json", "csv")),
-             Option("", Kind.BOOL, "every session of this chat, not only the open one",
-                    name="all")),
+             Option("", Kind.TEXT, "all, last or a game's number (the open game if empty)",
+                    name="game")),
             needs=Needs.NOTHING, run=exchange.export, read_only=True),
         CommandSpec(
             "import", "bring an /export into a chat with no games yet",

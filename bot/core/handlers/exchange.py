@@ -24,11 +24,17 @@ MAX_UNPACKED = 200_000_000  # an import bigger than this is not a real export
 async def export(call: Call) -> Outcome:
     options = call.options
     fmt = options.get("format") or "json"
-    everything = options.get("") == "yes"
-    chosen = await call.tx.chat_sessions() if everything else (
-        [call.session] if call.session is not None else [])
+    which = (options.get("") or options.get("game") or "").strip().lower()
+    everything = which in ("all", "yes")  # "yes": /export all:yes, as it was once typed
+    if everything:
+        chosen = await call.tx.chat_sessions()
+    elif which or call.session is not None:  # last, a number, or the open game
+        chosen = [await call.chosen_session()]
+    else:
+        chosen = []
     if not chosen:
-        raise UserError("No game is open here; /export all exports the past ones.")
+        raise UserError("No game is open here: /export last exports the last finished one, "
+                        "/export all every game of this chat.")
     ids = [s.id for s in chosen if s.id is not None]
     extra: dict[str, Any] = {}
     if everything:  # the ledger's balances, for people to read (an import recomputes them)
