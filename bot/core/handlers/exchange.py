@@ -95,12 +95,18 @@ async def import_(call: Call) -> Outcome:
     except ValueError:  # not JSON, or not text at all
         raise UserError("Not imported: that file is not an /export (it isn't JSON). Send "
                         "the .json or .json.gz file /export made.") from None
+    had = await call.tx.chat_sessions()
+    if had:
+        raise UserError(f"Not imported: this chat already has {i18n.plural(len(had), 'game')}"
+                        "; /import brings an export into a chat with none.")
     try:
         count = await call.tx.restore(data)  # checked whole first: nothing written if wrong
     except (ValueError, KeyError, TypeError, EOFError, gzip.BadGzipFile) as error:
         raise UserError(f"Not imported: {error}") from None
-    return Outcome(Reply(f"Imported {i18n.plural(count, 'session')}. /board shows the open "
-                         "one, /stats all of them."), changed=True)
+    opened = any(s.status == "open" for s in await call.tx.chat_sessions())
+    see = "/board shows the open one" if opened else "/board last shows the last one"
+    return Outcome(Reply(f"Imported {i18n.plural(count, 'session')}. {see}, /stats all of "
+                         "them."), changed=True)
 
 
 def _unpacked(data: bytes) -> bytes:

@@ -131,7 +131,7 @@ async def test_export_and_import_through_the_console(tmp_path: Path):
     assert len(csv_file.read_text().splitlines()) == 1 + 3 * 3  # the undone hand too
     back = run([f"/import {exported}", "/board", f"/import {exported}"], "b.db")
     assert back[0]["ok"] and back[1]["board"] == board
-    assert "already has 1 session" in back[2]["error"]
+    assert "this chat already has 1 game" in back[2]["error"]
     assert "Can't read" in run(["/import /nonexistent.json"], "c.db")[0]["error"]
 
 
