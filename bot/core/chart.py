@@ -14,6 +14,7 @@ matplotlib.use("Agg")  # no screen: render to memory
 
 import matplotlib.pyplot as plt
 from matplotlib import font_manager
+from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 
 from bot.core import points as pts
@@ -71,10 +72,7 @@ def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord]
             money.yaxis.set_major_formatter(THOUSANDS)
             money.set_ylabel(_text(
                 f"money ({rules.get('currency') or 'at ' + str(rules['rate'])})"))
-        figure.tight_layout()
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png")
-        return buffer.getvalue()
+        return _png(figure)
     finally:
         plt.close(figure)
 
@@ -104,9 +102,13 @@ def render_ranking(title: str, panels: Sequence[tuple[str, Sequence[tuple[str, f
             ax.grid(True, axis="x", alpha=0.3)
             ax.margins(x=0.15)
         figure.suptitle(_text(title))
-        figure.tight_layout()
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png")
-        return buffer.getvalue()
+        return _png(figure)
     finally:
         plt.close(figure)
+
+
+def _png(figure: Figure) -> bytes:
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
