@@ -204,11 +204,12 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "ledger", "who owes whom across game nights",
             "/ledger   /ledger history",
             "The money of every finished game played for money (Marriage, marriage rummy: "
-            "at each hand's rate and currency) carries over until it is paid: each person's "
+            "at each hand's rate and currency; Riichi: the final results with uma and oka, "
+            "as /endgame settled them) carries over until it is paid: each person's "
             "balance per currency (+ is owed, - owes; currencies are never added together) "
-            "and the fewest transfers that clear it. Tranca, Riichi and Call Break are not "
-            "settled in money between players, so they never enter it. history: the games "
-            "and payments with their dates.",
+            "and the fewest transfers that clear it. Call Break never enters it (its scores "
+            "don't sum to zero: each player scores alone), nor Tranca (a race to a target): "
+            "nobody pays anybody. history: the games and payments with their dates.",
             (Option("", Kind.CHOICE, "history: the games and payments with dates",
                     name="show", choices=("history",)),),
             needs=Needs.NOTHING, run=ledger.ledger, read_only=True),

@@ -26,8 +26,8 @@ from bot.core.session import PaymentRecord
 
 HISTORY_ROWS = 30
 STALE = "The ledger changed since this was asked; nothing was done. Ask again."
-EMPTY = ("The ledger is empty: the money of a finished Marriage or marriage rummy game played "
-         "for money (/rules rate:0.25 currency:Rs) enters it at /endgame.")
+EMPTY = ("The ledger is empty: the money of a finished Marriage, marriage rummy or Riichi "
+         "game played for money (/rules rate:0.25 currency:Rs) enters it at /endgame.")
 
 
 async def load(call: Call) -> Ledger:

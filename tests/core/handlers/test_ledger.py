@@ -456,3 +456,33 @@ async def test_paid_takes_thousands_and_a_currency_after_the_amount(table: Table
         "/paid carol 5 Rs to:alice currency:$")
     assert "not `€`" in await table.error("/paid carol 5 € to:alice")
     assert "Say who paid and how much" in await table.error("/paid carol 5 Rs extra to:alice")
+
+
+async def test_riichi_played_for_money_enters_the_ledger_as_endgame_settled_it(table: Table):
+    # not for money: nothing to owe, so not in the ledger
+    await table.ok("/newgame riichi players:alice bob carol dave")
+    await table.ok("/tsumo winner:bob han:4 fu:30")
+    await table.ok("/endgame")
+    assert "The ledger is empty" in (await table.ok("/ledger")).text
+    await table.ok("/newgame riichi players:alice bob carol dave")
+    await table.ok("/rules rate:100 currency:Rs")
+    # bob tsumo 4 han 30 fu, alice dealing: alice -3,900, carol and dave -2,000, bob
+    # +7,900 (scores 21,100, 32,900, 23,000, 23,000); default rules: final = (score -
+    # 30,000) / 1,000 + uma 15 5 -5 -15, oka 20 to the first: bob 2.9 + 15 + 20 = 37.9,
+    # carol -7 + 5 = -2, dave -7 - 5 = -12, alice -8.9 - 15 = -23.9; at 100 Rs a point
+    await table.ok("/tsumo winner:bob han:4 fu:30")
+    end = (await table.ok("/endgame")).text
+    assert ("Money at 100 Rs a point: alice -2,390 Rs, bob +3,790 Rs, carol -200 Rs, "
+            "dave -1,200 Rs") in end
+    lines = (await table.ok("/ledger")).text.splitlines()
+    assert lines[0].startswith("Ledger: 1 game, 0 payments")
+    assert lines[1:6] == ["Rs:", "  bob +3,790 Rs", "  carol -200 Rs", "  dave -1,200 Rs",
+                          "  alice -2,390 Rs"]
+    # the same fewest transfers as /endgame: each who owes pays bob
+    for move in ("alice pays bob 2,390 Rs", "dave pays bob 1,200 Rs", "carol pays bob 200 Rs"):
+        assert move in lines[6] and move in end
+    history = (await table.ok("/ledger history")).text
+    assert "game 2 (Riichi mahjong) ended: bob +3,790 Rs, carol -200 Rs, dave -1,200 Rs, " \
+           "alice -2,390 Rs" in history
+    # and it is paid like any other game
+    assert "bob +3,790 Rs → +3,590 Rs" in (await table.ok("/paid carol 200 to:bob")).text
