@@ -228,7 +228,10 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             may=Rule.PAYEE, needs=Needs.NOTHING, run=ledger.paid),
         CommandSpec(
             "link", "count a guest name as a person in /stats",
-            "/link name:Bob @bob   or   /link name:Bob (yourself)", "",
+            "/link name:Bob @bob   or   /link name:Bob (yourself)",
+            "Only a guest name played here (a seat typed by name) can be linked; the guest's "
+            "games, money and payments count for that person in /stats and the ledger. "
+            "Linking a guest again moves them on, and the reply says from whom.",
             (Option("name", Kind.TEXT, "the guest's name", required=True),
              Option("", Kind.MEMBER, "the person (you if empty)", name="user")),
             may=Rule.ADMIN, needs=Needs.NOTHING, run=chat.link),

@@ -486,3 +486,25 @@ async def test_riichi_played_for_money_enters_the_ledger_as_endgame_settled_it(t
            "alice -2,390 Rs" in history
     # and it is paid like any other game
     assert "bob +3,790 Rs → +3,590 Rs" in (await table.ok("/paid carol 200 to:bob")).text
+
+
+async def test_a_relink_says_whose_money_it_moves_and_an_unknown_guest_is_refused(
+        service: Service):
+    table = Table(service)
+    # alice +310, bob -90, carol -220 (HAND_A at 10 Rs); all three typed by name
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    say = _Chat(service, table.chat)
+    bobby = Actor("tg:5", "bobby")
+    assert "bob is bobby in /stats and the ledger from now on" in await say(
+        ADMIN, "/link name:bob <@5>", mentions={"<@5>": bobby})
+    assert "  bobby -90 Rs" in (await table.ok("/ledger")).text
+    # the admin links bob to herself: bobby's -90 becomes hers, so the reply says so
+    reply = await say(ADMIN, "/link name:bob")
+    assert reply.startswith("bob was bobby in /stats and the ledger; now Ada"), reply
+    ledger = (await table.ok("/ledger")).text
+    assert "  Ada -90 Rs" in ledger and "bobby" not in ledger
+    # the same link again changes nothing and says so
+    assert "already" in await say(ADMIN, "/link name:bob")
+    # nobody called zed ever played here: refused, naming the guests who did
+    assert "No guest called zed has played here; guests: alice, bob, carol." in await say(
+        ADMIN, "/link name:zed <@5>", ok=False, mentions={"<@5>": bobby})
