@@ -119,8 +119,8 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "latest of all), /undo payment:3 payment 3 of /ledger history: "
             f"{WHO[Rule.PAYMENT]} may. With no game open, a bare /undo on Telegram and "
             "Discord asks about that payment.",
-            (Option("", Kind.CHOICE, "payment: the latest payment you recorded",
-                    name="what", choices=("payment",)),
+            (Option("", Kind.TEXT, "payment: the latest payment you recorded",
+                    name="what"),
              Option("payment", Kind.INT, "a payment by its number in /ledger history",
                     low=1, high=1_000_000),
              Option("reason", Kind.TEXT, "why, for the record")),
@@ -210,14 +210,15 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "and the fewest transfers that clear it. Call Break never enters it (its scores "
             "don't sum to zero: each player scores alone), nor Tranca (a race to a target): "
             "nobody pays anybody. history: the games and payments with their dates.",
-            (Option("", Kind.CHOICE, "history: the games and payments with dates",
-                    name="show", choices=("history",)),),
+            (Option("", Kind.TEXT, "history: the games and payments with dates",
+                    name="show"),),
             needs=Needs.NOTHING, run=ledger.ledger, read_only=True),
         CommandSpec(
             "paid", "record a payment in the ledger",
             "/paid bob 500 to:alice   /paid bob 1,200.50 Rs to:@alice",
             "Who paid and how much, then to: whom (a name they played under, or a "
-            "mention). The currency (after the amount, or currency:) only when the two "
+            "mention). The currency (before or after the amount: Rs 500, 500 Rs, 500Rs; or "
+            "currency:) only when the two "
             "have more than one in the ledger. The "
             "person paid records at most what the payer owes and they are owed; a chat "
             "admin may record more (the balance flips). /undo payment takes it back.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from decimal import Decimal
 
@@ -25,6 +26,10 @@ from bot.core.permissions import Rule
 from bot.core.session import PaymentRecord
 
 HISTORY_ROWS = 30
+_AMOUNTISH = re.compile(r"[\d.,]*\d[\d.,]*")
+# an amount with a currency run on before or after it: 20Rs, Rs20, $12.50 (never a sign)
+_GLUED = re.compile(r"(?P<before>[^\d.,+\-\s]*)(?P<amount>[\d.,]*\d[\d.,]*)"
+                    r"(?P<after>[^\d.,+\-\s]*)")
 STALE = "The ledger changed since this was asked; nothing was done. Ask again."
 EMPTY = ("The ledger is empty: the money of a finished Marriage, marriage rummy or Riichi "
          "game played for money (/rules rate:0.25 currency:Rs) enters it at /endgame.")
@@ -47,8 +52,12 @@ async def load(call: Call) -> Ledger:
 
 
 async def ledger(call: Call) -> Outcome:
+    show = call.options.get("", "").strip()
+    if show and show.lower() != "history":
+        raise UserError(f"/ledger shows the balances; /ledger history the games and "
+                        f"payments (the latest {HISTORY_ROWS}); not `{clip(show)}`.")
     book = await load(call)
-    if call.options.get("") == "history":
+    if show:
         return Outcome(Reply(history(book, call)))
     balances = book.balances()
     live = book.live()
@@ -114,7 +123,8 @@ async def paid(call: Call) -> Outcome:
     options, command = call.options, call.command
     # who and how much, a currency after it perhaps: "bob 1,000.50", "bob 500 Rs" (an
     # amount's commas are thousands, so the words are split at spaces only)
-    words = [w for w in (w.rstrip(",") for w in options.get("", "").split()) if w]
+    words = _amount_last(
+        [w for w in (w.rstrip(",") for w in options.get("", "").split()) if w])
     if len(words) not in (2, 3):
         raise UserError("Say who paid and how much, and to whom: /paid bob 500 to:alice "
                         "(or /paid bob 500 Rs to:alice)")
@@ -158,20 +168,50 @@ async def paid(call: Call) -> Outcome:
              f"{signed(payer_after, currency, places)}; {payee.name} "
              f"{signed(payee_before, currency, places)} → "
              f"{signed(payee_after, currency, places)}."]
-    if payer_after > 0:
-        owed = f"That is more than {payer.name} owed " \
-            f"({format_money(-payer_before, currency, places)})" if payer_before < 0 \
-            else f"{payer.name} owed nothing in {show_currency(currency)}"
-        lines.append(f"{owed}: the balance flips, {payer.name} is owed "
-                     f"{format_money(payer_after, currency, places)} now.")
-    if payee_after < 0:
-        owed = f"{payee.name} was owed {format_money(payee_before, currency, places)}" \
-            if payee_before > 0 else f"{payee.name} was owed nothing in " \
-            f"{show_currency(currency)}"
-        lines.append(f"{owed}: the balance flips, {payee.name} owes "
-                     f"{format_money(-payee_after, currency, places)} now.")
+    money = show_currency(currency)
+    if payer_after > 0:  # the payer is owed now: a flip, or a payment by someone owed
+        if payer_before < 0:
+            lines.append(f"That is more than {payer.name} owed "
+                         f"({format_money(-payer_before, currency, places)}): the balance "
+                         f"flips, {payer.name} is owed "
+                         f"{format_money(payer_after, currency, places)} now.")
+        elif payer_before > 0:
+            lines.append(f"{payer.name} owed nothing: they were owed "
+                         f"{format_money(payer_before, currency, places)} already and are "
+                         f"owed {format_money(payer_after, currency, places)} now. A payment "
+                         f"the wrong way round? /undo payment, then /paid "
+                         f"{payee.name} {words[1]} to:{payer.name}.")
+        else:
+            lines.append(f"{payer.name} owed nothing in {money}: they are owed "
+                         f"{format_money(payer_after, currency, places)} now.")
+    if payee_after < 0:  # the payee owes now: a flip, or a payment to someone who owed
+        if payee_before > 0:
+            lines.append(f"{payee.name} was owed "
+                         f"{format_money(payee_before, currency, places)}: the balance "
+                         f"flips, {payee.name} owes "
+                         f"{format_money(-payee_after, currency, places)} now.")
+        elif payee_before < 0:
+            lines.append(f"{payee.name} was owed nothing: they owed "
+                         f"{format_money(-payee_before, currency, places)} already and owe "
+                         f"{format_money(-payee_after, currency, places)} now.")
+        else:
+            lines.append(f"{payee.name} was owed nothing in {money}: they owe "
+                         f"{format_money(-payee_after, currency, places)} now.")
     lines.append("/undo payment takes it back.")
     return Outcome(Reply("\n".join(lines)), changed=True)
+
+
+def _amount_last(words: list[str]) -> list[str]:
+    """Who, the amount, the currency, as people write them: "carol Rs 20" (the currency
+    first) and "carol 20Rs" or "carol Rs20" (run together) read as "carol 20 Rs"."""
+    if len(words) == 3 and not _AMOUNTISH.fullmatch(words[1]) \
+            and _AMOUNTISH.fullmatch(words[2]):
+        return [words[0], words[2], words[1]]
+    if len(words) == 2:
+        glued = _GLUED.fullmatch(words[1])
+        if glued and bool(glued["before"]) != bool(glued["after"]):
+            return [words[0], glued["amount"], glued["before"] or glued["after"]]
+    return words
 
 
 def _beyond(payer: str, payee: str, owes: Decimal, owed: Decimal, amount: Decimal,

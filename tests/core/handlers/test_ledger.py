@@ -508,3 +508,29 @@ async def test_a_relink_says_whose_money_it_moves_and_an_unknown_guest_is_refuse
     # nobody called zed ever played here: refused, naming the guests who did
     assert "No guest called zed has played here; guests: alice, bob, carol." in await say(
         ADMIN, "/link name:zed <@5>", ok=False, mentions={"<@5>": bobby})
+
+
+async def test_paid_reads_the_currency_as_people_write_it_and_says_what_a_payment_does(
+        table: Table):
+    # alice +310, bob -90, carol -220 (HAND_A at 10 Rs)
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    # the currency before the amount, and run on after it: carol -220 + 20 = -200, + 20
+    assert "carol -220 Rs → -200 Rs; alice +310 Rs → +290 Rs." in (
+        await table.ok("/paid carol Rs 20 to:alice", by="alice")).text
+    assert "carol -200 Rs → -180 Rs" in (await table.ok("/paid carol 20Rs to:alice",
+                                                        by="alice")).text
+    # alice, owed 310 - 20 - 20 = 270, pays bob 5 (an admin records it): nothing flips,
+    # she is owed 275 now, and bob, who owed 90, owes 95
+    text = (await table.ok("/paid alice 5 to:bob", by="host")).text
+    assert "flips" not in text
+    assert "alice owed nothing: they were owed 270 Rs already and are owed 275 Rs now. " \
+           "A payment the wrong way round? /undo payment, then /paid bob 5 to:alice." in text
+    assert "bob was owed nothing: they owed 90 Rs already and owe 95 Rs now." in text
+    # errors in the words people type, not the options' inner names
+    error = await table.error("/ledger history 5")
+    assert "/ledger history" in error and "`show`" not in error and "not `history 5`" in error
+    error = await table.error("/undo payments")
+    assert "`what`" not in error and "Did you mean /undo payment?" in error
+    # "payment 3" as people say it: payment 3 of /ledger history (alice's 5 to bob)
+    assert (await table.ok("/undo payment 3", by="host")).text.startswith(
+        "Undid payment 3: alice paid bob 5 Rs")
