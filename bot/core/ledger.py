@@ -105,6 +105,14 @@ class Ledger:
         amounts = [a for g in self.games for a in g.money.get(currency, {}).values()]
         return max(2, money_places(amounts))
 
+    def decimals(self, currency: str) -> int:
+        """Decimals every amount in `currency` is shown with, in every listing: none where
+        every game's money and every payment was whole, else cents at least (or finer), so
+        -8.00 never reads 8 once a payment leaves only whole balances."""
+        amounts = [a for g in self.games for a in g.money.get(currency, {}).values()]
+        amounts += [p.amount for _, p in self.live() if p.currency == currency]
+        return money_places(amounts)
+
     def name(self, key: str) -> str:
         person = self.people.get(key)
         return person.name if person else key.removeprefix("name:")
@@ -328,6 +336,6 @@ def show_currency(currency: str) -> str:
 
 
 def signed(amount: Decimal, currency: str, places: int | None = None) -> str:
-    """+700 Rs, -12.50 Rs, 0 Rs."""
-    text = format_money(amount, currency, places)
+    """+700 Rs, -12.50 Rs, 0 Rs (a zero reads 0, whatever the decimals)."""
+    text = format_money(amount, currency, 0 if not amount else places)
     return f"+{text}" if amount > 0 else text

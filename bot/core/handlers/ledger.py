@@ -71,7 +71,7 @@ async def ledger(call: Call) -> Outcome:
         if not row:
             lines.append(f"{head}: all square.")
             continue
-        places = money_places(row.values())
+        places = book.decimals(currency)
         lines.append(f"{head}:")
         for key in sorted(row, key=lambda k: (-row[k], book.name(k).lower())):
             lines.append(f"  {book.name(key)} {signed(row[key], currency, places)}")
@@ -92,14 +92,15 @@ def history(book: Ledger, call: Call) -> str:
     for game in book.games:
         parts = []
         for currency, amounts in sorted(game.money.items()):
-            places = money_places(amounts.values())
+            places = book.decimals(currency)
             parts += [f"{book.name(k)} {signed(v, currency, places)}" for k, v in
                       sorted(amounts.items(), key=lambda kv: (-kv[1], book.name(kv[0])))]
         when = game.ended_at or datetime.min
         entries.append((when, 0, f"{_when(game.ended_at, call)} · game {game.number} "
                                  f"({game.title}) ended: {', '.join(parts) or 'all square'}"))
     for no, payment in enumerate(book.payments, 1):
-        line = (f"{_when(payment.created_at, call)} · payment {no}: {_payment(payment)} "
+        line = (f"{_when(payment.created_at, call)} · payment {no}: "
+                f"{_payment(payment, book.decimals(payment.currency))} "
                 f"(recorded by {payment.recorded_by_name})")
         if payment.voided_at is not None:
             line += f", undone {_when(payment.voided_at, call)}"
@@ -114,9 +115,9 @@ def history(book: Ledger, call: Call) -> str:
     return "\n".join(head + [line for _, _, line in shown])
 
 
-def _payment(payment: PaymentRecord) -> str:
+def _payment(payment: PaymentRecord, places: int | None = None) -> str:
     return (f"{payment.payer_name} paid {payment.payee_name} "
-            f"{format_money(payment.amount, payment.currency)}")
+            f"{format_money(payment.amount, payment.currency, places)}")
 
 
 async def paid(call: Call) -> Outcome:
@@ -150,7 +151,8 @@ async def paid(call: Call) -> Outcome:
     owes, owed = max(-payer_before, Decimal(0)), max(payee_before, Decimal(0))
     if not permissions.allowed(Rule.PAYEE, call.roles, payee=True,
                                within=amount <= min(owes, owed)):
-        raise UserError(_beyond(payer.name, payee.name, owes, owed, amount, currency))
+        raise UserError(_beyond(payer.name, payee.name, owes, owed, amount, currency,
+                                max(book.decimals(currency), money_places([amount]))))
     # stored as each was named (a guest by the guest's own key): a /link changed later
     # moves the payment with the guest, as it moves the guest's games
     payer_key, payer_name = book.own_key(payer, words[0], mentions)
@@ -161,9 +163,10 @@ async def paid(call: Call) -> Outcome:
         recorded_by_name=command.actor.name, origin_id=command.origin_id))
     number = len(book.payments) + 1
     payer_after, payee_after = payer_before + amount, payee_before - amount
-    places = money_places([amount, payer_before, payee_before, payer_after, payee_after])
+    # as /ledger shows this currency, the payment's own decimals included
+    places = max(book.decimals(currency), money_places([amount]))
     lines = [f"Payment {number} recorded: {payer.name} paid {payee.name} "
-             f"{format_money(payment.amount, currency)}.",
+             f"{format_money(payment.amount, currency, places)}.",
              f"{payer.name} {signed(payer_before, currency, places)} → "
              f"{signed(payer_after, currency, places)}; {payee.name} "
              f"{signed(payee_before, currency, places)} → "
@@ -215,9 +218,8 @@ def _amount_last(words: list[str]) -> list[str]:
 
 
 def _beyond(payer: str, payee: str, owes: Decimal, owed: Decimal, amount: Decimal,
-            currency: str) -> str:
+            currency: str, places: int) -> str:
     """Why the person paid can't record this much: the two figures, and who can."""
-    places = money_places([owes, owed, amount])
     money = show_currency(currency)
     owing = f"{payer} owes {format_money(owes, currency, places)}" if owes else \
         f"{payer} owes nothing in {money}"

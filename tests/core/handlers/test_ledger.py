@@ -534,3 +534,27 @@ async def test_paid_reads_the_currency_as_people_write_it_and_says_what_a_paymen
     # "payment 3" as people say it: payment 3 of /ledger history (alice's 5 to bob)
     assert (await table.ok("/undo payment 3", by="host")).text.startswith(
         "Undid payment 3: alice paid bob 5 Rs")
+
+
+async def test_one_currency_keeps_its_decimals_in_every_listing_and_a_zero_reads_0(
+        table: Table):
+    # HAND_B at 0.5 USD: alice -6 x 0.5 = -3, bob -3 x 0.5 = -1.5, carol +9 x 0.5 = +4.5;
+    # then HAND_A at 10 Rs: alice +310, bob -90, carol -220 (whole)
+    await _game(table, "/rules rate:0.5 currency:USD", HAND_B)
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    # bob pays carol his 1.50: bob 0 (a zero reads 0), carol +3.00, alice still -3.00
+    text = (await table.ok("/paid bob 1.50 to:carol currency:USD", by="carol")).text
+    assert text.splitlines()[:2] == ["Payment 1 recorded: bob paid carol 1.50 USD.",
+                                     "bob -1.50 USD → 0 USD; carol +4.50 USD → +3.00 USD."]
+    # only whole balances are left in USD, still shown in cents as USD always was here
+    lines = (await table.ok("/ledger")).text.splitlines()
+    usd = lines[lines.index("USD:"):]
+    assert usd[1:4] == ["  carol +3.00 USD", "  alice -3.00 USD",
+                        "  To settle: alice pays carol 3.00 USD."]
+    # Rs was only ever whole: no decimals there; bob pays 90 Rs to alice: 0 Rs, not 0.00
+    assert "bob -90 Rs → 0 Rs; alice +310 Rs → +220 Rs." in (
+        await table.ok("/paid bob 90 to:alice currency:Rs", by="alice")).text
+    # a whole payment in USD reads in cents too, in /paid and in the history
+    text = (await table.ok("/paid alice 1 USD to:carol", by="carol")).text
+    assert "alice paid carol 1.00 USD" in text and "alice -3.00 USD → -2.00 USD" in text
+    assert "payment 3: alice paid carol 1.00 USD" in (await table.ok("/ledger history")).text
