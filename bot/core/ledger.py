@@ -1,9 +1,11 @@
 """A chat's ledger: the money of every finished game, carried over until it is paid.
 
 Pure: built from the chat's sessions (each with its money book, hand by hand at each hand's
-rate and currency) and its payments. Only zero-sum games played for money (a rate or a
-currency set: Marriage, marriage rummy) enter it, when they end; Tranca, Riichi and Call
-Break are not settled in money between players. People are keyed as /stats keys them
+rate and currency) and its payments. Games played for money (a rate or a currency set) enter
+it when they end: zero-sum games (Marriage, marriage rummy) hand by hand, Riichi by its final
+results with uma and oka at the rate in force at the end (`money_from_results`, as /endgame
+settles it). Call Break's scores don't sum to zero and Tranca is a race, so nobody pays
+anybody: they never enter it. People are keyed as /stats keys them
 (`bot/core/stats.py` `identity`): the account, a /link'ed account, else `name:<guest>`.
 Currencies are never added together: every balance and every settlement is per currency.
 """
@@ -21,8 +23,16 @@ from decimal import Decimal, InvalidOperation
 from bot.core.command import Actor
 from bot.core.errors import UserError
 from bot.core.games import get_game
+from bot.core.games.base import Game
 from bot.core.grammar import clip
-from bot.core.money import MoneyBook, book_totals, format_money, money_places, settle_money
+from bot.core.money import (
+    MoneyBook,
+    book_totals,
+    format_money,
+    money_places,
+    money_shown,
+    settle_money,
+)
 from bot.core.session import ENDED, PaymentRecord, SessionState
 from bot.core.stats import handle_accounts, identity
 
@@ -94,6 +104,14 @@ class Ledger:
         finer amounts (0.125 a point)."""
         amounts = [a for g in self.games for a in g.money.get(currency, {}).values()]
         return max(2, money_places(amounts))
+
+    def decimals(self, currency: str) -> int:
+        """Decimals every amount in `currency` is shown with, in every listing: none where
+        every game's money and every payment was whole, else cents at least (or finer), so
+        -8.00 never reads 8 once a payment leaves only whole balances."""
+        amounts = [a for g in self.games for a in g.money.get(currency, {}).values()]
+        amounts += [p.amount for _, p in self.live() if p.currency == currency]
+        return money_places(amounts)
 
     def name(self, key: str) -> str:
         person = self.people.get(key)
@@ -204,11 +222,21 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
             if player.handle:
                 found.handles.add(player.handle.lower())
             seats[player.seat] = key
-        if session.status != ENDED or not game.zero_sum or not book:
+        if session.status != ENDED or not session.hand_count:
+            continue
+        if game.money_at_end:  # Riichi: the final results, as /endgame settled them
+            if not money_shown(rules):
+                continue
+            totals = money_from_results(game, session, rules)
+            if any(sum(amounts.values()) for amounts in totals.values()):
+                continue  # a house uma: /endgame worked out no transfers, nothing to owe
+        elif game.zero_sum and book:
+            totals = book_totals(book)
+        else:
             continue
         members = game.column_players(session.roster, session.game_state)
         money: dict[str, dict[str, Decimal]] = {}
-        for currency, amounts in book_totals(book).items():
+        for currency, amounts in totals.items():
             row = money.setdefault(currency, {})
             for column, amount in amounts.items():
                 for seat in members.get(column, []):
@@ -225,6 +253,17 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
         person(payment.payee, payment.payee_name, rename=False)
         currencies.add(payment.currency)
     return Ledger(people, games, payments, currencies)
+
+
+def money_from_results(game: Game, session: SessionState,
+                       rules: Mapping) -> dict[str, dict[int, Decimal]]:
+    """{currency: {column: money}} of a game paid at the end (Riichi): each final result
+    (with uma and oka) at the rate in force at the end. /endgame settles it and the ledger
+    carries it: this is the one place it is worked out."""
+    rate = Decimal(str(rules.get("rate", "1")))
+    placings = game.placings(session.totals, rules, session.game_state, session.roster)
+    return {str(rules.get("currency") or ""): {k: p.result * rate
+                                               for k, p in placings.items()}}
 
 
 def _rekey(key: str, name: str, links: Mapping[str, Mapping[str, str]],
@@ -297,6 +336,6 @@ def show_currency(currency: str) -> str:
 
 
 def signed(amount: Decimal, currency: str, places: int | None = None) -> str:
-    """+700 Rs, -12.50 Rs, 0 Rs."""
-    text = format_money(amount, currency, places)
+    """+700 Rs, -12.50 Rs, 0 Rs (a zero reads 0, whatever the decimals)."""
+    text = format_money(amount, currency, 0 if not amount else places)
     return f"+{text}" if amount > 0 else text

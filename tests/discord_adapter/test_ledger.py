@@ -38,7 +38,7 @@ async def test_paid_and_the_ledger_on_discord(dc: DiscordHarness):
     text = shown(reply["data"]["content"])
     # seats taken by mention carry the members' display names
     assert "Payment 1 recorded: Bob paid Alice 2.25 Rs." in text
-    assert "Bob -2.25 Rs → 0.00 Rs; Alice +7.75 Rs → +5.50 Rs." in text
+    assert "Bob -2.25 Rs → 0 Rs; Alice +7.75 Rs → +5.50 Rs."  # a zero reads 0 in text
     ledger = shown((await dc.reply_to(slash("ledger", BOB)))["data"]["content"])
     assert "Alice +5.50 Rs" in ledger and "carol -5.50 Rs" in ledger
     assert "To settle: carol pays Alice 5.50 Rs." in ledger

@@ -119,8 +119,8 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "latest of all), /undo payment:3 payment 3 of /ledger history: "
             f"{WHO[Rule.PAYMENT]} may. With no game open, a bare /undo on Telegram and "
             "Discord asks about that payment.",
-            (Option("", Kind.CHOICE, "payment: the latest payment you recorded",
-                    name="what", choices=("payment",)),
+            (Option("", Kind.TEXT, "payment: the latest payment you recorded",
+                    name="what"),
              Option("payment", Kind.INT, "a payment by its number in /ledger history",
                     low=1, high=1_000_000),
              Option("reason", Kind.TEXT, "why, for the record")),
@@ -204,19 +204,21 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "ledger", "who owes whom across game nights",
             "/ledger   /ledger history",
             "The money of every finished game played for money (Marriage, marriage rummy: "
-            "at each hand's rate and currency) carries over until it is paid: each person's "
+            "at each hand's rate and currency; Riichi: the final results with uma and oka, "
+            "as /endgame settled them) carries over until it is paid: each person's "
             "balance per currency (+ is owed, - owes; currencies are never added together) "
-            "and the fewest transfers that clear it. Tranca, Riichi and Call Break are not "
-            "settled in money between players, so they never enter it. history: the games "
-            "and payments with their dates.",
-            (Option("", Kind.CHOICE, "history: the games and payments with dates",
-                    name="show", choices=("history",)),),
+            "and the fewest transfers that clear it. Call Break never enters it (its scores "
+            "don't sum to zero: each player scores alone), nor Tranca (a race to a target): "
+            "nobody pays anybody. history: the games and payments with their dates.",
+            (Option("", Kind.TEXT, "history: the games and payments with dates",
+                    name="show"),),
             needs=Needs.NOTHING, run=ledger.ledger, read_only=True),
         CommandSpec(
             "paid", "record a payment in the ledger",
             "/paid bob 500 to:alice   /paid bob 1,200.50 Rs to:@alice",
             "Who paid and how much, then to: whom (a name they played under, or a "
-            "mention). The currency (after the amount, or currency:) only when the two "
+            "mention). The currency (before or after the amount: Rs 500, 500 Rs, 500Rs; or "
+            "currency:) only when the two "
             "have more than one in the ledger. The "
             "person paid records at most what the payer owes and they are owed; a chat "
             "admin may record more (the balance flips). /undo payment takes it back.",
@@ -227,7 +229,10 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             may=Rule.PAYEE, needs=Needs.NOTHING, run=ledger.paid),
         CommandSpec(
             "link", "count a guest name as a person in /stats",
-            "/link name:Bob @bob   or   /link name:Bob (yourself)", "",
+            "/link name:Bob @bob   or   /link name:Bob (yourself)",
+            "Only a guest name played here (a seat typed by name) can be linked; the guest's "
+            "games, money and payments count for that person in /stats and the ledger. "
+            "Linking a guest again moves them on, and the reply says from whom.",
             (Option("name", Kind.TEXT, "the guest's name", required=True),
              Option("", Kind.MEMBER, "the person (you if empty)", name="user")),
             may=Rule.ADMIN, needs=Needs.NOTHING, run=chat.link),

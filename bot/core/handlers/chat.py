@@ -55,10 +55,28 @@ async def link(call: Call) -> Outcome:
             raise UserError("Mention the person to link, e.g. /link name:Bob @bob (or "
                             "leave it out to link the name to yourself).")
         target = mentioned
+    guests: dict[str, str] = {}  # the guest names (seats typed by name) played here
+    for session in await call.tx.chat_sessions():
+        for player in session.players:
+            if player.user_id is None:
+                guests[player.name.lower()] = player.name
+    if name.lower() not in guests:
+        listing = ", ".join(sorted(guests.values(), key=str.lower)) or "none yet"
+        raise UserError(f"No guest called {name} has played here; guests: {listing}.")
+    name = guests[name.lower()]
+    before = call.settings.links.get(name.lower())
+    if before is not None and before["id"] == target.id:
+        return Outcome(Reply(f"The guest {name} is {target.name} in /stats and the ledger "
+                             "already."))
     call.settings.links[name.lower()] = {"id": target.id, "name": target.name}
     await call.tx.save_settings(call.settings)
-    return Outcome(Reply(f"The guest {name} is {target.name} in /stats from now on."),
-                   changed=True)
+    if before is not None:  # a re-link moves the guest's games and money: say so plainly
+        return Outcome(Reply(f"{name} was {before['name']} in /stats and the ledger; now "
+                             f"{target.name}: the guest's games, money and payments go "
+                             "with the name."),
+                       changed=True)
+    return Outcome(Reply(f"The guest {name} is {target.name} in /stats and the ledger from "
+                         "now on."), changed=True)
 
 
 async def rules(call: Call) -> Outcome:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from bot.core import flows, permissions
 from bot.core.command import Reply
 from bot.core.errors import UserError
 from bot.core.games.base import KEEP, Game, HandResult, PlayContext, PlayOutcome
-from bot.core.grammar import parse_int
+from bot.core.grammar import clip, parse_int
 from bot.core.handlers.board import board_reply, money_of
 from bot.core.handlers.call import Call, Outcome, ask, starter
 from bot.core.i18n import t
@@ -114,7 +116,31 @@ async def play(call: Call) -> Outcome:
     return Outcome(reply, True)
 
 
+def _undo_word(call: Call) -> None:
+    """The words after /undo, as people type them: payment (Payment), payment 3 (as
+    payment:3); anything else is refused in the words people type, not option names."""
+    raw = call.options.get("", "")
+    words = raw.strip().lower().split()
+    if not words:
+        return
+    options = dict(call.command.options)
+    if words[0] == "payment" and len(words) <= 2:
+        if len(words) == 2:
+            if not words[1].isdigit() or int(words[1]) < 1 or "payment" in options:
+                raise UserError(f"Undo one payment: /undo payment, or /undo payment:3 "
+                                f"(3 as /ledger history numbers it); not `{clip(raw)}`.")
+            options["payment"] = words[1]
+        options[""] = "payment"
+        call.command = replace(call.command, options=options)
+        return
+    hint = " Did you mean /undo payment? It undoes one payment at a time." \
+        if difflib.get_close_matches(words[0], ["payment"], cutoff=0.6) else ""
+    raise UserError(f"/undo takes payment (the latest payment you recorded), payment:3 "
+                    f"(payment 3 of /ledger history) or reason:WHY; not `{clip(raw)}`.{hint}")
+
+
 async def undo(call: Call) -> Outcome:
+    _undo_word(call)
     command = call.command
     # /undo payment (or payment:N), a bare /undo with no game open, or the tap confirming
     # one (session 0)

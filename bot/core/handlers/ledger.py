@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from decimal import Decimal
 
@@ -25,9 +26,13 @@ from bot.core.permissions import Rule
 from bot.core.session import PaymentRecord
 
 HISTORY_ROWS = 30
+_AMOUNTISH = re.compile(r"[\d.,]*\d[\d.,]*")
+# an amount with a currency run on before or after it: 20Rs, Rs20, $12.50 (never a sign)
+_GLUED = re.compile(r"(?P<before>[^\d.,+\-\s]*)(?P<amount>[\d.,]*\d[\d.,]*)"
+                    r"(?P<after>[^\d.,+\-\s]*)")
 STALE = "The ledger changed since this was asked; nothing was done. Ask again."
-EMPTY = ("The ledger is empty: the money of a finished Marriage or marriage rummy game played "
-         "for money (/rules rate:0.25 currency:Rs) enters it at /endgame.")
+EMPTY = ("The ledger is empty: the money of a finished Marriage, marriage rummy or Riichi "
+         "game played for money (/rules rate:0.25 currency:Rs) enters it at /endgame.")
 
 
 async def load(call: Call) -> Ledger:
@@ -47,8 +52,12 @@ async def load(call: Call) -> Ledger:
 
 
 async def ledger(call: Call) -> Outcome:
+    show = call.options.get("", "").strip()
+    if show and show.lower() != "history":
+        raise UserError(f"/ledger shows the balances; /ledger history the games and "
+                        f"payments (the latest {HISTORY_ROWS}); not `{clip(show)}`.")
     book = await load(call)
-    if call.options.get("") == "history":
+    if show:
         return Outcome(Reply(history(book, call)))
     balances = book.balances()
     live = book.live()
@@ -62,7 +71,7 @@ async def ledger(call: Call) -> Outcome:
         if not row:
             lines.append(f"{head}: all square.")
             continue
-        places = money_places(row.values())
+        places = book.decimals(currency)
         lines.append(f"{head}:")
         for key in sorted(row, key=lambda k: (-row[k], book.name(k).lower())):
             lines.append(f"  {book.name(key)} {signed(row[key], currency, places)}")
@@ -83,14 +92,15 @@ def history(book: Ledger, call: Call) -> str:
     for game in book.games:
         parts = []
         for currency, amounts in sorted(game.money.items()):
-            places = money_places(amounts.values())
+            places = book.decimals(currency)
             parts += [f"{book.name(k)} {signed(v, currency, places)}" for k, v in
                       sorted(amounts.items(), key=lambda kv: (-kv[1], book.name(kv[0])))]
         when = game.ended_at or datetime.min
         entries.append((when, 0, f"{_when(game.ended_at, call)} · game {game.number} "
                                  f"({game.title}) ended: {', '.join(parts) or 'all square'}"))
     for no, payment in enumerate(book.payments, 1):
-        line = (f"{_when(payment.created_at, call)} · payment {no}: {_payment(payment)} "
+        line = (f"{_when(payment.created_at, call)} · payment {no}: "
+                f"{_payment(payment, book.decimals(payment.currency))} "
                 f"(recorded by {payment.recorded_by_name})")
         if payment.voided_at is not None:
             line += f", undone {_when(payment.voided_at, call)}"
@@ -105,16 +115,17 @@ def history(book: Ledger, call: Call) -> str:
     return "\n".join(head + [line for _, _, line in shown])
 
 
-def _payment(payment: PaymentRecord) -> str:
+def _payment(payment: PaymentRecord, places: int | None = None) -> str:
     return (f"{payment.payer_name} paid {payment.payee_name} "
-            f"{format_money(payment.amount, payment.currency)}")
+            f"{format_money(payment.amount, payment.currency, places)}")
 
 
 async def paid(call: Call) -> Outcome:
     options, command = call.options, call.command
     # who and how much, a currency after it perhaps: "bob 1,000.50", "bob 500 Rs" (an
     # amount's commas are thousands, so the words are split at spaces only)
-    words = [w for w in (w.rstrip(",") for w in options.get("", "").split()) if w]
+    words = _amount_last(
+        [w for w in (w.rstrip(",") for w in options.get("", "").split()) if w])
     if len(words) not in (2, 3):
         raise UserError("Say who paid and how much, and to whom: /paid bob 500 to:alice "
                         "(or /paid bob 500 Rs to:alice)")
@@ -140,7 +151,8 @@ async def paid(call: Call) -> Outcome:
     owes, owed = max(-payer_before, Decimal(0)), max(payee_before, Decimal(0))
     if not permissions.allowed(Rule.PAYEE, call.roles, payee=True,
                                within=amount <= min(owes, owed)):
-        raise UserError(_beyond(payer.name, payee.name, owes, owed, amount, currency))
+        raise UserError(_beyond(payer.name, payee.name, owes, owed, amount, currency,
+                                max(book.decimals(currency), money_places([amount]))))
     # stored as each was named (a guest by the guest's own key): a /link changed later
     # moves the payment with the guest, as it moves the guest's games
     payer_key, payer_name = book.own_key(payer, words[0], mentions)
@@ -151,33 +163,63 @@ async def paid(call: Call) -> Outcome:
         recorded_by_name=command.actor.name, origin_id=command.origin_id))
     number = len(book.payments) + 1
     payer_after, payee_after = payer_before + amount, payee_before - amount
-    places = money_places([amount, payer_before, payee_before, payer_after, payee_after])
+    # as /ledger shows this currency, the payment's own decimals included
+    places = max(book.decimals(currency), money_places([amount]))
     lines = [f"Payment {number} recorded: {payer.name} paid {payee.name} "
-             f"{format_money(payment.amount, currency)}.",
+             f"{format_money(payment.amount, currency, places)}.",
              f"{payer.name} {signed(payer_before, currency, places)} → "
              f"{signed(payer_after, currency, places)}; {payee.name} "
              f"{signed(payee_before, currency, places)} → "
              f"{signed(payee_after, currency, places)}."]
-    if payer_after > 0:
-        owed = f"That is more than {payer.name} owed " \
-            f"({format_money(-payer_before, currency, places)})" if payer_before < 0 \
-            else f"{payer.name} owed nothing in {show_currency(currency)}"
-        lines.append(f"{owed}: the balance flips, {payer.name} is owed "
-                     f"{format_money(payer_after, currency, places)} now.")
-    if payee_after < 0:
-        owed = f"{payee.name} was owed {format_money(payee_before, currency, places)}" \
-            if payee_before > 0 else f"{payee.name} was owed nothing in " \
-            f"{show_currency(currency)}"
-        lines.append(f"{owed}: the balance flips, {payee.name} owes "
-                     f"{format_money(-payee_after, currency, places)} now.")
+    money = show_currency(currency)
+    if payer_after > 0:  # the payer is owed now: a flip, or a payment by someone owed
+        if payer_before < 0:
+            lines.append(f"That is more than {payer.name} owed "
+                         f"({format_money(-payer_before, currency, places)}): the balance "
+                         f"flips, {payer.name} is owed "
+                         f"{format_money(payer_after, currency, places)} now.")
+        elif payer_before > 0:
+            lines.append(f"{payer.name} owed nothing: they were owed "
+                         f"{format_money(payer_before, currency, places)} already and are "
+                         f"owed {format_money(payer_after, currency, places)} now. A payment "
+                         f"the wrong way round? /undo payment, then /paid "
+                         f"{payee.name} {words[1]} to:{payer.name}.")
+        else:
+            lines.append(f"{payer.name} owed nothing in {money}: they are owed "
+                         f"{format_money(payer_after, currency, places)} now.")
+    if payee_after < 0:  # the payee owes now: a flip, or a payment to someone who owed
+        if payee_before > 0:
+            lines.append(f"{payee.name} was owed "
+                         f"{format_money(payee_before, currency, places)}: the balance "
+                         f"flips, {payee.name} owes "
+                         f"{format_money(-payee_after, currency, places)} now.")
+        elif payee_before < 0:
+            lines.append(f"{payee.name} was owed nothing: they owed "
+                         f"{format_money(-payee_before, currency, places)} already and owe "
+                         f"{format_money(-payee_after, currency, places)} now.")
+        else:
+            lines.append(f"{payee.name} was owed nothing in {money}: they owe "
+                         f"{format_money(-payee_after, currency, places)} now.")
     lines.append("/undo payment takes it back.")
     return Outcome(Reply("\n".join(lines)), changed=True)
 
 
+def _amount_last(words: list[str]) -> list[str]:
+    """Who, the amount, the currency, as people write them: "carol Rs 20" (the currency
+    first) and "carol 20Rs" or "carol Rs20" (run together) read as "carol 20 Rs"."""
+    if len(words) == 3 and not _AMOUNTISH.fullmatch(words[1]) \
+            and _AMOUNTISH.fullmatch(words[2]):
+        return [words[0], words[2], words[1]]
+    if len(words) == 2:
+        glued = _GLUED.fullmatch(words[1])
+        if glued and bool(glued["before"]) != bool(glued["after"]):
+            return [words[0], glued["amount"], glued["before"] or glued["after"]]
+    return words
+
+
 def _beyond(payer: str, payee: str, owes: Decimal, owed: Decimal, amount: Decimal,
-            currency: str) -> str:
+            currency: str, places: int) -> str:
     """Why the person paid can't record this much: the two figures, and who can."""
-    places = money_places([owes, owed, amount])
     money = show_currency(currency)
     owing = f"{payer} owes {format_money(owes, currency, places)}" if owes else \
         f"{payer} owes nothing in {money}"

@@ -15,6 +15,7 @@ from bot.core.handlers.board import board_reply, money_of
 from bot.core.handlers.call import Call, Outcome, ask, starter
 from bot.core.handlers.hands import STALE, _add, deltas_line
 from bot.core.i18n import t
+from bot.core.ledger import money_from_results
 from bot.core.money import (
     book_add,
     format_money,
@@ -319,16 +320,6 @@ def final_lines(game: Game, session: SessionState, rules: dict, reply: Reply,
     assert reply.board is not None
     reply.board.transfers = [{k: v for k, v in m.items() if k != "text"} for m in moves]
     return lines
-
-
-def money_from_results(game: Game, session: SessionState,
-                       rules: dict) -> dict[str, dict[int, Decimal]]:
-    """{currency: {column: money}}: each final result (with uma and oka) at the rate in
-    force at the end. Final results sum to zero, so they settle like a zero-sum game."""
-    rate = Decimal(str(rules.get("rate", "1")))
-    placings = game.placings(session.totals, rules, session.game_state, session.roster)
-    return {str(rules.get("currency") or ""): {k: p.result * rate
-                                               for k, p in placings.items()}}
 
 
 def rules_line(game: Game, rules: dict) -> str:

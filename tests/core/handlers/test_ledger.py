@@ -456,3 +456,105 @@ async def test_paid_takes_thousands_and_a_currency_after_the_amount(table: Table
         "/paid carol 5 Rs to:alice currency:$")
     assert "not `€`" in await table.error("/paid carol 5 € to:alice")
     assert "Say who paid and how much" in await table.error("/paid carol 5 Rs extra to:alice")
+
+
+async def test_riichi_played_for_money_enters_the_ledger_as_endgame_settled_it(table: Table):
+    # not for money: nothing to owe, so not in the ledger
+    await table.ok("/newgame riichi players:alice bob carol dave")
+    await table.ok("/tsumo winner:bob han:4 fu:30")
+    await table.ok("/endgame")
+    assert "The ledger is empty" in (await table.ok("/ledger")).text
+    await table.ok("/newgame riichi players:alice bob carol dave")
+    await table.ok("/rules rate:100 currency:Rs")
+    # bob tsumo 4 han 30 fu, alice dealing: alice -3,900, carol and dave -2,000, bob
+    # +7,900 (scores 21,100, 32,900, 23,000, 23,000); default rules: final = (score -
+    # 30,000) / 1,000 + uma 15 5 -5 -15, oka 20 to the first: bob 2.9 + 15 + 20 = 37.9,
+    # carol -7 + 5 = -2, dave -7 - 5 = -12, alice -8.9 - 15 = -23.9; at 100 Rs a point
+    await table.ok("/tsumo winner:bob han:4 fu:30")
+    end = (await table.ok("/endgame")).text
+    assert ("Money at 100 Rs a point: alice -2,390 Rs, bob +3,790 Rs, carol -200 Rs, "
+            "dave -1,200 Rs") in end
+    lines = (await table.ok("/ledger")).text.splitlines()
+    assert lines[0].startswith("Ledger: 1 game, 0 payments")
+    assert lines[1:6] == ["Rs:", "  bob +3,790 Rs", "  carol -200 Rs", "  dave -1,200 Rs",
+                          "  alice -2,390 Rs"]
+    # the same fewest transfers as /endgame: each who owes pays bob
+    for move in ("alice pays bob 2,390 Rs", "dave pays bob 1,200 Rs", "carol pays bob 200 Rs"):
+        assert move in lines[6] and move in end
+    history = (await table.ok("/ledger history")).text
+    assert "game 2 (Riichi mahjong) ended: bob +3,790 Rs, carol -200 Rs, dave -1,200 Rs, " \
+           "alice -2,390 Rs" in history
+    # and it is paid like any other game
+    assert "bob +3,790 Rs → +3,590 Rs" in (await table.ok("/paid carol 200 to:bob")).text
+
+
+async def test_a_relink_says_whose_money_it_moves_and_an_unknown_guest_is_refused(
+        service: Service):
+    table = Table(service)
+    # alice +310, bob -90, carol -220 (HAND_A at 10 Rs); all three typed by name
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    say = _Chat(service, table.chat)
+    bobby = Actor("tg:5", "bobby")
+    assert "bob is bobby in /stats and the ledger from now on" in await say(
+        ADMIN, "/link name:bob <@5>", mentions={"<@5>": bobby})
+    assert "  bobby -90 Rs" in (await table.ok("/ledger")).text
+    # the admin links bob to herself: bobby's -90 becomes hers, so the reply says so
+    reply = await say(ADMIN, "/link name:bob")
+    assert reply.startswith("bob was bobby in /stats and the ledger; now Ada"), reply
+    ledger = (await table.ok("/ledger")).text
+    assert "  Ada -90 Rs" in ledger and "bobby" not in ledger
+    # the same link again changes nothing and says so
+    assert "already" in await say(ADMIN, "/link name:bob")
+    # nobody called zed ever played here: refused, naming the guests who did
+    assert "No guest called zed has played here; guests: alice, bob, carol." in await say(
+        ADMIN, "/link name:zed <@5>", ok=False, mentions={"<@5>": bobby})
+
+
+async def test_paid_reads_the_currency_as_people_write_it_and_says_what_a_payment_does(
+        table: Table):
+    # alice +310, bob -90, carol -220 (HAND_A at 10 Rs)
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    # the currency before the amount, and run on after it: carol -220 + 20 = -200, + 20
+    assert "carol -220 Rs → -200 Rs; alice +310 Rs → +290 Rs." in (
+        await table.ok("/paid carol Rs 20 to:alice", by="alice")).text
+    assert "carol -200 Rs → -180 Rs" in (await table.ok("/paid carol 20Rs to:alice",
+                                                        by="alice")).text
+    # alice, owed 310 - 20 - 20 = 270, pays bob 5 (an admin records it): nothing flips,
+    # she is owed 275 now, and bob, who owed 90, owes 95
+    text = (await table.ok("/paid alice 5 to:bob", by="host")).text
+    assert "flips" not in text
+    assert "alice owed nothing: they were owed 270 Rs already and are owed 275 Rs now. " \
+           "A payment the wrong way round? /undo payment, then /paid bob 5 to:alice." in text
+    assert "bob was owed nothing: they owed 90 Rs already and owe 95 Rs now." in text
+    # errors in the words people type, not the options' inner names
+    error = await table.error("/ledger history 5")
+    assert "/ledger history" in error and "`show`" not in error and "not `history 5`" in error
+    error = await table.error("/undo payments")
+    assert "`what`" not in error and "Did you mean /undo payment?" in error
+    # "payment 3" as people say it: payment 3 of /ledger history (alice's 5 to bob)
+    assert (await table.ok("/undo payment 3", by="host")).text.startswith(
+        "Undid payment 3: alice paid bob 5 Rs")
+
+
+async def test_one_currency_keeps_its_decimals_in_every_listing_and_a_zero_reads_0(
+        table: Table):
+    # HAND_B at 0.5 USD: alice -6 x 0.5 = -3, bob -3 x 0.5 = -1.5, carol +9 x 0.5 = +4.5;
+    # then HAND_A at 10 Rs: alice +310, bob -90, carol -220 (whole)
+    await _game(table, "/rules rate:0.5 currency:USD", HAND_B)
+    await _game(table, "/rules rate:10 currency:Rs", HAND_A)
+    # bob pays carol his 1.50: bob 0 (a zero reads 0), carol +3.00, alice still -3.00
+    text = (await table.ok("/paid bob 1.50 to:carol currency:USD", by="carol")).text
+    assert text.splitlines()[:2] == ["Payment 1 recorded: bob paid carol 1.50 USD.",
+                                     "bob -1.50 USD → 0 USD; carol +4.50 USD → +3.00 USD."]
+    # only whole balances are left in USD, still shown in cents as USD always was here
+    lines = (await table.ok("/ledger")).text.splitlines()
+    usd = lines[lines.index("USD:"):]
+    assert usd[1:4] == ["  carol +3.00 USD", "  alice -3.00 USD",
+                        "  To settle: alice pays carol 3.00 USD."]
+    # Rs was only ever whole: no decimals there; bob pays 90 Rs to alice: 0 Rs, not 0.00
+    assert "bob -90 Rs → 0 Rs; alice +310 Rs → +220 Rs." in (
+        await table.ok("/paid bob 90 to:alice currency:Rs", by="alice")).text
+    # a whole payment in USD reads in cents too, in /paid and in the history
+    text = (await table.ok("/paid alice 1 USD to:carol", by="carol")).text
+    assert "alice paid carol 1.00 USD" in text and "alice -3.00 USD → -2.00 USD" in text
+    assert "payment 3: alice paid carol 1.00 USD" in (await table.ok("/ledger history")).text
