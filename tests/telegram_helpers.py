@@ -77,6 +77,15 @@ class Harness:
         message_id = await self.fake.wait_until(lambda: self.fake.pinned.get(chat_id))
         return self.fake.messages[(chat_id, message_id)]
 
+    async def reply_to(self, update: dict[str, Any]) -> dict[str, Any]:
+        """The bot's (first) message quoting the message of `update`: its answer to it,
+        whatever else (a live board) was sent in the chat meanwhile."""
+        message = update["message"]
+        chat_id, message_id = message["chat"]["id"], message["message_id"]
+        return await self.fake.wait_until(lambda: next(
+            (p for p in self.fake.sent("sendMessage", chat_id)
+             if (p.get("reply_parameters") or {}).get("message_id") == message_id), None))
+
     async def replies(self, count: int, chat_id: int = GROUP) -> list[dict[str, Any]]:
         return await self.fake.wait_for("sendMessage", count, chat_id=chat_id)
 

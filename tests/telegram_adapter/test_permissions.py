@@ -32,18 +32,16 @@ async def test_who_may_change_what_on_telegram(tg: Harness):
     for case, role in cells():  # every cell in a chat of its own
         chat = next(_chats)
         tg.fake.admins[chat] = [PEOPLE[ADMIN]["id"]]
-        replies = 0
+        # each answer is found by what it quotes: a live board posted meanwhile is no answer
         for line in (NEW, *case.setup):
-            await tg.say(PEOPLE[STARTER], line, chat_id=chat)
-            replies += 1
-            sent = await tg.replies(replies, chat_id=chat)
-            assert not sent[-1]["text"].startswith("⚠️"), (line, sent[-1]["text"])
+            answer = await tg.reply_to(await tg.say(PEOPLE[STARTER], line, chat_id=chat))
+            assert not answer["text"].startswith("⚠️"), (line, answer["text"])
             if line == END:  # asked first: the starter taps yes
-                await tg.tap(PEOPLE[STARTER], tg.sent_message(sent[-1]),
-                             tg.buttons(sent[-1])["Yes, end it"])
+                await tg.tap(PEOPLE[STARTER], tg.sent_message(answer),
+                             tg.buttons(answer)["Yes, end it"])
                 await tg.said("Game over", chat_id=chat, method="editMessageText")
-        await tg.say(PEOPLE[role], case.action, chat_id=chat)
-        text = (await tg.replies(replies + 1, chat_id=chat))[-1]["text"]
+        text = (await tg.reply_to(await tg.say(PEOPLE[role], case.action, chat_id=chat)))[
+            "text"]
         ok = not refused(text) if role in case.allowed else (
             text.startswith("⚠️") and refused(text))
         if not ok:
