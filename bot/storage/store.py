@@ -52,6 +52,8 @@ class SqlStore:
         self._codec = hot.Codec(engine.dialect)
         self.windows = hot.HandWindows()
         self._writer: tuple[Any, Any] | None = None  # SQLite: the writers' connection
+        # PostgreSQL: connections between commands, kept out of the pool (hot.py IDLE_KEPT)
+        self._idle: list[tuple[Any, Any]] = []
         self._commits = 0
         self._checkpointing: asyncio.Task[None] | None = None
         # In-process lock per chat so commands of one chat queue instead of contending in the
@@ -157,6 +159,9 @@ class SqlStore:
         if self._writer is not None:
             writer, self._writer = self._writer[0], None
             await writer.close()
+        idle, self._idle = self._idle, []
+        for sa, _driver in idle:
+            await sa.close()
         if self._own_hot:
             await self.hot_engine.dispose()
         await self.engine.dispose()
