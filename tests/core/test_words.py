@@ -78,3 +78,14 @@ async def test_a_game_ended_before_any_hand_owes_nothing(table: Table):
     end = (await table.ok("/endgame")).text
     assert "Nobody owes anybody anything." in end
     assert "->" not in end and "uma" not in end  # no places handed out by seat order
+
+
+async def test_usage_in_an_error_names_the_players_at_the_table(table: Table):
+    await table.ok("/newgame marriage players:ram sita bikram")
+    said = await table.error("/hand")
+    assert "/hand winner:ram seen:sita maal:ram=10 sita=5" in said
+    assert "alice" not in said and "bob" not in said
+    edit = await table.error("/edit")  # a usage from the command table
+    assert "Usage: /edit hand:3 maal:sita=6 seen:sita bikram" in edit
+    # a name the user typed is never swapped: bob stays bob in the answer
+    assert "No player called `bob`" in await table.error("/hand winner:bob seen:ram")

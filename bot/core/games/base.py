@@ -17,6 +17,7 @@ from typing import Any
 from bot.core.command import Actor
 from bot.core.commands.spec import CommandSpec, Option
 from bot.core.errors import UserError
+from bot.core.examples import personal
 from bot.core.players import Player, Roster
 from bot.core.points import value as points_value
 from bot.core.rules import RuleBook
@@ -50,6 +51,10 @@ class PlayContext:
     editing: dict[str, Any] | None = None  # inputs of the hand being re-entered by /edit
     state: dict[str, Any] | None = None  # what the game carried over from earlier hands
     totals: Mapping[int, int] = field(default_factory=dict)  # the board's totals so far
+
+    def example(self, text: str) -> str:
+        """A usage example with the table's own players' names (not alice and bob)."""
+        return personal(text, [p.name for p in self.roster])
 
 
 @dataclass

@@ -189,7 +189,7 @@ class MarriageRummyGame(Game):
             entry = RummyEntry.from_json(ctx.editing)
         else:
             if not options:
-                raise UserError(f"Say who showed: {USAGE}")
+                raise UserError(f"Say who showed: {ctx.example(USAGE)}")
             self._check_deal(len(ctx.hand_players), ctx.rules)
             entry = RummyEntry(players=[p.seat for p in ctx.hand_players])
         self._read(entry, options, ctx)
@@ -260,7 +260,7 @@ class MarriageRummyGame(Game):
     def _score(self, entry: RummyEntry, ctx: PlayContext) -> HandResult:
         roster, rules = ctx.roster, ctx.rules
         if entry.winner is None:
-            raise UserError(f"Say who showed: winner:NAME. {USAGE}")
+            raise UserError(f"Say who showed: winner:NAME. {ctx.example(USAGE)}")
         special = entry.surrender | entry.surrender_late | entry.no_turn
         if entry.winner in special:
             raise UserError("The player who showed can't also surrender or miss their turn.")

@@ -180,7 +180,7 @@ class CallBreakGame(Game):
         if not bids_text.strip() and not tricks_text.strip():
             if ctx.editing is not None:
                 raise UserError("Say what to change, e.g. /edit round:2 tricks:alice=4 bob=3")
-            raise UserError(f"Give the bids, the tricks or both: {ROUND_USAGE}")
+            raise UserError(f"Give the bids, the tricks or both: {ctx.example(ROUND_USAGE)}")
         played = _played(ctx.state)
         if ctx.editing is not None:
             entry = Entry.from_json(ctx.editing)

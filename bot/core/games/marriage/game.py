@@ -166,7 +166,7 @@ class MarriageGame(Game):
     def _hand(self, ctx: PlayContext) -> PlayOutcome:
         options = dict(ctx.options)
         if "" in options:
-            raise UserError(f"Give the hand as key:value options: {HAND_USAGE}")
+            raise UserError(f"Give the hand as key:value options: {ctx.example(HAND_USAGE)}")
         only_maal = options.keys() <= {"maal", "cards", "tiplu", "tunnella"}
         if ctx.pending is not None:
             if only_maal and options:
@@ -176,8 +176,9 @@ class MarriageGame(Game):
                               first=ctx.roster.by_seat(sorted(seats)[0]).name))
         if only_maal:
             if not options:
-                raise UserError(f"Say who won and who saw: {HAND_USAGE}")
-            raise UserError(f"No hand is waiting for maal. Record one with {HAND_USAGE}")
+                raise UserError(f"Say who won and who saw: {ctx.example(HAND_USAGE)}")
+            raise UserError("No hand is waiting for maal. Record one with "
+                            + ctx.example(HAND_USAGE))
         self._check_deal(len(ctx.hand_players), ctx.rules)
         entry = Entry(players=[p.seat for p in ctx.hand_players])
         return self._finish(EntryReader(ctx, entry).read(options), ctx)
@@ -207,7 +208,8 @@ class MarriageGame(Game):
                 raise UserError("No game is open, so there is no hand to give maal to. "
                                 "Count maal from cards with /maal tiplu:8H cards:8H 9H 7H, "
                                 "or start a game with /newgame.")
-            raise UserError(f"No hand is waiting for maal. Record one with {HAND_USAGE}")
+            raise UserError("No hand is waiting for maal. Record one with "
+                            + ctx.example(HAND_USAGE))
         if "" in options:
             options["maal"] = options.pop("")
         return self._add_to_waiting(ctx, options)
@@ -278,7 +280,7 @@ class MarriageGame(Game):
     def _check(self, entry: Entry, ctx: PlayContext) -> None:
         names = ctx.roster
         if entry.winner is None and not entry.fouls:
-            raise UserError(t("name_winner", usage=HAND_USAGE))
+            raise UserError(t("name_winner", usage=ctx.example(HAND_USAGE)))
         if entry.winner is not None:
             if entry.winner in entry.fouls:
                 raise UserError(f"{names.by_seat(entry.winner).name} can't win and foul "

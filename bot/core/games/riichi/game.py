@@ -372,7 +372,7 @@ class RiichiGame(Game):
         han_text, fu_text = own("han"), own("fu")
         if han_text is None:
             raise UserError(f"Give han: and fu:, yakuman:1, or the tiles. "
-                            f"{RON_USAGE}")
+                            f"{ctx.example(RON_USAGE)}")
         han = parse_int(han_text, "han", 1, 100)
         if fu_text is None:
             if han < 5:

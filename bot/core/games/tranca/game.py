@@ -323,7 +323,8 @@ class TrancaGame(Game):
         else:
             missing = [k for k in ("table",) if k not in options]
             if missing:
-                raise UserError(f"Give table: (card points laid down) or melds:. {USAGE}")
+                raise UserError("Give table: (card points laid down) or melds:. "
+                                + ctx.example(USAGE))
             table = parse_int(options["table"], "table", 0, 100000)
             clean, dirty, twos = (parse_int(options.get(k, "0"), k, 0, 50)
                                   for k in ("clean", "dirty", "twos"))
