@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -31,8 +30,10 @@ from bot.core.money import (
     format_money,
     money_places,
     money_shown,
+    pay_greedily,
     settle_money,
 )
+from bot.core.players import fold
 from bot.core.session import ENDED, PaymentRecord, SessionState
 from bot.core.stats import handle_accounts, identity
 
@@ -90,9 +91,6 @@ class Ledger:
             row[payment.payee] = row.get(payment.payee, Decimal(0)) - payment.amount
         return out
 
-    def balance(self, key: str, currency: str) -> Decimal:
-        return self.balances().get(currency, {}).get(key, Decimal(0))
-
     def currencies_of(self, key: str) -> set[str]:
         """The currencies a person has had anything in: a game or a payment."""
         found = {c for g in self.games for c, amounts in g.money.items() if key in amounts}
@@ -131,7 +129,7 @@ class Ledger:
         if raw.startswith("<@"):
             raise UserError(f"That person has played no game here. People here: "
                             f"{self._listing()}.")
-        word = _fold(raw.lstrip("@"))
+        word = fold(raw.lstrip("@"))
         if raw.startswith("@"):
             handle = raw[1:].strip().lower()
             found = [p for p in self.people.values() if handle in p.handles]
@@ -162,15 +160,11 @@ class Ledger:
             return person.key, person.name
         if raw.startswith("@") and raw[1:].strip().lower() in person.handles:
             return person.key, person.name
-        return person.guests.get(_fold(raw.lstrip("@")), (person.key, person.name))
+        return person.guests.get(fold(raw.lstrip("@")), (person.key, person.name))
 
     def _listing(self) -> str:
         names = sorted({p.name for p in self.people.values()}, key=str.lower)
         return ", ".join(names) if names else "nobody yet"
-
-
-def _fold(name: str) -> str:
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def is_person(person: Person, actor: Actor) -> bool:
@@ -199,7 +193,7 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
         found = people.setdefault(key, Person(key, name))
         if rename:  # the name of their latest seat; a payment's only for someone unseated
             found.name = name
-        found.names.add(_fold(name))
+        found.names.add(fold(name))
         return found
 
     for number, session, book in played:
@@ -213,12 +207,12 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
             key, name = identity(player.user_id, player.name, links, player.handle,
                                  accounts)
             found = person(key, name)
-            found.names.add(_fold(player.name))
+            found.names.add(fold(player.name))
             if player.user_id:
                 found.accounts.add(player.user_id)
             elif not (player.handle and accounts.get("@" + player.handle.lower())):
                 own = f"name:{player.name.lower()}"  # a guest (maybe linked): its own key
-                found.guests[_fold(player.name)] = (own, player.name)
+                found.guests[fold(player.name)] = (own, player.name)
             if player.handle:
                 found.handles.add(player.handle.lower())
             seats[player.seat] = key
@@ -285,18 +279,7 @@ def settle(balances: Mapping[str, Decimal]) -> list[tuple[str, str, Decimal]]:
     if len(keys) <= EXACT_UP_TO:
         return [(keys[p.payer], keys[p.payee], p.amount)
                 for p in settle_money({i: owing[k] for i, k in enumerate(keys)})]
-    debtors = sorted(([k, -v] for k, v in owing.items() if v < 0), key=lambda x: -x[1])
-    creditors = sorted(([k, v] for k, v in owing.items() if v > 0), key=lambda x: -x[1])
-    moves: list[tuple[str, str, Decimal]] = []
-    d = c = 0
-    while d < len(debtors) and c < len(creditors):
-        amount = min(debtors[d][1], creditors[c][1])
-        moves.append((debtors[d][0], creditors[c][0], amount))
-        debtors[d][1] -= amount
-        creditors[c][1] -= amount
-        d += debtors[d][1] == 0
-        c += creditors[c][1] == 0
-    return moves
+    return pay_greedily(owing)
 
 
 def parse_amount(text: str, places: int, currency: str) -> Decimal:
@@ -337,5 +320,4 @@ def show_currency(currency: str) -> str:
 
 def signed(amount: Decimal, currency: str, places: int | None = None) -> str:
     """+700 Rs, -12.50 Rs, 0 Rs (a zero reads 0, whatever the decimals)."""
-    text = format_money(amount, currency, 0 if not amount else places)
-    return f"+{text}" if amount > 0 else text
+    return format_money(amount, currency, 0 if not amount else places, signed=True)

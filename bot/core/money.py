@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
+from typing import TypeVar
 
 from bot.core.rules import RuleSpec, decimal_rule, text_rule
 
@@ -104,6 +105,10 @@ def json_number(amount: Decimal) -> int | float:
     return int(amount) if amount == amount.to_integral() else float(amount)
 
 
+K = TypeVar("K")  # who: a seat, or a person's key
+N = TypeVar("N", int, Decimal)  # how much: points, or money
+
+
 @dataclass(frozen=True)
 class Transfer:
     payer: int
@@ -151,15 +156,24 @@ def settle_up(balances: Mapping[int, int]) -> list[Transfer]:
 
     transfers: list[Transfer] = []
     for group in best(full)[1]:
-        members = [(people[i], values[i]) for i in range(len(people)) if group >> i & 1]
-        debtors = sorted(([p, -v] for p, v in members if v < 0), key=lambda x: -x[1])
-        creditors = sorted(([p, v] for p, v in members if v > 0), key=lambda x: -x[1])
-        d = c = 0
-        while d < len(debtors) and c < len(creditors):
-            amount = min(debtors[d][1], creditors[c][1])
-            transfers.append(Transfer(debtors[d][0], creditors[c][0], amount))
-            debtors[d][1] -= amount
-            creditors[c][1] -= amount
-            d += debtors[d][1] == 0
-            c += creditors[c][1] == 0
+        members = {people[i]: values[i] for i in range(len(people)) if group >> i & 1}
+        transfers += [Transfer(*move) for move in pay_greedily(members)]
     return transfers
+
+
+def pay_greedily(balances: Mapping[K, N]) -> list[tuple[K, K, N]]:
+    """(payer, payee, amount) that clear balances summing to zero, the largest debt paid to
+    the largest claim first: the fewest transfers within a group that has no smaller
+    zero-sum group inside it, and few enough for any group."""
+    debtors = sorted(([k, -v] for k, v in balances.items() if v < 0), key=lambda x: -x[1])
+    creditors = sorted(([k, v] for k, v in balances.items() if v > 0), key=lambda x: -x[1])
+    moves: list[tuple[K, K, N]] = []
+    d = c = 0
+    while d < len(debtors) and c < len(creditors):
+        amount = min(debtors[d][1], creditors[c][1])
+        moves.append((debtors[d][0], creditors[c][0], amount))
+        debtors[d][1] -= amount
+        creditors[c][1] -= amount
+        d += debtors[d][1] == 0
+        c += creditors[c][1] == 0
+    return moves

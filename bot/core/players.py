@@ -64,6 +64,11 @@ _LOOK_ALIKES = str.maketrans({**_LOWER_LOOK_ALIKES,
 _CONFUSABLE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
 
 
+def fold(name: str) -> str:
+    """A name as it is matched: any case, any compatible form (ｂｏｂ is bob)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
 def skeleton(name: str) -> str:
     """What a name looks like: compatibility forms folded, accents and case dropped,
     look-alike letters of other alphabets read as Latin."""
@@ -167,7 +172,7 @@ class Roster:
 
     def by_name(self, name: str) -> Player | None:
         """The player of that name, as typed (any case, any compatible form)."""
-        key = unicodedata.normalize("NFKC", name).casefold()
+        key = fold(name)
         return next((p for p in self.players if p.name.casefold() == key), None)
 
     def looks_like(self, name: str) -> Player | None:
@@ -192,7 +197,7 @@ class Roster:
             return player
         if _MENTION.match(raw):
             raise UserError(f"That person is not a player here. Players: {self.listing()}.")
-        key = unicodedata.normalize("NFKC", raw.lstrip("@")).casefold()
+        key = fold(raw.lstrip("@"))
         exact = [p for p in self.players if p.name.casefold() == key]
         if len(exact) == 1:
             return exact[0]

@@ -18,8 +18,8 @@ from bot.core import points as pts
 from bot.core.errors import UserError
 from bot.core.games import get_game
 from bot.core.games.base import Game
-from bot.core.money import format_money, money_places
-from bot.core.stats import PlayerStats, Table
+from bot.core.money import format_money
+from bot.core.stats import PlayerStats, Table, money_places_of, ordinal
 
 MAX_NAME = 40
 # letters that draw nothing (Hangul fillers, the blank Braille pattern)
@@ -89,13 +89,13 @@ def _points(game: Game, rows: list[PlayerStats]) -> Ranking:
     else:
         ranked = sorted(rows, key=lambda r: (-_per_hand(r), -r.points, r.name.lower()))
         by = f"points per {game.hand_word}"
-    decimals = {c: money_places([r.money.get(c, Decimal(0)) for r in rows])
-                for c in currencies}
+    decimals = money_places_of(rows)
     header = ["#", "player", "games", game.hand_word + "s", "points", "per " + game.hand_word,
               *(c or "money" for c in currencies)]
     table = []
     for i, row in enumerate(ranked, 1):
-        money = [_signed_money(row.money.get(c, Decimal(0)), decimals[c]) for c in currencies]
+        money = [format_money(row.money.get(c, Decimal(0)), "", decimals[c], signed=True)
+                 for c in currencies]
         table.append([str(i), row.name, str(len(row.sessions)), str(row.hands),
                       pts.show_value(row.points, places), f"{_per_hand(row):+.2f}", *money])
     value = (lambda r: float(r.money.get(one, Decimal(0)))) if one is not None else (
@@ -103,17 +103,12 @@ def _points(game: Game, rows: list[PlayerStats]) -> Ranking:
     return Ranking(game, by, header, table, [(r.name, value(r)) for r in ranked])
 
 
-def _signed_money(amount: Decimal, places: int) -> str:
-    text = format_money(amount, "", places)
-    return f"+{text}" if amount > 0 else text
-
-
 def _riichi(game: Game, rows: list[PlayerStats]) -> Ranking:
     ranked = sorted((r for r in rows if r.finished),
                     key=lambda r: (-r.results, r.average_place, r.name.lower()))
     most = max((p for r in ranked for p in r.places), default=4)
     header = ["#", "player", "games", "result", "avg place",
-              *(_ordinal(p) for p in range(1, most + 1)), "best hand", "busts"]
+              *(ordinal(p) for p in range(1, most + 1)), "best hand", "busts"]
     table = []
     for i, row in enumerate(ranked, 1):
         # a best hand is a hand won: "-" for a player who won none
@@ -133,10 +128,6 @@ def _tranca(game: Game, rows: list[PlayerStats]) -> Ranking:
     table = [[str(i), r.name, str(r.games_won), str(r.finished),
               pts.show_value(r.points, game.point_places)] for i, r in enumerate(ranked, 1)]
     return Ranking(game, "games won", header, table, [(r.name, r.games_won) for r in ranked])
-
-
-def _ordinal(place: int) -> str:
-    return f"{place}" + {1: "st", 2: "nd", 3: "rd"}.get(place, "th")
 
 
 def render(ranking: Ranking) -> str:

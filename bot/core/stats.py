@@ -204,23 +204,25 @@ def _plural(count: int, word: str) -> str:
     return f"{count:,} {word}" + ("" if count == 1 else "s")
 
 
-def _ordinal(place: int) -> str:
+def ordinal(place: int) -> str:
     return f"{place}" + {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10,
                                                           "th")
 
 
 def _places(row: PlayerStats) -> str:
     """"average place 1.50, 1st 1 · 2nd 1"."""
-    spread = " · ".join(f"{_ordinal(p)} {n}" for p, n in sorted(row.places.items()))
+    spread = " · ".join(f"{ordinal(p)} {n}" for p, n in sorted(row.places.items()))
     return f"average place {row.average_place:.2f}, {spread}"
 
 
-def _money(row: PlayerStats, places: Mapping[str, int]) -> list[str]:
-    return [format_money(amount, currency, places.get(currency), signed=True)
+def _money(row: PlayerStats, places: Mapping[str, int] | None = None) -> list[str]:
+    """Each currency's money, signed; `places`: one number of decimals for a whole table
+    (else each amount's own)."""
+    return [format_money(amount, currency, (places or {}).get(currency), signed=True)
             for currency, amount in sorted(row.money.items())]
 
 
-def _money_places(rows: Iterable[PlayerStats]) -> dict[str, int]:
+def money_places_of(rows: Iterable[PlayerStats]) -> dict[str, int]:
     """One number of decimals per currency for a whole table."""
     amounts: dict[str, list[Decimal]] = {}
     for row in rows:
@@ -252,7 +254,7 @@ def leaderboard(table: Table) -> list[str]:
         if not ranked:
             continue
         lines.append(_heading(game, rows))
-        money = _money_places(ranked)
+        money = money_places_of(ranked)
         for i, row in enumerate(ranked, 1):
             lines.append(f"{i}. {row.name} {_standing(game, row, money)}")
     return lines
@@ -299,7 +301,7 @@ def _describe_game(game: Game, row: PlayerStats) -> list[str]:
         if row.finished:
             lines.append(f"  final results {row.results:+,.1f}, {_places(row)}"
                          + (f", {_plural(row.busts, 'bust')}" if row.busts else ""))
-        paid = ", ".join(_money(row, {c: money_places([a]) for c, a in row.money.items()}))
+        paid = ", ".join(_money(row))
         if paid:
             lines.append(f"  money {paid} (the final results at each game's rate)")
         if row.best_hand is not None and row.best_hand > 0:
@@ -313,7 +315,7 @@ def _describe_game(game: Game, row: PlayerStats) -> list[str]:
             lines.append("  played with " + ", ".join(
                 f"{who} ({n})" for who, n in row.sides.most_common()))
         return lines
-    money = ", ".join(_money(row, {c: money_places([a]) for c, a in row.money.items()}))
+    money = ", ".join(_money(row))
     lines.append(f"  net {pts.show_value(row.points, places)} points"
                  + (f" ({money} where played for money)" if money else ""))
     extremes = row.best_and_worst()
