@@ -23,7 +23,6 @@ from bot.core.commands.options import normalise
 from bot.core.commands.spec import CommandSpec, Needs
 from bot.core.commands.table import CommandTable
 from bot.core.errors import UserError
-from bot.core.examples import personal
 from bot.core.flows import Ask, Token, unseal
 from bot.core.games.base import Game
 from bot.core.grammar import clip
@@ -105,10 +104,8 @@ class Service:
             if command.game is not None and session is not None and command.game != game.key:
                 raise UserError(f"This chat is playing {game.title}: use /{name} {game.key}.")
             spec = self._route(name, game, session)
-            if session is not None:  # a usage in an error names the table's own players
-                spec = replace(spec, usage=personal(spec.usage,
-                                                    [p.name for p in session.players]))
-            options = normalise(spec, command.options)
+            options = normalise(spec, command.options,
+                                session.roster.names() if session is not None else ())
             command = replace(command, options=options)
             call = Call(tx, self.table, command, spec, session, game, settings,
                         permissions.roles_of(command.actor, session), self.board_rows)
