@@ -211,7 +211,10 @@ async def endgame(call: Call) -> Outcome:
     rules = call.rules()
     owed = await _closing_hand(call, session, game)
     reply = await board_reply(call, session, "")
-    money = await money_of(call, session)
+    if game.money_at_end:  # Riichi: paid on the final results, nothing hand by hand
+        money = money_from_results(game, session, rules) if money_shown(rules) else {}
+    else:
+        money = await money_of(call, session)
     session.status = ENDED
     await call.tx.save_session(session)
     reply.text = "\n".join(([owed] if owed else [])
@@ -253,8 +256,9 @@ async def _closing_hand(call: Call, session: SessionState, game: Game) -> str:
 
 def final_lines(game: Game, session: SessionState, rules: dict, reply: Reply,
                 money: dict[str, dict[int, Decimal]]) -> list[str]:
-    """The standings in points (and money per currency, hand by hand at each hand's rate),
-    and who pays whom: in money where hands were played for money, else in points."""
+    """The standings in points (and money per currency, hand by hand at each hand's rate;
+    a game paid at the end: its final results' money), and who pays whom: in money where
+    the game was played for money, else in points."""
     names = dict(game.columns(session.roster, session.game_state))
     # played for money in one currency, money decides the order (a rate changed mid-game
     # can make more points worth less money); else the points do
@@ -283,10 +287,8 @@ def final_lines(game: Game, session: SessionState, rules: dict, reply: Reply,
                              ended=True)
         if status:
             lines.append(status)
-    if game.money_at_end and money_shown(rules):  # Riichi: the final results, paid
-        money = money_from_results(game, session, rules)
+    if game.money_at_end and money:  # Riichi: the final results, paid
         currency = next(iter(money))
-        decimals = {currency: money_places(money[currency].values())}
         lines.append(f"Money at {format_money(Decimal(str(rules['rate'])), currency)} a point: "
                      + ", ".join(f"{names[k]} " + format_money(
                          money[currency].get(k, Decimal(0)), currency, decimals[currency],
