@@ -48,6 +48,9 @@ class Command:
     expect: Mapping[str, int] | None = None
     # The game the sender addressed (a Discord subcommand per game): refused in another's chat.
     game: str | None = None
+    # The sender's language as the platform reports it (Telegram's language_code, a Discord
+    # interaction's locale): the reply's language when the chat has not set one.
+    locale: str | None = None
 
 
 @dataclass(frozen=True)
@@ -78,11 +81,12 @@ class Reply:
     # its own, and the session whose live board the platform should bring up to date.
     brief: str | None = None
     publish: int | None = None
+    language: str = "en"  # what the text is in: a platform renders its own buttons in it
 
     def to_json(self) -> dict[str, Any]:
         if not self.ok:
-            return {"ok": False, "error": self.text}
-        out: dict[str, Any] = {"ok": True, "text": self.text}
+            return {"ok": False, "error": self.text, "language": self.language}
+        out: dict[str, Any] = {"ok": True, "text": self.text, "language": self.language}
         if self.table is not None:
             out["table"] = self.table
         if self.board is not None:
@@ -92,13 +96,14 @@ class Reply:
         return out
 
     @classmethod
-    def error(cls, message: str) -> Reply:
-        return cls(text=message, ok=False)
+    def error(cls, message: str, language: str = "en") -> Reply:
+        return cls(text=message, ok=False, language=language)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Reply:
+        language = str(data.get("language") or "en")
         if not data.get("ok"):
-            return cls.error(str(data.get("error", "")))
+            return cls.error(str(data.get("error", "")), language)
         from bot.core.board import BoardView
 
         board = data.get("board")
@@ -106,4 +111,5 @@ class Reply:
             text=str(data.get("text", "")),
             table=data.get("table"),
             board=BoardView.from_json(board) if isinstance(board, Mapping) else None,
+            language=language,
         )

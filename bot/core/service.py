@@ -31,7 +31,15 @@ from bot.core.handlers import hands
 from bot.core.handlers.board import board_reply
 from bot.core.handlers.call import Call, Outcome
 from bot.core.i18n import t
-from bot.core.session import LIVE, DuplicateOrigin, HandRecord, SessionState, Store
+from bot.core.session import (
+    LIVE,
+    ChatSettings,
+    ChatTransaction,
+    DuplicateOrigin,
+    HandRecord,
+    SessionState,
+    Store,
+)
 
 log = logging.getLogger(__name__)
 BOARD_ROWS = 10
@@ -93,30 +101,46 @@ class Service:
             await tx.prefetch(command.origin_id)  # what follows is read in one round trip
             settings = await tx.settings()
             i18n.language.set(settings.language)
-            if command.origin_id is not None:
-                previous = await tx.origin_reply(command.origin_id)
-                if previous is not None:
-                    reply = Reply.from_json(previous)
-                    reply.duplicate = True
-                    return reply
-            session = await tx.open_session()
-            game = self.table.games[session.game] if session else self.table.default_game
-            if command.game is not None and session is not None and command.game != game.key:
-                raise UserError(f"This chat is playing {game.title}: use /{name} {game.key}.")
-            spec = self._route(name, game, session)
-            options = normalise(spec, command.options,
-                                session.roster.names() if session is not None else ())
-            command = replace(command, options=options)
-            call = Call(tx, self.table, command, spec, session, game, settings,
-                        permissions.roles_of(command.actor, session), self.board_rows)
-            outcome = await self._run(call)
-            if outcome.changed and command.buttons and settings.board == LIVE:
-                live_board(outcome.reply)
-            if outcome.changed and command.origin_id is not None:
-                await tx.record_origin(command.origin_id, outcome.reply.to_json())
+            # The one place a command's language is chosen; it travels with it from here.
+            language = i18n.choose(settings.language, command.locale)
+            try:
+                outcome = await self._in_chat(tx, command, settings, language)
+            except UserError as error:
+                error.language = language  # type: ignore[attr-defined]
+                raise
         if outcome.later is not None:  # slow work (a chart) after the chat's turn is over
-            return await outcome.later()
+            reply = await outcome.later()
+            reply.language = language
+            return reply
         return outcome.reply
+
+    async def _in_chat(self, tx: ChatTransaction, command: Command, settings: ChatSettings,
+                       language: str) -> Outcome:
+        name = command.name.lower()
+        if command.origin_id is not None:
+            previous = await tx.origin_reply(command.origin_id)
+            if previous is not None:
+                reply = Reply.from_json(previous)
+                reply.duplicate = True
+                return Outcome(reply)
+        session = await tx.open_session()
+        game = self.table.games[session.game] if session else self.table.default_game
+        if command.game is not None and session is not None and command.game != game.key:
+            raise UserError(f"This chat is playing {game.title}: use /{name} {game.key}.")
+        spec = self._route(name, game, session)
+        options = normalise(spec, command.options,
+                            session.roster.names() if session is not None else ())
+        command = replace(command, options=options)
+        tr = i18n.translator(language, game.key)
+        call = Call(tx, self.table, command, spec, session, game, settings,
+                    permissions.roles_of(command.actor, session), self.board_rows, tr)
+        outcome = await self._run(call)
+        outcome.reply.language = language
+        if outcome.changed and command.buttons and settings.board == LIVE:
+            live_board(outcome.reply)
+        if outcome.changed and command.origin_id is not None:
+            await tx.record_origin(command.origin_id, outcome.reply.to_json())
+        return outcome
 
     def _route(self, name: str, game: Game, session: SessionState | None) -> CommandSpec:
         spec = self.table.lookup(name, game)
@@ -204,10 +228,12 @@ class Service:
                 settings = await tx.settings()
                 i18n.language.set(settings.language)
                 game = self.table.games[session.game]
+                # Everyone sees the live board: the chat's language, or English.
+                tr = i18n.translator(i18n.choose(settings.language, None), game.key)
                 call = Call(tx, self.table, Command(chat, Actor("bot", "bot"), "board"),
                             self.table.core["board"], session, game, settings,
                             permissions.roles_of(Actor("bot", "bot"), session),
-                            self.board_rows)
+                            self.board_rows, tr)
                 board = await board_reply(call, session, "")
             ref = await edit(board, session.board_ref)
             if ref != session.board_ref:
@@ -231,7 +257,9 @@ class Service:
             async with asyncio.timeout(self.command_seconds):
                 return await run(command, admin)
         except UserError as error:
-            return Reply.error(error.message)
+            language = getattr(error, "language", None) or i18n.choose(
+                None, command.locale if command else None)
+            return Reply.error(i18n.translator(language).render(error.message), language)
         except DuplicateOrigin:
             # Another process handled the same update at the same moment; give its answer.
             assert command is not None and command.origin_id is not None

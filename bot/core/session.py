@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.core.i18n.text import Text
 from bot.core.players import Player, Roster
 
 OPEN, ENDED = "open", "ended"
@@ -75,7 +76,7 @@ class HandRecord:
     inputs: dict[str, Any]
     rules: dict[str, Any]
     deltas: dict[int, int]
-    summary: str
+    summary: Text  # a message, shown in the language of whoever reads it
     recorded_by: str
     recorded_by_name: str
     origin_id: str | None = None

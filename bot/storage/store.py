@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.core.i18n.text import decode, encode
 from bot.core.players import Player
 from bot.core.session import (
     OPEN,
@@ -211,7 +212,7 @@ def _hand(row: Any) -> HandRecord:
         inputs=row.inputs,
         rules=row.rules,
         deltas={int(k): v for k, v in row.deltas.items()},
-        summary=row.summary,
+        summary=decode(row.summary),  # kept as messages: shown in the reader's language
         recorded_by=row.recorded_by,
         recorded_by_name=row.recorded_by_name,
         origin_id=row.origin_id,
@@ -324,7 +325,7 @@ class SqlChatTransaction:
                 "session_id": session_id, "no": hand.no, "players": hand.players,
                 "inputs": hand.inputs, "rules": hand.rules,
                 "deltas": {str(k): v for k, v in hand.deltas.items()},
-                "summary": hand.summary, "recorded_by": hand.recorded_by,
+                "summary": encode(hand.summary), "recorded_by": hand.recorded_by,
                 "recorded_by_name": hand.recorded_by_name, "origin_id": hand.origin_id,
                 "created_at": created, "state_before": hand.state_before})
             stored = hot.stored_hand(hand, params)
@@ -343,7 +344,7 @@ class SqlChatTransaction:
                 inputs=hand.inputs,
                 rules=hand.rules,
                 deltas={str(k): v for k, v in hand.deltas.items()},
-                summary=hand.summary,
+                summary=encode(hand.summary),
                 recorded_by=hand.recorded_by,
                 recorded_by_name=hand.recorded_by_name,
                 origin_id=hand.origin_id,

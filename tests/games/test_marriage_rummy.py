@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.core.cards import Card, parse_card
-from bot.core.games.marriage_rummy import RummyHand, RummyScoring, card_points, settle_rummy
+from bot.core.games.marriage_rummy.game import RummyHand, RummyScoring, card_points, settle_rummy
 from tests.conftest import Table
 
 

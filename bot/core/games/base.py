@@ -18,6 +18,7 @@ from bot.core.command import Actor
 from bot.core.commands.spec import CommandSpec, Option
 from bot.core.errors import UserError
 from bot.core.examples import personal
+from bot.core.i18n.text import Text
 from bot.core.players import Player, Roster
 from bot.core.points import value as points_value
 from bot.core.rules import RuleBook
@@ -30,7 +31,7 @@ class HandResult:
     players: list[int]  # seats that took part
     inputs: dict[str, Any]  # what was entered, JSON-ready; /edit starts from it
     deltas: dict[int, int]  # board column -> points in this hand (units of 10^-point_places)
-    summary: str  # one line on who did what, for replies and history
+    summary: Text  # one line on who did what (a message: kept, shown in any language)
 
 
 Seat = Callable[[list[str]], list[Player]]  # names as typed -> seated players, in order
@@ -59,7 +60,7 @@ class PlayContext:
 
 @dataclass
 class PlayOutcome:
-    text: str
+    text: Text  # lazy text (bot.core.i18n): the core renders it in the reply's language
     pending: Any = KEEP  # new waiting-hand entry, None to clear, KEEP to leave as is
     result: HandResult | None = None
     rules: dict[str, Any] | None = None  # replaced rules (e.g. /setmaal)
@@ -188,14 +189,14 @@ class Game(ABC):
         return players, None
 
     def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],
-               state: Mapping[str, Any] | None, roster: Roster, ended: bool = False) -> str:
+               state: Mapping[str, Any] | None, roster: Roster, ended: bool = False) -> Text:
         """A line for the board about the game as a whole (Tranca: who passed the target);
         `ended`: the game is over, so the line tells nobody what to do next."""
         return ""
 
     @abstractmethod
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
-                     rules: Mapping[str, Any]) -> str:
+                     rules: Mapping[str, Any]) -> Text:
         """One line for the board about a hand that is waiting for input."""
 
     def waiting_for(self, pending: Mapping[str, Any], rules: Mapping[str, Any]) -> list[int]:
@@ -203,7 +204,7 @@ class Game(ABC):
         return []
 
     def final_lines(self, totals: Mapping[int, int], rules: Mapping[str, Any],
-                    state: Mapping[str, Any] | None, roster: Roster) -> list[str]:
+                    state: Mapping[str, Any] | None, roster: Roster) -> list[Text]:
         """Extra lines for /endgame (Riichi: the final scores with uma and oka)."""
         return []
 

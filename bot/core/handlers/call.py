@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from bot.core.command import Command, Reply
 from bot.core.errors import UserError
 from bot.core.games.base import Game
-from bot.core.i18n import t
+from bot.core.i18n import Tr, t
 from bot.core.permissions import Roles
 from bot.core.session import ChatSettings, ChatTransaction, SessionState
 
@@ -43,6 +43,7 @@ class Call:
     settings: ChatSettings
     roles: Roles
     board_rows: int
+    tr: Tr  # the language of this command's answer, chosen once by the service
 
     @property
     def options(self) -> Mapping[str, str]:

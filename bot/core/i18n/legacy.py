@@ -1,4 +1,5 @@
-"""The message catalogue: the main replies and the Marriage words in English and Nepali.
+"""The old dict catalogue, read through a context variable: kept only while messages move
+to the gettext catalogues (issue 16); nothing new uses it.
 
 A chat's language is a setting (/settings language:ne); the service sets it for the command
 being handled, and `t()` finds the message. A key missing in a language falls back to

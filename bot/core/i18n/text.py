@@ -1,0 +1,147 @@
+"""Text that is translated when it is shown, not when it is made.
+
+Games and other pure code have no language: they return `Msg` (a message of the catalogue
+with its values) or `Joined` pieces, and raise UserError with a `Msg`. The core renders them
+with the translator of the command being answered (`Tr.render`). A plain `str` is shown as
+it is: names, numbers, and text already rendered by a `Tr`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Union
+
+
+class Renderer(Protocol):
+    def gettext(self, message: str) -> str: ...
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A catalogue message (its English source) and the values for its {placeholders};
+    with `plural` and `n`, the form for n in the language shown."""
+
+    msgid: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+    plural: str | None = None
+    n: int = 1
+
+    def __str__(self) -> str:  # English, for logs and tests; people get Tr.render
+        return render(self, None)
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Pieces shown one after another with `sep` between them (lines of a reply)."""
+
+    parts: tuple[Text, ...]
+    sep: str = "\n"
+
+    def __str__(self) -> str:
+        return render(self, None)
+
+
+Text = Union[str, Msg, Joined]  # noqa: UP007 (a runtime alias used in isinstance checks)
+
+
+def _(msgid: str, **values: Any) -> Msg:
+    """A message to translate when shown (extracted into the catalogues)."""
+    return Msg(msgid, values)
+
+
+def _n(singular: str, plural: str, n: int, **values: Any) -> Msg:
+    """A message with a plural form chosen by `n` in the language shown ({n} is filled in)."""
+    return Msg(singular, {"n": n, **values}, plural, n)
+
+
+def N_(msgid: str) -> str:
+    """Marks a constant for extraction; it is translated where it is shown (tr.text)."""
+    return msgid
+
+
+def join(parts: Iterable[Text], sep: str = "\n") -> Joined:
+    return Joined(tuple(parts), sep)
+
+
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def fill(template: str, values: Mapping[str, Any], tr: Renderer | None) -> str:
+    """`template` with each {name} that has a value replaced; other braces stay as written
+    (a translation with a typo shows the placeholder rather than failing)."""
+    if not values or "{" not in template:
+        return template
+
+    def swap(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in values:
+            return match.group(0)
+        return render(values[name], tr)
+    return _FIELD.sub(swap, template)
+
+
+def render(text: Any, tr: Renderer | None) -> str:
+    """`text` in the language of `tr` (None: English, the catalogues' source)."""
+    if isinstance(text, str):
+        return text
+    if isinstance(text, Msg):
+        if tr is None:
+            template = text.msgid if text.plural is None or text.n == 1 else text.plural
+        elif text.plural is None:
+            template = tr.gettext(text.msgid)
+        else:
+            template = tr.ngettext(text.msgid, text.plural, text.n)
+        return fill(template, text.values, tr)
+    if isinstance(text, Joined):
+        return text.sep.join(render(part, tr) for part in text.parts)
+    return str(text)
+
+
+# --- kept text: a hand's summary is stored and shown later, in the language of then --------
+
+_MARK = '{"i18n":'
+
+
+def encode(text: Text) -> str:
+    """Text as stored (a hand's summary): plain text stays plain."""
+    if isinstance(text, str):
+        return text
+    return _MARK + json.dumps(_data(text), ensure_ascii=False, separators=(",", ":")) + "}"
+
+
+def decode(stored: str) -> Text:
+    """What `encode` stored; text stored before messages were kept is plain English."""
+    if not stored.startswith(_MARK):
+        return stored
+    try:
+        return _from_data(json.loads(stored)["i18n"])
+    except (ValueError, KeyError, TypeError):
+        return stored
+
+
+def _data(text: Any) -> Any:
+    if isinstance(text, Msg):
+        out: dict[str, Any] = {"m": text.msgid}
+        if text.values:
+            out["v"] = {k: _data(v) for k, v in text.values.items()}
+        if text.plural is not None:
+            out["p"], out["n"] = text.plural, text.n
+        return out
+    if isinstance(text, Joined):
+        return {"j": [_data(p) for p in text.parts], "s": text.sep}
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        return text
+    return str(text)
+
+
+def _from_data(data: Any) -> Any:
+    if isinstance(data, dict) and "m" in data:
+        values = {k: _from_data(v) for k, v in (data.get("v") or {}).items()}
+        return Msg(str(data["m"]), values, data.get("p"), int(data.get("n", 1)))
+    if isinstance(data, dict) and "j" in data:
+        return Joined(tuple(_from_data(p) for p in data["j"]), str(data.get("s", "\n")))
+    return data
