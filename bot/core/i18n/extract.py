@@ -106,11 +106,13 @@ def collect() -> dict[str, Catalog]:
     return catalogs
 
 
-def update(check: bool = False) -> list[str]:
+def update(check: bool = False, only: list[str] | None = None) -> list[str]:
     """Write the templates and update each language's file; with `check`, only say which
-    would change."""
+    would change; with `only`, just those domains."""
     stale = []
     for domain, template in collect().items():
+        if only and domain not in only:
+            continue
         pot = pot_path(domain)
         if _write(pot, template, check, omit_locations=False):
             stale.append(str(pot))
@@ -154,8 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true",
                         help="change nothing; exit 1 if a catalogue is out of step")
+    parser.add_argument("--domain", action="append", choices=sorted(domains()),
+                        help="only this domain (the core is maalbot; a game by its folder)")
     args = parser.parse_args(argv)
-    stale = update(check=args.check)
+    stale = update(check=args.check, only=args.domain)
     for path in stale:
         print(("out of step: " if args.check else "updated: ") + path)
     return 1 if args.check and stale else 0
