@@ -103,7 +103,7 @@ def test_errors_in_json_and_the_session_survives_a_restart(tmp_path: Path):
     replies = console(tmp_path, ["/newgame players:ram sita", "/hand winner:gita",
                                  "hello", "/hand winner:ram seen:sita maal:ram=3 sita=1"])
     assert replies[1] == {"ok": False, "error": "No player called `gita`: did you mean "
-                                                "sita? Players: ram, sita."}
+                                                "sita? Players: ram, sita.", "language": "en"}
     assert replies[2]["ok"] is False and "start with /" in replies[2]["error"]
     again = console(tmp_path, ["/board"])
     assert again[0]["board"]["totals"] == {"ram": 2 + 3, "sita": -2 - 3}

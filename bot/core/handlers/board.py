@@ -58,11 +58,11 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
     status = game.status(session.totals, rules, session.game_state, session.roster,
                          ended=ended)
     if status:
-        lines.append(status)
+        lines.append(call.tr.render(status))
     waiting = None
     question = None if ended else flows.board_actions(session.id, next_hand=game.seen_flow)
     if session.pending is not None:
-        note = game.pending_note(session.pending.entry, session.roster, rules)
+        note = call.tr.render(game.pending_note(session.pending.entry, session.roster, rules))
         if note:
             lines.append(f"{t(game.hand_word).capitalize()} {session.hand_count + 1} {note}.")
         waiting = waiting_names(game, session)

@@ -45,7 +45,7 @@ async def play(call: Call) -> Outcome:
             mentions=command.mentions))
         if _changes(outcome):
             raise UserError(t("no_game"))
-        return Outcome(Reply(outcome.text))
+        return Outcome(Reply(call.tr.render(outcome.text)))
     rules = game.rulebook.complete(session.rules)
     pending = session.pending
     playing = [p for p in session.players if not p.sitting_out]
@@ -60,7 +60,7 @@ async def play(call: Call) -> Outcome:
         actor=command.actor, actor_player=call.roles.seat, mentions=command.mentions,
         state=session.game_state, totals=session.totals))
     if not _changes(outcome):
-        return Outcome(Reply(outcome.text))
+        return Outcome(Reply(call.tr.render(outcome.text)))
     permissions.check(spec.may, call.roles, f"use /{spec.name} here",
                       hand_count=session.hand_count)
     if outcome.rules is not None:
@@ -80,9 +80,9 @@ async def play(call: Call) -> Outcome:
             session.game_state = outcome.state
         await call.tx.save_session(session)
         if session.pending is not None and outcome.pending is not KEEP:
-            return Outcome(await board_reply(call, session, outcome.text, wait_began=began),
-                           True)
-        return Outcome(Reply(outcome.text), True)
+            text = call.tr.render(outcome.text)
+            return Outcome(await board_reply(call, session, text, wait_began=began), True)
+        return Outcome(Reply(call.tr.render(outcome.text)), True)
     result = outcome.result
     hand = HandRecord(
         no=session.hand_count + 1, players=result.players, inputs=result.inputs, rules=rules,
@@ -102,7 +102,8 @@ async def play(call: Call) -> Outcome:
     session.hand_count = hand.no
     await call.tx.save_session(session)
     head = (t("recorded", Word=t(game.hand_word).capitalize(), no=hand.no,
-              summary=hand.summary) + f"\n{deltas_line(game, session, hand.deltas)}")
+              summary=call.tr.render(hand.summary))
+            + f"\n{deltas_line(game, session, hand.deltas)}")
     previous = await call.tx.hand(session.id, hand.no - 1) if hand.no > 1 else None
     twice = previous is not None and previous.inputs == hand.inputs
     if twice:  # the same message sent twice, most likely: undo is one tap away
@@ -111,7 +112,7 @@ async def play(call: Call) -> Outcome:
     if twice:
         reply.question = flows.confirm(
             flows.Step.UNDO, t("flow_undo_question", word=t(game.hand_word), no=hand.no,
-                               summary=hand.summary.splitlines()[0]),
+                               summary=call.tr.render(hand.summary).splitlines()[0]),
             t("flow_yes_undo"), session.id, hand.no, starter(call))
     return Outcome(reply, True)
 
@@ -181,7 +182,7 @@ async def undo(call: Call) -> Outcome:
     if asking:
         return ask(flows.confirm(
             flows.Step.UNDO, t("flow_undo_question", word=t(game.hand_word),
-                               no=hand.no, summary=hand.summary.splitlines()[0]),
+                               no=hand.no, summary=call.tr.render(hand.summary).splitlines()[0]),
             t("flow_yes_undo"), session.id, hand.no, starter(call)))
     await money_of(call, session)
     await call.tx.void_hand(session.id, hand.no, command.actor.id, Void(False, reason))
@@ -193,7 +194,7 @@ async def undo(call: Call) -> Outcome:
     if waiting is not None:  # what went into the hand is waiting again, as before it
         session.pending = WaitingHand(hand.recorded_by, hand.recorded_by_name, None, waiting)
     await call.tx.save_session(session)
-    text = t("undid", word=t(game.hand_word), no=hand.no, summary=hand.summary)
+    text = t("undid", word=t(game.hand_word), no=hand.no, summary=call.tr.render(hand.summary))
     return Outcome(await board_reply(call, session, text), True)
 
 
@@ -228,7 +229,7 @@ async def edit(call: Call) -> Outcome:
         actor_player=call.roles.seat, mentions=command.mentions, editing=old.inputs,
         state=old.state_before, totals=dict(running)))
     if outcome.result is None:
-        raise UserError(outcome.text or "That edit does not make a complete hand.")
+        raise UserError(call.tr.render(outcome.text) or "That edit does not make a complete hand.")
     new = HandRecord(
         no=no, players=outcome.result.players, inputs=outcome.result.inputs, rules=old.rules,
         deltas=outcome.result.deltas, summary=outcome.result.summary,
@@ -267,7 +268,7 @@ async def edit(call: Call) -> Outcome:
         book_add(_book(session), now.deltas, now.rules, game.point_places)
     session.game_state = state
     await call.tx.save_session(session)
-    lines = [f"{t(word).capitalize()} {no} changed: {new.summary}",
+    lines = [f"{t(word).capitalize()} {no} changed: {call.tr.render(new.summary)}",
              f"{deltas_line(game, session, new.deltas)} (was "
              f"{deltas_line(game, session, old.deltas)})"]
     if len(replaced) > 1:

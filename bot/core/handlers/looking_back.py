@@ -59,7 +59,7 @@ async def history(call: Call) -> Outcome:
         when = hand.created_at.astimezone(zone).strftime("%d %b %H:%M") \
             if hand.created_at else ""
         lines.append(f"{t(game.hand_word).capitalize()} {hand.no} · {when} · recorded by "
-                     f"{hand.recorded_by_name}: {hand.summary.splitlines()[0]}")
+                     f"{hand.recorded_by_name}: {call.tr.render(hand.summary).splitlines()[0]}")
         if hand.voided_at is not None and hand.void is not None:
             at = hand.voided_at.astimezone(zone).strftime("%d %b %H:%M")
             what = "replaced by an edit" if hand.void.edited else "undone"

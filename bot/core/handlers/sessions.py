@@ -187,14 +187,15 @@ async def players(call: Call) -> Outcome:
         lines.append(f"{p.seat}. {p.name}{suffix}")
     status = game.status(session.totals, call.rules(), session.game_state, session.roster)
     if status:
-        lines.append(status)
+        lines.append(call.tr.render(status))
     return Outcome(Reply("\n".join(lines)))
 
 
 async def endgame(call: Call) -> Outcome:
     session, game, command = call.open_session(), call.game, call.command
     if session.pending is not None:
-        note = game.pending_note(session.pending.entry, session.roster, call.rules())
+        note = call.tr.render(game.pending_note(session.pending.entry, session.roster,
+                                                call.rules()))
         raise UserError(f"{t(game.hand_word).capitalize()} {session.hand_count + 1} {note}. "
                         "Finish it, or drop it with /undo, then /endgame.")
     assert session.id is not None
@@ -218,7 +219,7 @@ async def endgame(call: Call) -> Outcome:
     session.status = ENDED
     await call.tx.save_session(session)
     reply.text = "\n".join(([owed] if owed else [])
-                           + final_lines(game, session, rules, reply, money))
+                           + final_lines(call, game, session, rules, reply, money))
     reply.question = None
     reply.menu = ""
     assert reply.board is not None
@@ -250,11 +251,11 @@ async def _closing_hand(call: Call, session: SessionState, game: Game) -> str:
     session.hand_count = hand.no
     session.game_state = None
     word = t(game.hand_word).capitalize()
-    return (f"{word} {hand.no} (at the end): {hand.summary}\n"
+    return (f"{word} {hand.no} (at the end): {call.tr.render(hand.summary)}\n"
             f"{deltas_line(game, session, hand.deltas)}")
 
 
-def final_lines(game: Game, session: SessionState, rules: dict, reply: Reply,
+def final_lines(call: Call, game: Game, session: SessionState, rules: dict, reply: Reply,
                 money: dict[str, dict[int, Decimal]]) -> list[str]:
     """The standings in points (and money per currency, hand by hand at each hand's rate;
     a game paid at the end: its final results' money), and who pays whom: in money where
@@ -279,14 +280,14 @@ def final_lines(game: Game, session: SessionState, rules: dict, reply: Reply,
         return [*lines, t("nobody_owes"), t("archived")]
     final = game.final_lines(session.totals, rules, session.game_state, session.roster)
     if final:
-        lines += final  # the game's own final scores (Riichi: uma and oka)
+        lines += [call.tr.render(line) for line in final]  # the game's own (Riichi's uma)
     else:
         lines.append(t("final_standings"))
         lines += [f"{i}. {names[k]} {amount(k)}" for i, k in enumerate(standings, 1)]
         status = game.status(session.totals, rules, session.game_state, session.roster,
                              ended=True)
         if status:
-            lines.append(status)
+            lines.append(call.tr.render(status))
     if game.money_at_end and money:  # Riichi: the final results, paid
         currency = next(iter(money))
         lines.append(f"Money at {format_money(Decimal(str(rules['rate'])), currency)} a point: "
