@@ -18,9 +18,9 @@ from babel.dates import format_date, format_datetime
 from babel.numbers import format_decimal
 
 from bot.core.i18n.catalogues import chain
-from bot.core.i18n.text import N_, Joined, Msg, Text, _, _n, decode, encode, join, render
+from bot.core.i18n.text import N_, Joined, Msg, Num, Text, _, _n, decode, encode, join, render
 
-__all__ = ["LANGUAGES", "N_", "Joined", "Msg", "Text", "Tr", "_", "_n", "choose", "decode",
+__all__ = ["LANGUAGES", "N_", "Joined", "Msg", "Num", "Text", "Tr", "_", "_n", "choose", "decode",
            "encode", "join", "render", "translator"]
 
 # The setting's value -> the language's own name. English is the source of every message.

@@ -18,6 +18,7 @@ from typing import Any, Protocol, Union
 class Renderer(Protocol):
     def gettext(self, message: str) -> str: ...
     def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+    def number(self, value: Any, places: int | None = None) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,19 @@ class Joined:
 
     parts: tuple[Text, ...]
     sep: str = "\n"
+
+    def __str__(self) -> str:
+        return render(self, None)
+
+
+@dataclass(frozen=True)
+class Num:
+    """A number written as the language shown writes it (1,234.5; 1.234,5; 12,34,567):
+    `places` decimals (None: as many as it has), `signed`: +3 for a gain."""
+
+    value: Any
+    places: int | None = None
+    signed: bool = False
 
     def __str__(self) -> str:
         return render(self, None)
@@ -98,7 +112,24 @@ def render(text: Any, tr: Renderer | None) -> str:
         return fill(template, text.values, tr)
     if isinstance(text, Joined):
         return text.sep.join(render(part, tr) for part in text.parts)
+    if isinstance(text, Num):
+        return _number(text, tr)
     return str(text)
+
+
+def _number(number: Num, tr: Renderer | None) -> str:
+    if tr is None:
+        from babel.numbers import format_decimal
+
+        pattern = None if number.places is None else \
+            "#,##0" + ("." + "0" * number.places if number.places > 0 else "")
+        written = format_decimal(number.value, format=pattern, locale="en",
+                                 decimal_quantization=number.places is not None)
+    else:
+        written = tr.number(number.value, number.places)
+    if number.signed and number.value > 0:
+        return "+" + written
+    return written
 
 
 # --- kept text: a hand's summary is stored and shown later, in the language of then --------
@@ -133,6 +164,8 @@ def _data(text: Any) -> Any:
         return out
     if isinstance(text, Joined):
         return {"j": [_data(p) for p in text.parts], "s": text.sep}
+    if isinstance(text, Num):
+        return {"#": str(text.value), "d": text.places, "+": text.signed}
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         return text
     return str(text)
@@ -142,6 +175,10 @@ def _from_data(data: Any) -> Any:
     if isinstance(data, dict) and "m" in data:
         values = {k: _from_data(v) for k, v in (data.get("v") or {}).items()}
         return Msg(str(data["m"]), values, data.get("p"), int(data.get("n", 1)))
+    if isinstance(data, dict) and "#" in data:
+        from decimal import Decimal
+
+        return Num(Decimal(str(data["#"])), data.get("d"), bool(data.get("+")))
     if isinstance(data, dict) and "j" in data:
         return Joined(tuple(_from_data(p) for p in data["j"]), str(data.get("s", "\n")))
     return data
