@@ -59,7 +59,6 @@ YAKU_NAMES = {
     "Yakuhai (seat wind south)": _("Yakuhai (seat wind south)"),
     "Yakuhai (seat wind west)": _("Yakuhai (seat wind west)"),
     "Yakuhai (seat wind north)": _("Yakuhai (seat wind north)"),
-    "Kokushi Musou Juusanmen Matchi": _("Kokushi Musou Juusanmen Matchi"),
 }
 # What a win's circumstances add, as the options name them (the tiles can't show them).
 SITUATIONS = {
