@@ -31,23 +31,26 @@ from bot.core.games.riichi import payments as pay
 from bot.core.games.riichi.rules import RULEBOOK
 from bot.core.games.riichi.tiles import PAO_YAKU, SITUATIONS, score_tiles
 from bot.core.grammar import parse_bool, parse_int, parse_pairs, split_list
+from bot.core.i18n import Msg, Text, _, _n, join
 from bot.core.permissions import Rule
 from bot.core.players import Player, Roster
 
 __all__ = ["RULEBOOK", "RiichiGame"]
 
-WIND_NAMES = ["East", "South", "West", "North"]
 ABORTS = {
-    "kyuushu": "kyuushu kyuuhai (nine terminals and honours in a first hand)",
-    "suufon": "suufon renda (four of one wind discarded first)",
-    "suucha": "suucha riichi (all four in riichi)",
-    "suukaikan": "suukaikan (four kans by more than one player)",
-    "sanchahou": "sanchahou (three rons on one discard)",
+    "kyuushu": _("kyuushu kyuuhai (nine terminals and honours in a first hand)"),
+    "suufon": _("suufon renda (four of one wind discarded first)"),
+    "suucha": _("suucha riichi (all four in riichi)"),
+    "suukaikan": _("suukaikan (four kans by more than one player)"),
+    "sanchahou": _("sanchahou (three rons on one discard)"),
 }
 FOUR_ONLY = ("suufon", "suucha", "sanchahou")
+OVER = _("The game is over: /endgame for the final scores with uma.")
+NOBODY = _("nobody")
 
-RON_USAGE = ("/ron winner:alice from:bob han:3 fu:30   or   "
-             "/ron winner:alice from:bob hand:234m067p23456788s win:2s dora:1m ura:7s")
+RON_BY_HAN = "/ron winner:alice from:bob han:3 fu:30"
+RON_BY_TILES = "/ron winner:alice from:bob hand:234m067p23456788s win:2s dora:1m ura:7s"
+RON_USAGE = f"{RON_BY_HAN}   or   {RON_BY_TILES}"
 RON_DETAILS = (
     "han: and fu:, or yakuman:1 (2 for double); or the tiles: hand: all 14 tiles "
     "(123m456p789s11z; z 1-4 winds, 5-7 dragons; 0 a red five), win: the winning tile, "
@@ -132,10 +135,23 @@ def _seats(roster: Roster) -> list[int]:
     return [p.seat for p in roster]
 
 
-def round_name(state: Mapping[str, Any], players: int) -> str:
-    wind = WIND_NAMES[min(state["round"] // players, 3)]
-    honba = f", {state['honba']} honba" if state["honba"] else ""
-    return f"{wind} {state['round'] % players + 1}{honba}"
+def round_name(state: Mapping[str, Any], players: int) -> Msg:
+    """"East 1", "South 3, 2 honba": the hand being played."""
+    wind, no = min(state["round"] // players, 3), state["round"] % players + 1
+    name = (_("East {no}", no=no), _("South {no}", no=no), _("West {no}", no=no),
+            _("North {no}", no=no))[wind]
+    if state["honba"]:
+        return _("{round}, {honba} honba", round=name, honba=state["honba"])
+    return name
+
+
+def _names(players: list[Player]) -> str:
+    return ", ".join(p.name for p in players)
+
+
+def _points(value: int) -> str:
+    """A number of points with its thousands marked (games have no translator to ask)."""
+    return f"{value:,}"
 
 
 def uma_for(rules: Mapping[str, Any], players: int) -> list[int]:
@@ -153,7 +169,7 @@ def uma_for(rules: Mapping[str, Any], players: int) -> list[int]:
 class Step:
     """How one result ends the hand."""
 
-    summary: str
+    summary: Text
     deltas: dict[int, int] = field(default_factory=dict)
     sticks_to: int | None = None  # who takes the sticks on the table
     advance: str = "win"  # win | draw | abort | replay
@@ -212,22 +228,22 @@ class RiichiGame(Game):
     def setup(self, options: Mapping[str, str], players: list[Player], named: bool,
               seat: Seat | None = None) -> tuple[list[Player], dict[str, Any] | None]:
         if len(players) not in (3, 4):
-            raise UserError("Riichi is for 4 players (or 3, sanma), seated East South West "
-                            "North in the order given: players:alice bob carol dave")
+            raise UserError(_("Riichi is for 4 players (or 3, sanma), seated East South West "
+                              "North in the order given: players:alice bob carol dave"))
         return players, _state(None)
 
     # --- results -------------------------------------------------------------------------
 
     def _declare(self, ctx: PlayContext) -> PlayOutcome:
         if _state(ctx.state)["over"]:
-            raise UserError("The game is over: /endgame for the final scores with uma.")
+            raise UserError(OVER)
         return self._riichi(ctx, list((ctx.pending or {}).get("riichi", [])))
 
     def rescore(self, ctx: PlayContext) -> PlayOutcome:
         """A later result after /edit of an earlier one, with the re-derived dealer, honba,
         sticks and scores; it can't stand after the game has ended."""
         if _state(ctx.state)["over"]:
-            raise UserError("the game would have been over before it.")
+            raise UserError(_("the game would have been over before it."))
         return self._result(ctx)
 
     def _result(self, ctx: PlayContext) -> PlayOutcome:
@@ -239,9 +255,9 @@ class RiichiGame(Game):
             riichi = list(ctx.editing.get("riichi", []))
             changed = set(options) - EDIT_KEYS
             if changed:
-                raise UserError("An edit can change han, fu, yakuman, the tiles and what "
-                                "goes with them, or pao; for another winner, /undo and "
-                                "enter it again.")
+                raise UserError(_("An edit can change han, fu, yakuman, the tiles and what "
+                                  "goes with them, or pao; for another winner, /undo and "
+                                  "enter it again."))
             earlier = dict(ctx.editing["options"])
             if options.keys() & {"han", "fu", "yakuman"}:  # counts replace the tiles
                 earlier = {k: v for k, v in earlier.items() if k not in TILE_KEYS}
@@ -254,7 +270,7 @@ class RiichiGame(Game):
                 earlier.pop("yakuman", None)
             options = {**earlier, **options}
         elif state["over"]:
-            raise UserError("The game is over: /endgame for the final scores with uma.")
+            raise UserError(OVER)
         seats = _seats(ctx.roster)
         dealer = seats[state["round"] % len(seats)]
         deltas = dict.fromkeys(seats, 0)
@@ -269,19 +285,20 @@ class RiichiGame(Game):
         step = handler(ctx, options, state, dealer, riichi)
         for seat, points in step.deltas.items():
             deltas[seat] = deltas.get(seat, 0) + points
-        summary = step.summary
+        parts = [step.summary]
         if step.sticks_to is not None:
             deltas[step.sticks_to] += sticks * ctx.rules["stick"]
             if sticks:
-                summary += f"; {sticks} stick{'s' if sticks > 1 else ''} to " \
-                           f"{ctx.roster.by_seat(step.sticks_to).name}"
+                parts.append(_n("{n} stick to {player}", "{n} sticks to {player}", sticks,
+                                player=ctx.roster.by_seat(step.sticks_to).name))
             sticks = 0
         scores = {s: ctx.rules["start"] + ctx.totals.get(s, 0) + deltas[s] for s in seats}
         after = self._next(state, step, dealer, seats, sticks, ctx.rules, scores)
         if riichi and kind != "chombo":
             names = ", ".join(ctx.roster.by_seat(s).name for s in riichi)
-            summary += f"; riichi {names}"
-        summary = f"{round_name(state, len(seats))}: {summary}"
+            parts.append(_("riichi {players}", players=names))
+        summary = _("{round}: {result}", round=round_name(state, len(seats)),
+                    result=join(parts, "; "))
         inputs = {"kind": kind, "options": options, "riichi": riichi}
         return PlayOutcome("", pending=None, state=after, result=HandResult(
             players=seats, inputs=inputs, deltas=deltas, summary=summary))
@@ -294,31 +311,32 @@ class RiichiGame(Game):
         for seat in riichi:
             score = ctx.rules["start"] + ctx.totals.get(seat, 0)
             if score < ctx.rules["stick"]:
-                raise UserError(f"{ctx.roster.by_seat(seat).name} has {score:,} points: a "
-                                f"riichi needs the {ctx.rules['stick']:,} stick (rule "
-                                "riichi_below:yes allows riichi below it).")
+                raise UserError(_("{player} has {points} points: a riichi needs the "
+                                  "{stick} stick (rule riichi_below:yes allows riichi below "
+                                  "it).", player=ctx.roster.by_seat(seat).name,
+                                  points=_points(score), stick=_points(ctx.rules["stick"])))
 
     def _riichi(self, ctx: PlayContext, riichi: list[int]) -> PlayOutcome:
         names = split_list(ctx.options.get("", ""))
         if not names:
             me = ctx.actor_player
             if me is None:
-                raise UserError("Say who: /riichi alice")
+                raise UserError(_("Say who: /riichi alice"))
             players = [me]
         else:
             players = ctx.roster.resolve_many(names, ctx.mentions)
         for player in players:
             if player.seat in riichi:
-                raise UserError(f"{player.name} has already declared riichi this hand.")
+                raise UserError(_("{player} has already declared riichi this hand.",
+                                  player=player.name))
             riichi.append(player.seat)
         self._check_riichi_points(ctx, [p.seat for p in players])
-        who = ", ".join(p.name for p in players)
-        return PlayOutcome(f"Riichi: {who} (a stick each goes on the table with the result).",
-                           pending={"riichi": riichi})
+        return PlayOutcome(_("Riichi: {players} (a stick each goes on the table with the "
+                             "result).", players=_names(players)), pending={"riichi": riichi})
 
     def _hand_value(self, ctx: PlayContext, options: Mapping[str, str], winner: Player,
                     state: Mapping[str, Any], dealer: int, riichi: list[int], tsumo: bool,
-                    multi: bool) -> tuple[int, str, tuple[str, ...] | None]:
+                    multi: bool) -> tuple[int, Text, tuple[str, ...] | None]:
         """Basic points for one winner, how they were found, and the yaku when the tiles
         were given (None for typed values)."""
         seats = _seats(ctx.roster)
@@ -332,19 +350,21 @@ class RiichiGame(Game):
             given = parse_pairs(text)
             if len(given) == 1 and not given[0][0] and " " not in given[0][1].strip():
                 return given[0][1]  # one number for every winner: fu:30
-            if any(not name for name, _ in given):
-                raise UserError(f"With two winners, give {key}: as name=number for each, "
-                                f"e.g. {key}:{winner.name}=3 (or one number for both).")
+            if any(not name for name, _value in given):
+                raise UserError(_("With two winners, give {key}: as name=number for each, "
+                                  "e.g. {key}:{player}=3 (or one number for both).", key=key,
+                                  player=winner.name))
             pairs = {ctx.roster.resolve(n, ctx.mentions).seat: v for n, v in given}
             if winner.seat not in pairs:
-                raise UserError(f"Give {key}: for each winner, e.g. {key}:{winner.name}=3")
+                raise UserError(_("Give {key}: for each winner, e.g. {key}:{player}=3",
+                                  key=key, player=winner.name))
             return pairs[winner.seat]
 
         if "hand" in options:
             if multi:
-                raise UserError("With two winners, give han: and fu: for each.")
+                raise UserError(_("With two winners, give han: and fu: for each."))
             if "win" not in options:
-                raise UserError("Give the winning tile: win:2s")
+                raise UserError(_("Give the winning tile: win:2s"))
             riichi_flag = parse_bool(options["riichi"], "riichi") if "riichi" in options \
                 else winner.seat in riichi
             seat_wind = (seats.index(winner.seat) - seats.index(dealer)) % len(seats)
@@ -355,39 +375,40 @@ class RiichiGame(Game):
                                  three_players=len(seats) == 3)
             basic = pay.basic_points(result.han, result.fu, result.yakuman,
                                      rules["kiriage"], rules["kazoe"])
-            label = (f"yakuman x{result.yakuman}" if result.yakuman
-                     else f"{result.han} han {result.fu} fu")
-            return basic, f"{label} ({result.yaku})", result.names
+            label = (_("yakuman x{count}", count=result.yakuman) if result.yakuman
+                     else _("{han} han {fu} fu", han=result.han, fu=result.fu))
+            return basic, _("{value} ({yaku})", value=label, yaku=result.yaku), result.names
         given = [k for k in SITUATIONS if k in options]
         if given:
-            raise UserError(f"{given[0]}: is read with the tiles (hand:); with han: count "
-                            "it into the han.")
+            raise UserError(_("{key}: is read with the tiles (hand:); with han: count it "
+                              "into the han.", key=given[0]))
         if "yakuman" in options and options.keys() & {"han", "fu"}:
-            raise UserError("Give yakuman: or han: and fu:, not both (a yakuman has no han "
-                            "or fu to count).")
+            raise UserError(_("Give yakuman: or han: and fu:, not both (a yakuman has no han "
+                              "or fu to count)."))
         yakuman_text = own("yakuman")
         if yakuman_text is not None:
             count = parse_int(yakuman_text, "yakuman", 1, 6)
-            return pay.basic_points(0, 0, count), f"yakuman x{count}", None
+            return pay.basic_points(0, 0, count), _("yakuman x{count}", count=count), None
         han_text, fu_text = own("han"), own("fu")
         if han_text is None:
-            raise UserError(f"Give han: and fu:, yakuman:1, or the tiles. "
-                            f"{ctx.example(RON_USAGE)}")
+            raise UserError(_("Give han: and fu:, yakuman:1, or the tiles. {example}   or   "
+                              "{tiles}", example=ctx.example(RON_BY_HAN),
+                              tiles=ctx.example(RON_BY_TILES)))
         han = parse_int(han_text, "han", 1, 100)
         if fu_text is None:
             if han < 5:
-                raise UserError("Give fu: too (below 5 han the fu decide the value).")
+                raise UserError(_("Give fu: too (below 5 han the fu decide the value)."))
             fu = 30  # from 5 han on the fu don't matter
         else:
             fu = parse_int(fu_text, "fu", 20, 110)
             pay.check_han_fu(han, fu, tsumo)
         basic = pay.basic_points(han, fu, 0, rules["kiriage"], rules["kazoe"])
-        return basic, f"{han} han {fu} fu", None
+        return basic, _("{han} han {fu} fu", han=han, fu=fu), None
 
     def _winners(self, ctx: PlayContext, options: Mapping[str, str]) -> list[Player]:
         names = split_list(options.get("winner", ""))
         if not names:
-            raise UserError("Name the winner: winner:NAME")
+            raise UserError(_("Name the winner: winner:NAME"))
         return ctx.roster.resolve_many(names, ctx.mentions, "winner:")
 
     def _pao(self, ctx: PlayContext, options: Mapping[str, str], winner: Player,
@@ -396,41 +417,45 @@ class RiichiGame(Game):
         if "pao" not in options:
             return None
         if ctx.rules["pao"] == "none":
-            raise UserError("Sekinin barai (pao) is off here (rule pao).")
+            raise UserError(_("Sekinin barai (pao) is off here (rule pao)."))
         liable = ctx.roster.resolve(options["pao"].strip(), ctx.mentions)
         if liable.seat == winner.seat:
-            raise UserError(f"{liable.name} won: pao: is the player who fed the last set.")
+            raise UserError(_("{player} won: pao: is the player who fed the last set.",
+                              player=liable.name))
         if yaku is None:
             if "yakuman" not in options:
-                raise UserError("pao: is for a daisangen or daisuushii: give yakuman:1 (or "
-                                "the tiles).")
+                raise UserError(_("pao: is for a daisangen or daisuushii: give yakuman:1 (or "
+                                  "the tiles)."))
         elif not set(yaku) & set(PAO_YAKU):
-            raise UserError("pao: is for a daisangen or daisuushii; these tiles are neither.")
+            raise UserError(_("pao: is for a daisangen or daisuushii; these tiles are "
+                              "neither."))
         return liable
 
     def _ron(self, ctx: PlayContext, options: Mapping[str, str], state: Mapping[str, Any],
              dealer: int, riichi: list[int]) -> Step:
         winners = self._winners(ctx, options)
         if "from" not in options:
-            raise UserError("Say who dealt in: from:NAME")
+            raise UserError(_("Say who dealt in: from:NAME"))
         loser = ctx.roster.resolve(options["from"].strip(), ctx.mentions)
         if loser in winners:
-            raise UserError(f"{loser.name} can't win on their own discard: that is /tsumo.")
+            raise UserError(_("{player} can't win on their own discard: that is /tsumo.",
+                              player=loser.name))
         seats = _seats(ctx.roster)
         # in turn after the discarder: the first is the head-bump winner, and takes honba
         # and sticks
         order = sorted(winners, key=lambda p: (seats.index(p.seat) - seats.index(loser.seat))
                        % len(seats))
         if len(order) > 1 and not ctx.rules["double_ron"]:
-            raise UserError(f"Head bump (no double ron here): only {order[0].name}, first "
-                            f"after {loser.name}, wins. /ron winner:{order[0].name} ...")
+            raise UserError(_("Head bump (no double ron here): only {winner}, first after "
+                              "{discarder}, wins. /ron winner:{winner} ...",
+                              winner=order[0].name, discarder=loser.name))
         if len(order) == 3 and ctx.rules["triple_ron"] == "draw":
-            raise UserError("Three rons on one discard are sanchahou here, an abortive draw "
-                            "(rule triple_ron): /draw abort:sanchahou")
+            raise UserError(_("Three rons on one discard are sanchahou here, an abortive "
+                              "draw (rule triple_ron): /draw abort:sanchahou"))
         if len(order) > 1 and "pao" in options:
-            raise UserError("pao: is for a hand with one winner.")
+            raise UserError(_("pao: is for a hand with one winner."))
         deltas: dict[int, int] = {}
-        parts = []
+        parts: list[Text] = []
         for i, winner in enumerate(order):
             basic, how, yaku = self._hand_value(ctx, options, winner, state, dealer, riichi,
                                                 False, len(order) > 1)
@@ -440,20 +465,21 @@ class RiichiGame(Game):
             if liable is not None and liable.seat != loser.seat:
                 paid = pay.pao_ron(win, loser.seat, liable.seat, honba, ctx.rules["honba"],
                                    ctx.rules["pao"] == "liable")
-                how += f", pao {liable.name}"
+                how = _("{value}, pao {player}", value=how, player=liable.name)
             else:
                 paid = pay.ron(win, loser.seat, honba, ctx.rules["honba"])
             for seat, points in paid.items():
                 deltas[seat] = deltas.get(seat, 0) + points
-            parts.append(f"{winner.name} ron from {loser.name}, {how}, "
-                         f"{deltas[winner.seat]:,}")
-        return Step("; ".join(parts), deltas, order[0].seat, "win", [p.seat for p in order])
+            parts.append(_("{winner} ron from {discarder}, {value}, {points}",
+                           winner=winner.name, discarder=loser.name, value=how,
+                           points=_points(deltas[winner.seat])))
+        return Step(join(parts, "; "), deltas, order[0].seat, "win", [p.seat for p in order])
 
     def _tsumo(self, ctx: PlayContext, options: Mapping[str, str], state: Mapping[str, Any],
                dealer: int, riichi: list[int]) -> Step:
         winners = self._winners(ctx, options)
         if len(winners) != 1:
-            raise UserError("A tsumo has one winner.")
+            raise UserError(_("A tsumo has one winner."))
         winner = winners[0]
         basic, how, yaku = self._hand_value(ctx, options, winner, state, dealer, riichi,
                                             True, False)
@@ -461,12 +487,13 @@ class RiichiGame(Game):
         liable = self._pao(ctx, options, winner, yaku)
         if liable is not None:
             deltas = pay.pao_tsumo(win, liable.seat, state["honba"], ctx.rules["honba"])
-            how += f", pao {liable.name} pays it all"
+            how = _("{value}, pao {player} pays it all", value=how, player=liable.name)
         else:
             deltas = pay.tsumo(win, _seats(ctx.roster), dealer, state["honba"],
                                ctx.rules["honba"])
-        return Step(f"{winner.name} tsumo, {how}, {deltas[winner.seat]:,}", deltas,
-                    winner.seat, "win", [winner.seat])
+        return Step(_("{winner} tsumo, {value}, {points}", winner=winner.name, value=how,
+                      points=_points(deltas[winner.seat])), deltas, winner.seat, "win",
+                    [winner.seat])
 
     def _draw(self, ctx: PlayContext, options: Mapping[str, str], state: Mapping[str, Any],
               dealer: int, riichi: list[int]) -> Step:
@@ -475,17 +502,17 @@ class RiichiGame(Game):
         words = [w for w in split_list(options.get("tenpai", "")) if w.lower() != "none"]
         tenpai = ctx.roster.resolve_many(words, ctx.mentions, "tenpai:")
         seats = [p.seat for p in tenpai]
-        who = ", ".join(p.name for p in tenpai) or "nobody"
+        who: Text = _names(tenpai) or NOBODY
         if "nagashi" not in options:
             deltas = pay.noten_payments(_seats(ctx.roster), seats, ctx.rules["noten"])
-            return Step(f"draw, tenpai {who}", deltas, None, "draw", seats)
+            return Step(_("draw, tenpai {players}", players=who), deltas, None, "draw", seats)
         mode = ctx.rules["nagashi"]
         if mode == "off":
-            raise UserError("Nagashi mangan is not played here (rule nagashi).")
+            raise UserError(_("Nagashi mangan is not played here (rule nagashi)."))
         nagashi = ctx.roster.resolve_many(split_list(options["nagashi"]), ctx.mentions,
                                           "nagashi:")
         if not nagashi:
-            raise UserError("Name who made nagashi mangan: nagashi:NAME")
+            raise UserError(_("Name who made nagashi mangan: nagashi:NAME"))
         # a mangan tsumo each, in place of the noten payments; honba only when it counts as
         # a win (EMA), not when it stays a draw (Tenhou)
         honba = state["honba"] if mode == "win" else 0
@@ -495,44 +522,45 @@ class RiichiGame(Game):
             for seat, points in pay.tsumo(win, _seats(ctx.roster), dealer, honba,
                                           ctx.rules["honba"]).items():
                 deltas[seat] = deltas.get(seat, 0) + points
-        names = ", ".join(p.name for p in nagashi)
+        names = _names(nagashi)
         if mode == "win":
-            return Step(f"nagashi mangan {names}", deltas, None, "win",
+            return Step(_("nagashi mangan {players}", players=names), deltas, None, "win",
                         [p.seat for p in nagashi])
-        return Step(f"draw, nagashi mangan {names}, tenpai {who}", deltas, None, "draw",
-                    seats)
+        return Step(_("draw, nagashi mangan {players}, tenpai {tenpai}", players=names,
+                      tenpai=who), deltas, None, "draw", seats)
 
     def _abort(self, ctx: PlayContext, options: Mapping[str, str],
                riichi: list[int]) -> Step:
         kind = options["abort"].strip().lower()
         if kind not in ABORTS:
-            raise UserError(f"abort: is one of {', '.join(ABORTS)}.")
+            raise UserError(_("abort: is one of {choices}.", choices=", ".join(ABORTS)))
         if options.keys() & {"tenpai", "nagashi"}:
-            raise UserError("An abortive draw has no tenpai or nagashi: give abort: alone.")
+            raise UserError(_("An abortive draw has no tenpai or nagashi: give abort: "
+                              "alone."))
         rules, seats = ctx.rules, _seats(ctx.roster)
         if kind in FOUR_ONLY and len(seats) != 4:
-            raise UserError(f"{ABORTS[kind]} is a four-player abortive draw.")
+            raise UserError(_("{kind} is a four-player abortive draw.", kind=ABORTS[kind]))
         if kind == "sanchahou":
             if not rules["double_ron"] or rules["triple_ron"] != "draw":
-                raise UserError("Three rons on one discard are not a draw here (rules "
-                                "double_ron and triple_ron): enter the /ron.")
+                raise UserError(_("Three rons on one discard are not a draw here (rules "
+                                  "double_ron and triple_ron): enter the /ron."))
         elif not rules["abortive"]:
-            raise UserError("Abortive draws are not played here (rule abortive): the hand "
-                            "goes on.")
+            raise UserError(_("Abortive draws are not played here (rule abortive): the hand "
+                              "goes on."))
         if kind == "suucha" and sorted(riichi) != sorted(seats):
-            declared = ", ".join(ctx.roster.by_seat(s).name for s in riichi) or "nobody"
-            raise UserError(f"Suucha riichi is all four in riichi; declared so far: "
-                            f"{declared}. /riichi NAME for each first.")
-        return Step(f"abortive draw, {ABORTS[kind]}", {}, None, "abort")
+            declared: Text = _names([ctx.roster.by_seat(s) for s in riichi]) or NOBODY
+            raise UserError(_("Suucha riichi is all four in riichi; declared so far: "
+                              "{players}. /riichi NAME for each first.", players=declared))
+        return Step(_("abortive draw, {kind}", kind=ABORTS[kind]), {}, None, "abort")
 
     def _chombo(self, ctx: PlayContext, options: Mapping[str, str], state: Mapping[str, Any],
                 dealer: int, riichi: list[int]) -> Step:
         names = split_list(options.get("", ""))
         if len(names) != 1:
-            raise UserError("Name the one player: /chombo bob")
+            raise UserError(_("Name the one player: /chombo bob"))
         offender = ctx.roster.resolve(names[0], ctx.mentions)
         deltas = pay.chombo(offender.seat, _seats(ctx.roster), dealer)
-        return Step(f"chombo by {offender.name}", deltas, None, "replay")
+        return Step(_("chombo by {player}", player=offender.name), deltas, None, "replay")
 
     def _next(self, state: Mapping[str, Any], step: Step, dealer: int, seats: list[int],
               sticks: int, rules: Mapping[str, Any],
@@ -575,13 +603,14 @@ class RiichiGame(Game):
     # --- the board -----------------------------------------------------------------------
 
     def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],
-               state: Mapping[str, Any] | None, roster: Roster, ended: bool = False) -> str:
+               state: Mapping[str, Any] | None, roster: Roster, ended: bool = False) -> Text:
         state = _state(state)
-        scores = " · ".join(f"{p.name} {rules['start'] + totals.get(p.seat, 0):,}"
+        scores = " · ".join(f"{p.name} {_points(rules['start'] + totals.get(p.seat, 0))}"
                             for p in roster)
-        where = "Game over" if ended else "Game over: /endgame for the final scores" \
+        where = _("Game over") if ended else _("Game over: /endgame for the final scores") \
             if state["over"] else round_name(state, len(roster))
-        return f"{where} · sticks on the table {state['sticks']} · scores: {scores}"
+        return _("{where} · sticks on the table {sticks} · scores: {scores}", where=where,
+                 sticks=state["sticks"], scores=scores)
 
     def _final(self, totals: Mapping[int, int], rules: Mapping[str, Any],
                state: Mapping[str, Any], roster: Roster
@@ -600,7 +629,7 @@ class RiichiGame(Game):
         """Places by final result (ties in seat order from the first dealer, as the uma
         was given); the result is the final score with uma and oka; below zero is a bust."""
         seats = _seats(roster)
-        scores, final, _ = self._final(totals, rules, _state(state), roster)
+        scores, final, _first = self._final(totals, rules, _state(state), roster)
         ranked = sorted(seats, key=lambda s: (-final[s], seats.index(s)))
         results = {s: Decimal(f"{final[s]:.1f}") for s in seats}
         # tenths rounded (an oka split three ways) still sum as the unrounded: the odd
@@ -610,24 +639,38 @@ class RiichiGame(Game):
                 for s in seats}
 
     def final_lines(self, totals: Mapping[int, int], rules: Mapping[str, Any],
-                    state: Mapping[str, Any] | None, roster: Roster) -> list[str]:
+                    state: Mapping[str, Any] | None, roster: Roster) -> list[Text]:
         state = _state(state)
         seats = _seats(roster)
-        scores, _, first = self._final(totals, rules, state, roster)
+        scores, _final, first = self._final(totals, rules, state, roster)
         placed = self.placings(totals, rules, state, roster)
         leftover = state["sticks"] * rules["stick"]
         uma = uma_for(rules, len(seats))
         ranked = sorted(seats, key=lambda s: placed[s].place)
         oka = (rules["back"] - rules["start"]) * len(seats) / 1000
-        lines = [f"Final (uma {' '.join(f'{u:+d}' for u in uma)}, back {rules['back']:,}"
-                 + (f", oka {oka:+g} to first" if oka else "")
-                 + (f", {state['sticks']} leftover stick(s) to "
-                    f"{roster.by_seat(first).name}" if leftover else "") + "):"]
-        lines += [f"{i}. {roster.by_seat(s).name} {scores[s]:,} -> {placed[s].result:+.1f}"
-                  for i, s in enumerate(ranked, 1)]
+        values = {"uma": " ".join(f"{u:+d}" for u in uma), "back": _points(rules["back"]),
+                  "oka": f"{oka:+g}", "player": roster.by_seat(first).name}
+        if leftover and oka:
+            head = _n("Final (uma {uma}, back {back}, oka {oka} to first, {n} leftover stick "
+                      "to {player}):", "Final (uma {uma}, back {back}, oka {oka} to first, "
+                      "{n} leftover sticks to {player}):", state["sticks"], **values)
+        elif leftover:
+            head = _n("Final (uma {uma}, back {back}, {n} leftover stick to {player}):",
+                      "Final (uma {uma}, back {back}, {n} leftover sticks to {player}):",
+                      state["sticks"], **values)
+        elif oka:
+            head = _("Final (uma {uma}, back {back}, oka {oka} to first):", uma=values["uma"],
+                     back=values["back"], oka=values["oka"])
+        else:
+            head = _("Final (uma {uma}, back {back}):", uma=values["uma"],
+                     back=values["back"])
+        lines: list[Text] = [head]
+        lines += [f"{i}. {roster.by_seat(s).name} {_points(scores[s])} -> "
+                  f"{placed[s].result:+.1f}" for i, s in enumerate(ranked, 1)]
         return lines
 
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
-                     rules: Mapping[str, Any]) -> str:
+                     rules: Mapping[str, Any]) -> Text:
         names = ", ".join(roster.by_seat(s).name for s in pending.get("riichi", []))
-        return f"has riichi declared by {names or 'nobody'}"
+        # TRANSLATORS: follows "Result 2" on the board: "Result 2 has riichi declared by alice."
+        return _("has riichi declared by {players}", players=names or NOBODY)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.errors import UserError
+from bot.core.i18n import _
 
 VALID_FU = (20, 25, *range(30, 120, 10))
 
@@ -23,9 +24,9 @@ def basic_points(han: int, fu: int, yakuman: int = 0, kiriage: bool = False,
     if yakuman:
         return 8000 * yakuman
     if han < 1:
-        raise UserError("A winning hand has at least 1 han.")
+        raise UserError(_("A winning hand has at least 1 han."))
     if fu not in VALID_FU:
-        raise UserError(f"fu is 20, 25 or 30 to 110 in tens, not {fu}.")
+        raise UserError(_("fu is 20, 25 or 30 to 110 in tens, not {fu}.", fu=fu))
     if han >= 13:
         if kazoe == "sanbaiman":
             return 6000
@@ -50,16 +51,17 @@ def check_han_fu(han: int, fu: int, tsumo: bool) -> None:
     only pinfu won by tsumo, so never a ron and never below 2 han (pinfu + menzen tsumo);
     25 fu is only chiitoitsu, 2 han by itself, and 3 by tsumo (+ menzen tsumo)."""
     if fu == 20 and not tsumo:
-        raise UserError("No hand is 20 fu by ron: 20 fu is pinfu won by tsumo; pinfu by "
-                        "ron is 30 fu.")
+        raise UserError(_("No hand is 20 fu by ron: 20 fu is pinfu won by tsumo; pinfu by "
+                          "ron is 30 fu."))
     if fu == 20 and han < 2:
-        raise UserError(f"No hand is {han} han 20 fu: 20 fu is pinfu by tsumo, at least 2 "
-                        "han (pinfu and menzen tsumo).")
+        raise UserError(_("No hand is {han} han 20 fu: 20 fu is pinfu by tsumo, at least 2 "
+                          "han (pinfu and menzen tsumo).", han=han))
     if fu == 25 and han < 2:
-        raise UserError(f"No hand is {han} han 25 fu: 25 fu is chiitoitsu, 2 han by itself.")
+        raise UserError(_("No hand is {han} han 25 fu: 25 fu is chiitoitsu, 2 han by itself.",
+                          han=han))
     if fu == 25 and tsumo and han < 3:
-        raise UserError(f"No hand is {han} han 25 fu by tsumo: chiitoitsu by tsumo has "
-                        "menzen tsumo too, at least 3 han.")
+        raise UserError(_("No hand is {han} han 25 fu by tsumo: chiitoitsu by tsumo has "
+                          "menzen tsumo too, at least 3 han.", han=han))
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.core.errors import UserError
 from bot.core.grammar import parse_int, split_list
+from bot.core.i18n import _
 from bot.core.money import money_rules
 from bot.core.rules import Preset, RuleBook, RuleSpec, bool_rule, choice_rule, int_rule
 
@@ -15,7 +16,8 @@ def _uma(places: int, example: str) -> RuleSpec:
     def parse(text: str) -> str:
         numbers = [parse_int(w, key, -100, 100) for w in split_list(text)]
         if len(numbers) != places or sum(numbers) != 0:
-            raise UserError(f"{key} is {places} numbers that add up to 0, e.g. {example}.")
+            raise UserError(_("{key} is {count} numbers that add up to 0, e.g. {example}.",
+                              key=key, count=places, example=example))
         return " ".join(str(n) for n in numbers)
 
     players = "four" if places == 4 else "three"
