@@ -73,28 +73,6 @@ def test_a_tranca_summary_is_kept_as_a_message():
         "B +0 (nada)")
 
 
-def test_call_break_speaks_brazilian_portuguese_and_nepali():
-    from bot.core.games.callbreak.game import CallBreakGame
-
-    game = CallBreakGame()
-    roster = Roster([Player(seat=i, name=n) for i, n in enumerate(("ana", "ben", "cleo",
-                                                                    "dev"), 1)])
-    rules = game.rulebook.defaults()
-    pending = {"players": [1, 2, 3, 4], "bids": {"1": 3, "2": 4, "3": 2, "4": 3},
-               "tricks": {"1": 5}}
-    assert translator("pt-BR", "callbreak").render(game.pending_note(pending, roster, rules)) \
-        == "tem os pedidos ana 3, ben 4, cleo 2, dev 3; espera as vazas de ben, cleo, dev " \
-           "(faltam 8 de 13)"
-    assert translator("ne", "callbreak").render(game.status({}, rules, {"played": 0},
-                                                            roster)) \
-        == "5 राउन्ड; सबैभन्दा बढी जम्मा अंक हुने जित्छ।"
-    assert translator("pt-BR", "callbreak").render(
-        game.status({1: 32, 2: 32, 3: 0, 4: -40}, rules, {"played": 5}, roster)) \
-        == "Todas as 5 rodadas jogadas: ana e ben empatam em primeiro com +3.2."
-    assert translator("pt-BR", "callbreak").text(game.title) == "Call Break"
-    assert translator("ne", "callbreak").text(game.title) == "कल ब्रेक"
-
-
 def test_english_is_the_source():
     assert translator("en", "tranca").render(_("{items} and {last}", items="A", last="B")) \
         == "A and B"
