@@ -33,6 +33,7 @@ from bot.core.errors import UserError
 from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome, Seat
 from bot.core.games.callbreak.scoring import TRICKS, Scoring, round_scores
 from bot.core.grammar import parse_int, parse_pairs, split_list
+from bot.core.i18n import Msg, Text, _, _n, join
 from bot.core.money import money_rules
 from bot.core.permissions import Rule
 from bot.core.players import Player, Roster
@@ -179,8 +180,10 @@ class CallBreakGame(Game):
         rules = ctx.rules
         if not bids_text.strip() and not tricks_text.strip():
             if ctx.editing is not None:
-                raise UserError("Say what to change, e.g. /edit round:2 tricks:alice=4 bob=3")
-            raise UserError(f"Give the bids, the tricks or both: {ctx.example(ROUND_USAGE)}")
+                raise UserError(_("Say what to change, e.g. /edit round:2 tricks:alice=4 "
+                                  "bob=3"))
+            raise UserError(_("Give the bids, the tricks or both: {example}",
+                              example=ctx.example(ROUND_USAGE)))
         played = _played(ctx.state)
         if ctx.editing is not None:
             entry = Entry.from_json(ctx.editing)
@@ -188,27 +191,33 @@ class CallBreakGame(Game):
             entry = Entry.from_json(ctx.pending)
         else:
             if played >= rules["rounds"]:
-                raise UserError(f"The game is over: {played} of {rules['rounds']} rounds "
-                                "played. /endgame for the result, or /rules rounds:"
-                                f"{played + 1} to play on.")
+                raise UserError(_("The game is over: {played} of {rounds} rounds played. "
+                                  "/endgame for the result, or /rules rounds:{next} to play "
+                                  "on.", played=played, rounds=rules["rounds"],
+                                  next=played + 1))
             if len(ctx.hand_players) != self.min_players:
                 # the core checks this for /round only; /bid and /tricks start rounds too
-                raise UserError(f"Call Break is played by 4; playing now: "
-                                f"{Roster(ctx.hand_players).listing() or 'nobody'}. Others "
-                                "sit down with /join or come back with /back.")
+                playing = Roster(ctx.hand_players).listing()
+                if not playing:
+                    raise UserError(_("Call Break is played by 4; nobody is playing now. "
+                                      "Others sit down with /join or come back with /back."))
+                raise UserError(_("Call Break is played by 4; playing now: {players}. Others "
+                                  "sit down with /join or come back with /back.",
+                                  players=playing))
             entry = Entry([p.seat for p in ctx.hand_players])
         low, high = rules["min_bid"], rules["max_bid"]
         if low > high:
-            raise UserError(f"The rules allow no bid: min_bid {low} is above max_bid {high}. "
-                            "Change one with /rules.")
-        notes: list[str] = []
+            raise UserError(_("The rules allow no bid: min_bid {low} is above max_bid {high}. "
+                              "Change one with /rules.", low=low, high=high))
+        notes: list[Msg] = []
         if bids_text.strip():
             bids = self._read(bids_text, "bid", entry, ctx, 0, TRICKS)
             for seat, bid in bids.items():
                 if not low <= bid <= high:
                     name = ctx.roster.by_seat(seat).name
-                    raise UserError(f"{name}'s bid must be {low} to {high}, not {bid} "
-                                    f"(/rules min_bid: and max_bid: set the range).")
+                    raise UserError(_("{name}'s bid must be {low} to {high}, not {bid} "
+                                      "(/rules min_bid: and max_bid: set the range).",
+                                      name=name, low=low, high=high, bid=bid))
             notes += self._changes(entry.bids, bids, "bid", ctx.roster)
             entry.bids.update(bids)
         if tricks_text.strip():
@@ -217,25 +226,27 @@ class CallBreakGame(Game):
             entry.tricks.update(tricks)
         given = sum(entry.tricks.values())
         if given > TRICKS:
-            raise UserError(f"The tricks given add up to {given}; a round has {TRICKS}. "
-                            "Count them again.")
+            raise UserError(_("The tricks given add up to {total}; a round has {tricks}. "
+                              "Count them again.", total=given, tricks=TRICKS))
         if len(entry.tricks) == len(entry.players) and given != TRICKS:
             # everyone's tricks are in: they must be the whole round now, not at the next
             # command (which would be refused for this one's mistake)
-            raise UserError(f"The tricks add up to {given}; a round has {TRICKS}. Count them "
-                            "again.")
+            raise UserError(_("The tricks add up to {total}; a round has {tricks}. Count them "
+                              "again.", total=given, tricks=TRICKS))
         if not entry.complete():
             if ctx.editing is not None:  # an edit starts from a complete round
-                raise UserError("That edit leaves the round without every bid and trick.")
+                raise UserError(_("That edit leaves the round without every bid and "
+                                  "trick."))
             return PlayOutcome(self._so_far(entry, ctx.roster, notes), pending=entry.to_json())
         scoring = Scoring(overtricks=rules["overtricks"], miss=rules["miss"],
                           eight_is_13=rules["eight_is_13"])
         deltas = round_scores(entry.bids, entry.tricks, scoring, low, high)
         name = ctx.roster.by_seat
-        summary = ", ".join(f"{name(s).name} bid {entry.bids[s]} took {entry.tricks[s]}"
-                            for s in entry.players)
+        summary: Text = join([_("{name} bid {bid} took {took}", name=name(s).name,
+                                bid=entry.bids[s], took=entry.tricks[s])
+                              for s in entry.players], ", ")
         if notes and ctx.editing is None:  # an edit keeps the old round in the log anyway
-            summary += f" ({'; '.join(notes)})"
+            summary = join([summary, " (", join(notes, "; "), ")"], "")
         return PlayOutcome("", pending=None, state={"played": played + 1}, result=HandResult(
             players=entry.players, inputs=entry.to_json(),
             deltas={s: deltas[s] for s in entry.players}, summary=summary))
@@ -249,56 +260,81 @@ class CallBreakGame(Game):
         pairs = parse_pairs(text)
         seats: list[int] = []
         values: list[str] = []
+        bids = what == "bid"
+        count = len(entry.players)
         if pairs and not pairs[0][0]:
             if len(pairs) > 1:
-                raise UserError(f"Give every {what} as name=number, or all {len(entry.players)} "
-                                f"as numbers in seat order ({names}); not a mix.")
+                raise UserError(
+                    _("Give every bid as name=number, or all {count} as numbers in seat order "
+                      "({names}); not a mix.", count=count, names=names) if bids else
+                    _("Give every tricks as name=number, or all {count} as numbers in seat "
+                      "order ({names}); not a mix.", count=count, names=names))
             words = split_list(pairs[0][1])
             if len(words) == 1:
                 me = ctx.actor_player
                 if me is None or me.seat not in entry.players:
                     first = ctx.roster.by_seat(entry.players[0]).name
-                    raise UserError(f"A number alone is your own {what}, and you have no seat "
-                                    f"in this round. Say whose: {first}={words[0]}, or give "
-                                    f"all {len(entry.players)} in seat order ({names}).")
+                    raise UserError(
+                        _("A number alone is your own bid, and you have no seat in this "
+                          "round. Say whose: {first}={number}, or give all {count} in seat "
+                          "order ({names}).", first=first, number=words[0], count=count,
+                          names=names) if bids else
+                        _("A number alone is your own tricks, and you have no seat in this "
+                          "round. Say whose: {first}={number}, or give all {count} in seat "
+                          "order ({names}).", first=first, number=words[0], count=count,
+                          names=names))
                 seats = [me.seat]
-            elif len(words) == len(entry.players):
+            elif len(words) == count:
                 seats = list(entry.players)
             else:
-                raise UserError(f"{len(words)} numbers for {len(entry.players)} players: give "
-                                f"one each in seat order ({names}), or name=number pairs.")
+                raise UserError(_("{numbers} numbers for {count} players: give one each in "
+                                  "seat order ({names}), or name=number pairs.",
+                                  numbers=len(words), count=count, names=names))
             values = words
         else:
             for who, value in pairs:
                 player = table.resolve(who, ctx.mentions)
                 if player.seat in seats:
-                    raise UserError(f"{player.name} is named twice; give each {what} once.")
+                    raise UserError(
+                        _("{name} is named twice; give each bid once.", name=player.name)
+                        if bids else
+                        _("{name} is named twice; give each tricks once.", name=player.name))
                 seats.append(player.seat)
                 values.append(value)
-        return {seat: parse_int(value, f"{ctx.roster.by_seat(seat).name}'s {what}", low, high)
+
+        def whose(seat: int) -> Msg:
+            name = ctx.roster.by_seat(seat).name
+            return _("{name}'s bid", name=name) if bids else _("{name}'s tricks", name=name)
+
+        return {seat: parse_int(value, whose(seat), low, high)  # type: ignore[arg-type]
                 for seat, value in zip(seats, values, strict=True)}
 
     def _changes(self, before: Mapping[int, int], after: Mapping[int, int], what: str,
-                 roster: Roster) -> list[str]:
+                 roster: Roster) -> list[Msg]:
         """A value given again replaces the earlier one: say so, so a slip is seen."""
-        verb = "were" if what == "tricks" else "was"
-        return [f"{roster.by_seat(s).name}'s {what} {verb} {before[s]}, now {v}"
+        if what == "tricks":
+            return [_("{name}'s tricks were {before}, now {after}",
+                      name=roster.by_seat(s).name, before=before[s], after=v)
+                    for s, v in after.items() if s in before and before[s] != v]
+        return [_("{name}'s bid was {before}, now {after}", name=roster.by_seat(s).name,
+                  before=before[s], after=v)
                 for s, v in after.items() if s in before and before[s] != v]
 
-    def _so_far(self, entry: Entry, roster: Roster, notes: list[str]) -> str:
+    def _so_far(self, entry: Entry, roster: Roster, notes: list[Msg]) -> Text:
         def listed(values: Mapping[int, int]) -> str:
             return ", ".join(f"{roster.by_seat(s).name} {values[s]}"
                              for s in entry.players if s in values)
 
-        lines = []
+        lines: list[Text] = []
         if entry.bids:
-            lines.append(f"Bids: {listed(entry.bids)} ({sum(entry.bids.values())} of "
-                         f"{TRICKS} called).")
+            lines.append(_("Bids: {bids} ({called} of {tricks} called).",
+                           bids=listed(entry.bids), called=sum(entry.bids.values()),
+                           tricks=TRICKS))
         if entry.tricks:
-            lines.append(f"Tricks: {listed(entry.tricks)} ({sum(entry.tricks.values())} of "
-                         f"{TRICKS}).")
-        lines += [f"Changed: {note}." for note in notes]
-        return "\n".join(lines)
+            lines.append(_("Tricks: {taken} ({count} of {tricks}).", taken=listed(entry.tricks),
+                           count=sum(entry.tricks.values()), tricks=TRICKS))
+        lines += [_("Changed: {change}.", change=note) for note in notes]
+        return join(lines)
 
     # --- the board -----------------------------------------------------------------------
 
@@ -308,38 +344,54 @@ class CallBreakGame(Game):
         return no_bid or [s for s in entry.players if s not in entry.tricks]
 
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
-                     rules: Mapping[str, Any]) -> str:
+                     rules: Mapping[str, Any]) -> Text:
         entry = Entry.from_json(pending)
         who = ", ".join(roster.by_seat(s).name for s in self.waiting_for(pending, rules))
         if any(s not in entry.bids for s in entry.players):
-            return f"waits for bids from {who}"
+            return _("waits for bids from {players}", players=who)
         bids = ", ".join(f"{roster.by_seat(s).name} {entry.bids[s]}" for s in entry.players)
-        left = TRICKS - sum(entry.tricks.values())
-        return (f"has bids {bids}; waits for tricks from {who}"
-                + (f" ({left} of {TRICKS} left)" if entry.tricks else ""))
+        if not entry.tricks:
+            return _("has bids {bids}; waits for tricks from {players}", bids=bids, players=who)
+        return _("has bids {bids}; waits for tricks from {players} ({left} of {tricks} left)",
+                 bids=bids, players=who, left=TRICKS - sum(entry.tricks.values()),
+                 tricks=TRICKS)
 
     def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],
-               state: Mapping[str, Any] | None, roster: Roster, ended: bool = False) -> str:
+               state: Mapping[str, Any] | None, roster: Roster, ended: bool = False) -> Text:
         played, rounds = _played(state), rules["rounds"]
         if not played or not len(roster):
-            return f"{rounds} rounds; the highest total wins."
+            return _n("{n} round; the highest total wins.", "{n} rounds; the highest total wins.",
+                      rounds)
         best = max(totals.get(p.seat, 0) for p in roster)
         top = [p.name for p in roster if totals.get(p.seat, 0) == best]
         score = show(best, PLACES)
+        one = len(top) == 1
         if played < rounds and ended:  # stopped early: the standings stand as they are
-            first = (f"{top[0]} finished first" if len(top) == 1 else
-                     f"{' and '.join(top)} finished level")
-            return f"Ended after {played} of {rounds} rounds; {first} with {score}."
+            if one:
+                return _("Ended after {played} of {rounds} rounds; {name} finished first with "
+                         "{score}.", played=played, rounds=rounds, name=top[0], score=score)
+            return _("Ended after {played} of {rounds} rounds; {names} finished level with "
+                     "{score}.", played=played, rounds=rounds, names=_both(top), score=score)
         if played < rounds:
-            lead = (f"{top[0]} leads" if len(top) == 1 else f"{' and '.join(top)} share the "
-                    "lead")
-            return f"{played} of {rounds} rounds played; {lead} with {score}."
-        if len(top) > 1:
-            return (f"All {rounds} rounds played: {' and '.join(top)} tie for first with "
-                    f"{score}.")
-        return f"All {rounds} rounds played: {top[0]} wins with {score}!"
+            if one:
+                return _("{played} of {rounds} rounds played; {name} leads with {score}.",
+                         played=played, rounds=rounds, name=top[0], score=score)
+            return _("{played} of {rounds} rounds played; {names} share the lead with "
+                     "{score}.", played=played, rounds=rounds, names=_both(top), score=score)
+        if not one:
+            return _("All {rounds} rounds played: {names} tie for first with {score}.",
+                     rounds=rounds, names=_both(top), score=score)
+        return _("All {rounds} rounds played: {name} wins with {score}!", rounds=rounds,
+                 name=top[0], score=score)
 
     def winners(self, hand: Any) -> list[int]:
         """For /stats, a round is won by each player who made their bid."""
         entry = Entry.from_json(hand.inputs)
         return [s for s in entry.players if entry.tricks.get(s, -1) >= entry.bids.get(s, 99)]
+
+
+def _both(names: list[str]) -> Text:
+    """"ana and ben", "ana, ben and cleo"."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("{items} and {last}", items=", ".join(names[:-1]), last=names[-1])

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.core.errors import UserError
+from bot.core.i18n import _
 
 TRICKS = 13  # 52 cards, 4 players: 13 tricks a round
 TENTHS = 10  # one point in the board's units
@@ -41,16 +42,17 @@ def check_round(bids: Mapping[int, int], tricks: Mapping[int, int], low: int,
     """A complete round as the table tells it: every player has a bid within low..high and
     a count of tricks, and the tricks add up to 13 (every trick is somebody's)."""
     if bids.keys() != tricks.keys():
-        raise UserError("Every player needs a bid and a count of tricks.")
+        raise UserError(_("Every player needs a bid and a count of tricks."))
     for bid in bids.values():
         if not low <= bid <= high:
-            raise UserError(f"A bid is {low} to {high}, not {bid}.")
+            raise UserError(_("A bid is {low} to {high}, not {bid}.", low=low, high=high,
+                              bid=bid))
     if any(not 0 <= took <= TRICKS for took in tricks.values()):
-        raise UserError(f"A player takes 0 to {TRICKS} tricks.")
+        raise UserError(_("A player takes 0 to {tricks} tricks.", tricks=TRICKS))
     total = sum(tricks.values())
     if total != TRICKS:
-        raise UserError(f"The tricks add up to {total}; a round has {TRICKS}. "
-                        "Count them again.")
+        raise UserError(_("The tricks add up to {total}; a round has {tricks}. Count them "
+                          "again.", total=total, tricks=TRICKS))
 
 
 def round_scores(bids: Mapping[int, int], tricks: Mapping[int, int], scoring: Scoring,

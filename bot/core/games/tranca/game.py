@@ -19,8 +19,15 @@ from bot.core.games.base import (
     PlayOutcome,
     Seat,
 )
-from bot.core.games.tranca.scoring import SideRound, card_value, check_meld, round_score
+from bot.core.games.tranca.scoring import (
+    SideRound,
+    card_value,
+    check_meld,
+    part_text,
+    round_score,
+)
 from bot.core.grammar import clip, parse_bool, parse_int, split_list
+from bot.core.i18n import Msg, Text, _, _n, join
 from bot.core.money import money_rules
 from bot.core.permissions import Rule
 from bot.core.players import Player, Roster, check_name, skeleton
@@ -131,13 +138,13 @@ class TrancaGame(Game):
     def setup(self, options: Mapping[str, str], players: list[Player], named: bool,
               seat: Seat | None = None) -> tuple[list[Player], dict[str, Any] | None]:
         if "teams" in options and "players" in options:
-            raise UserError("Give teams: or players:, not both.")
+            raise UserError(_("Give teams: or players:, not both."))
         if "teams" in options:
             teams = [[n for n in t.split("+") if n] for t in split_list(options["teams"])]
             sizes = {len(t) for t in teams}
             if len(teams) != 2 or sizes not in ({2}, {3}):
-                raise UserError("Tranca is 2 pairs or 2 trios: teams:alice+carol bob+dave "
-                                "(or players:alice bob for individuals).")
+                raise UserError(_("Tranca is 2 pairs or 2 trios: teams:alice+carol bob+dave "
+                                  "(or players:alice bob for individuals)."))
             # seats alternate: a player of A, then of B, then of A ...
             order = [team[i] for i in range(len(teams[0])) for team in teams]
             if seat is not None:  # as players: seats them: @bob is bob's account
@@ -145,13 +152,13 @@ class TrancaGame(Game):
             else:
                 names = [check_name(n) for n in order]
                 if len({skeleton(n) for n in names}) != len(names):
-                    raise UserError("Every player needs a name that reads differently.")
+                    raise UserError(_("Every player needs a name that reads differently."))
                 seated = [Player(seat=i, name=n) for i, n in enumerate(names, 1)]
             sides = [[p.seat for p in seated if (p.seat - 1) % 2 == side] for side in (0, 1)]
             return seated, {"sides": sides}
         if not named or len(players) not in (2, 3):
-            raise UserError("Tranca is played by 2 or 3 individuals (players:alice bob) or "
-                            "in 2 pairs or 2 trios (teams:alice+carol bob+dave).")
+            raise UserError(_("Tranca is played by 2 or 3 individuals (players:alice bob) "
+                              "or in 2 pairs or 2 trios (teams:alice+carol bob+dave)."))
         return players, {"sides": [[p.seat] for p in players]}
 
     def columns(self, roster: Roster,
@@ -199,21 +206,23 @@ class TrancaGame(Game):
         return passed[0][1]
 
     def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],
-               state: Mapping[str, Any] | None, roster: Roster, ended: bool = False) -> str:
+               state: Mapping[str, Any] | None, roster: Roster, ended: bool = False) -> Text:
         target = self._target(rules, state)
         passed = sorted(((v, k) for k, v in totals.items() if v >= target), reverse=True)
-        line = f"{self._side_names(roster, state)}. Target {target:,}."
+        line: list[Text] = [_("{sides}. Target {target}.", sides=self._side_names(roster, state),
+                              target=f"{target:,}")]
         winner = self._winner(totals, rules, state)
         if winner is not None:
-            line += f" {LETTERS[winner - 1]} wins with {totals[winner]:,}!"
+            line.append(_("{side} wins with {total}!", side=LETTERS[winner - 1],
+                          total=f"{totals[winner]:,}"))
             if not ended:
-                line += " /endgame to archive the game (no round follows; /undo or /edit " \
-                        "to correct one)."
+                line.append(_("/endgame to archive the game (no round follows; /undo or /edit "
+                              "to correct one)."))
         elif passed:
-            best = [k for v, k in passed if v == passed[0][0]]
-            line += " " + " and ".join(LETTERS[k - 1] for k in sorted(best)) + \
-                f" are tied past the target at {passed[0][0]:,}: play another round."
-        return line
+            best = [LETTERS[k - 1] for v, k in passed if v == passed[0][0]]
+            line.append(_("{sides} are tied past the target at {total}: play another round.",
+                          sides=_both(sorted(best)), total=f"{passed[0][0]:,}"))
+        return join(line, " ")
 
     # --- rounds --------------------------------------------------------------------------
 
@@ -225,13 +234,14 @@ class TrancaGame(Game):
         else:
             won = self._winner(ctx.totals, ctx.rules, ctx.state)
             if won is not None:
-                raise UserError(f"Side {LETTERS[won - 1]} has won with {ctx.totals[won]:,}: "
-                                "the game is over and no round follows. /endgame archives "
-                                "it; /undo or /edit corrects a round.")
+                raise UserError(_("Side {side} has won with {total}: the game is over and no "
+                                  "round follows. /endgame archives it; /undo or /edit "
+                                  "corrects a round.", side=LETTERS[won - 1],
+                                  total=f"{ctx.totals[won]:,}"))
             entered = dict((ctx.pending or {}).get("sides", {}))
         if "side" not in options:
-            raise UserError("Say which side: side:A. Sides: "
-                            + self._side_names(ctx.roster, ctx.state))
+            raise UserError(_("Say which side: side:A. Sides: {sides}",
+                              sides=self._side_names(ctx.roster, ctx.state)))
         side = self._side(options.pop("side"), sides, ctx)
         earlier = entered.get(str(side), {}).get("options", {}) if ctx.editing else {}
         merged = _merge(earlier, options)
@@ -243,18 +253,27 @@ class TrancaGame(Game):
         entered[str(side)] = {"options": merged, "score": score, "parts": parts,
                               "detail": detail, "use": use}
         missing = [i for i in range(1, len(sides) + 1) if str(i) not in entered]
-        note = f"Side {LETTERS[side - 1]}: {score:+,} ({_parts(parts)}){detail}"
+        letter = LETTERS[side - 1]
+        if detail:
+            lines: list[Text] = [_("Side {side}: {score} ({parts}); melds {melds}, canastras "
+                                   "{canastras}", side=letter, score=f"{score:+,}",
+                                   parts=_parts(parts), melds=detail["melds"],
+                                   canastras=detail["canastras"])]
+        else:
+            lines = [_("Side {side}: {score} ({parts})", side=letter, score=f"{score:+,}",
+                       parts=_parts(parts))]
         if replaced is not None:  # said out loud: a side entered twice is a slip as often
-            note += (f"\nThis replaces side {LETTERS[side - 1]}'s earlier entry for this "
-                     f"round ({replaced['score']:+,}).")
+            lines.append(_("This replaces side {side}'s earlier entry for this round "
+                           "({score}).", side=letter, score=f"{replaced['score']:+,}"))
         if missing and ctx.editing is None:
             who = ", ".join(LETTERS[i - 1] for i in missing)
-            return PlayOutcome(f"{note}\nWaiting for side {who}.", pending={"sides": entered})
+            lines.append(_("Waiting for side {sides}.", sides=who))
+            return PlayOutcome(join(lines), pending={"sides": entered})
         outs = [k for k, v in entered.items() if v["options"].get("out") in ("yes", True)]
         if len(outs) > 1:
-            raise UserError("Only one side makes the final move in a round.")
+            raise UserError(_("Only one side makes the final move in a round."))
         players = [s for group in sides for s in group]
-        return PlayOutcome(note, pending=None, result=_result(players, entered))
+        return PlayOutcome(join(lines), pending=None, result=_result(players, entered))
 
     def rescore(self, ctx: PlayContext) -> PlayOutcome:
         """A later round after /edit of an earlier one: it stands as entered (no side's
@@ -262,8 +281,9 @@ class TrancaGame(Game):
         assert ctx.editing is not None
         won = self._winner(ctx.totals, ctx.rules, ctx.state)
         if won is not None:
-            raise UserError(f"side {LETTERS[won - 1]} would have won with "
-                            f"{ctx.totals[won]:,} before it, and no round follows a win.")
+            raise UserError(_("side {side} would have won with {total} before it, and no "
+                              "round follows a win.", side=LETTERS[won - 1],
+                              total=f"{ctx.totals[won]:,}"))
         players = [p.seat for p in ctx.hand_players]
         return PlayOutcome("", result=_result(players, dict(ctx.editing["sides"])))
 
@@ -278,18 +298,20 @@ class TrancaGame(Game):
         player = (ctx.roster.find_user(mentioned.id) if mentioned is not None
                   else ctx.roster.by_name(word.lstrip("@")))
         if player is None:
-            raise UserError(f"`{clip(word)}` is no side here: name a side exactly, "
-                            f"{' or '.join(letters)}, or a player of it by full name. Sides: "
-                            f"{self._side_names(ctx.roster, ctx.state)}")
+            raise UserError(_("`{word}` is no side here: name a side exactly, {letters}, or "
+                              "a player of it by full name. Sides: {sides}", word=clip(word),
+                              letters=_either(list(letters)),
+                              sides=self._side_names(ctx.roster, ctx.state)))
         for i, side in enumerate(sides, 1):
             if player.seat in side:
                 return i
-        raise UserError(f"{player.name} is on no side. Sides: "
-                        f"{self._side_names(ctx.roster, ctx.state)}")
+        raise UserError(_("{name} is on no side. Sides: {sides}", name=player.name,
+                          sides=self._side_names(ctx.roster, ctx.state)))
 
     def _score_side(self, options: Mapping[str, str], ctx: PlayContext, side_count: int
-                    ) -> tuple[int, list[tuple[str, int]], str, dict[str, Any]]:
-        """The side's score, its parts, a detail line, and what it used of the packs."""
+                    ) -> tuple[int, list[tuple[str, int]], dict[str, int], dict[str, Any]]:
+        """The side's score, its parts, its melds and canastras when given as cards, and
+        what it used of the packs."""
         rules = ctx.rules
         packs = _packs(ctx.state)
         size = rules["canastra_size"]
@@ -297,17 +319,19 @@ class TrancaGame(Game):
         number = {k: parse_int(options[k], k, 0, 100000) for k in
                   ("red3", "black3") if k in options}
         red3 = number.get("red3", 0)
-        detail = ""
+        detail: dict[str, int] = {}
         if "melds" in options:
             clash = [k for k in COUNT_KEYS if k in options]
             if clash:
-                raise UserError(f"Give melds: or {', '.join(clash)}:, not both.")
+                raise UserError(_("Give melds: or {keys}, not both.",
+                                  keys=", ".join(f"{k}:" for k in clash)))
             groups = MELD.findall(options["melds"])
             leftover = MELD.sub(" ", options["melds"]).strip()
             if not groups or leftover:
-                raise UserError("Give each meld in brackets: melds:[4H 5H 6H] [KS KD KC]"
-                                + (f"; `{clip(leftover)}` is outside the brackets."
-                                   if leftover else ""))
+                if leftover:
+                    raise UserError(_("Give each meld in brackets: melds:[4H 5H 6H] [KS KD KC]; "
+                                      "`{text}` is outside the brackets.", text=clip(leftover)))
+                raise UserError(_("Give each meld in brackets: melds:[4H 5H 6H] [KS KD KC]"))
             melds = []
             for group in groups:
                 cards = parse_cards(group, packs)  # copies across groups: _check_packs
@@ -317,14 +341,14 @@ class TrancaGame(Game):
             table += red3 * rules["value_red3"]
             kinds = [m.kind for m in melds]
             clean, dirty, twos = (kinds.count(k) for k in ("clean", "dirty", "twos"))
-            detail = f"; melds {len(melds)}, canastras {clean + dirty + twos}"
+            detail = {"melds": len(melds), "canastras": clean + dirty + twos}
             canastra_cards = sum(len(m.cards) for m in melds if m.kind != "meld")
             twos_used = 0  # the 2s are among the cards
         else:
             missing = [k for k in ("table",) if k not in options]
             if missing:
-                raise UserError("Give table: (card points laid down) or melds:. "
-                                + ctx.example(USAGE))
+                raise UserError(_("Give table: (card points laid down) or melds:. {example}",
+                                  example=ctx.example(USAGE)))
             table = parse_int(options["table"], "table", 0, 100000)
             clean, dirty, twos = (parse_int(options.get(k, "0"), k, 0, 50)
                                   for k in ("clean", "dirty", "twos"))
@@ -341,19 +365,19 @@ class TrancaGame(Game):
             held += cards
             red3_in_hand = sum(1 for c in cards if c.rank == 3 and c.red)
             if "black3" in options:
-                raise UserError("With the hand given as cards, the black 3s are counted from "
-                                "it; leave black3: out.")
+                raise UserError(_("With the hand given as cards, the black 3s are counted "
+                                  "from it; leave black3: out."))
             black3 = sum(1 for c in cards if c.rank == 3 and not c.red)
             hand = sum(card_value(c, rules) for c in cards)
         morto = parse_bool(options.get("morto", "yes"), "morto")
         out = parse_bool(options.get("out", "no"), "out")
         if out and not (clean + dirty + twos):
-            raise UserError("A side can't go out without a canastra.")
+            raise UserError(_("A side can't go out without a canastra."))
         if out and not morto:
-            raise UserError("The final move comes after taking the morto: out:yes needs "
-                            "morto:yes.")
+            raise UserError(_("The final move comes after taking the morto: out:yes needs "
+                              "morto:yes."))
         if twos and not rules["twos_canastra"]:
-            raise UserError("Canastras of 2s are off here (rule twos_canastra is 0).")
+            raise UserError(_("Canastras of 2s are off here (rule twos_canastra is 0)."))
         score, parts = round_score(SideRound(table, hand, clean, dirty, twos, red3, black3,
                                              morto, out), rules)
         use = {"cards": [str(c) for c in held], "red3": red3 + red3_in_hand,
@@ -369,7 +393,6 @@ class TrancaGame(Game):
         """Everything the sides of one round say they held must fit in the packs: each card
         once a pack, red and black 3s two a pack, 2s four a pack, 52 cards a pack."""
         packs = _packs(ctx.state)
-        held = "packs hold" if packs > 1 else "pack holds"
         copies: dict[str, Counter[str]] = {}
         for side, used in sorted(use.items()):
             for card in used["cards"]:
@@ -377,23 +400,23 @@ class TrancaGame(Game):
         for card, by_side in copies.items():
             count = sum(by_side.values())
             if count > packs:
-                split = ", ".join(f"side {k} {n}" for k, n in sorted(by_side.items()))
-                raise UserError(f"{card} is given {count} times in this round ({split}), but "
-                                f"{packs} {held} only {packs} of it.")
-        for key, what, most in (("red3", "red 3s", 2 * packs),
-                                ("black3", "black 3s", 2 * packs),
-                                ("twos", "2s (a canastra of 2s is all 2s, a dirty one has "
-                                 "one)", 4 * packs),
-                                ("canastra_cards", "cards in canastras", 52 * packs)):
+                split = join([_("side {side} {count}", side=k, count=n)
+                              for k, n in sorted(by_side.items())], ", ")
+                raise UserError(_n("{card} is given {count} times in this round ({split}), "
+                                   "but {n} pack holds only {n} of it.",
+                                   "{card} is given {count} times in this round ({split}), "
+                                   "but {n} packs hold only {n} of it.", packs, card=card,
+                                   count=count, split=split))
+        for key, most in (("red3", 2 * packs), ("black3", 2 * packs), ("twos", 4 * packs),
+                          ("canastra_cards", 52 * packs)):
             count = sum(u[key] for u in use.values())
             if count > most:
-                raise UserError(f"This round has {count} {what}, but {packs} {held} only "
-                                f"{most}.")
+                raise UserError(_too_many(key, count, packs, most))
 
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
-                     rules: Mapping[str, Any]) -> str:
+                     rules: Mapping[str, Any]) -> Text:
         done = ", ".join(LETTERS[int(k) - 1] for k in sorted(pending.get("sides", {})))
-        return f"has side {done} in; waiting for the others"
+        return _("has side {sides} in; waiting for the others", sides=done)
 
 
 def _packs(state: Mapping[str, Any] | None) -> int:
@@ -403,8 +426,9 @@ def _packs(state: Mapping[str, Any] | None) -> int:
 
 def _result(players: list[int], entered: Mapping[str, Any]) -> HandResult:
     deltas = {int(k): v["score"] for k, v in sorted(entered.items())}
-    summary = "; ".join(f"{LETTERS[int(k) - 1]} {v['score']:+,} ({_parts(v['parts'])})"
-                        for k, v in sorted(entered.items()))
+    summary = join([_("{side} {score} ({parts})", side=LETTERS[int(k) - 1],
+                      score=f"{v['score']:+,}", parts=_parts(v["parts"]))
+                    for k, v in sorted(entered.items())], "; ")
     return HandResult(players=players, inputs={"sides": dict(entered)}, deltas=deltas,
                       summary=summary)
 
@@ -421,5 +445,42 @@ def _merge(earlier: Mapping[str, str], options: Mapping[str, str]) -> dict[str, 
     return merged
 
 
-def _parts(parts: list[tuple[str, int]]) -> str:
-    return ", ".join(f"{label} {points:+,}" for label, points in parts) or "nothing"
+def _parts(parts: list[tuple[str, int]]) -> Text:
+    """A side's score part by part: "table +900, in hand -20, ..."."""
+    if not parts:
+        return _("nothing")
+    return join([part_text(label, points) for label, points in parts], ", ")
+
+
+def _both(items: list[str]) -> Text:
+    """"A and B", "A, B and C"."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
+
+
+def _either(items: list[str]) -> Text:
+    """"A or B", "A, B or C"."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("{items} or {last}", items=", ".join(items[:-1]), last=items[-1])
+
+
+def _too_many(key: str, count: int, packs: int, most: int) -> Msg:
+    """More of a kind of card in a round than the packs hold."""
+    if key == "red3":
+        return _n("This round has {count} red 3s, but {n} pack holds only {most}.",
+                  "This round has {count} red 3s, but {n} packs hold only {most}.", packs,
+                  count=count, most=most)
+    if key == "black3":
+        return _n("This round has {count} black 3s, but {n} pack holds only {most}.",
+                  "This round has {count} black 3s, but {n} packs hold only {most}.", packs,
+                  count=count, most=most)
+    if key == "twos":
+        return _n("This round has {count} 2s (a canastra of 2s is all 2s, a dirty one has "
+                  "one), but {n} pack holds only {most}.",
+                  "This round has {count} 2s (a canastra of 2s is all 2s, a dirty one has "
+                  "one), but {n} packs hold only {most}.", packs, count=count, most=most)
+    return _n("This round has {count} cards in canastras, but {n} pack holds only {most}.",
+              "This round has {count} cards in canastras, but {n} packs hold only {most}.",
+              packs, count=count, most=most)

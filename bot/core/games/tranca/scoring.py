@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.core.cards import Card, describe
 from bot.core.errors import UserError
+from bot.core.i18n import Msg, _, _n
 
 ORDER = {r: i for i, r in enumerate([4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1])}  # 4 .. K, A high
 
@@ -36,38 +37,47 @@ def check_meld(cards: Sequence[Card], rules: Mapping[str, int]) -> Meld:
     every card is a 2 (the canastra of 2s); no 3s."""
     shown = describe(cards)
     if len(cards) < 3:
-        raise UserError(f"[{shown}] is not a meld: a meld has 3 or more cards.")
+        raise UserError(_("[{meld}] is not a meld: a meld has 3 or more cards.", meld=shown))
     if any(c.rank == 3 for c in cards):
-        raise UserError(f"[{shown}] is not a meld: 3s never go in melds (red 3s are laid "
-                        "apart, give them as red3:; black 3s are trancas).")
+        raise UserError(_("[{meld}] is not a meld: 3s never go in melds (red 3s are laid "
+                          "apart, give them as red3:; black 3s are trancas).", meld=shown))
     if any(c.is_printed_joker for c in cards):
-        raise UserError(f"[{shown}] is not a meld: Tranca is played without jokers.")
+        raise UserError(_("[{meld}] is not a meld: Tranca is played without jokers.",
+                          meld=shown))
     size = rules["canastra_size"]
     if all(c.rank == 2 for c in cards):
         if rules["twos_canastra"] and len(cards) >= size:
             return Meld(tuple(cards), "twos")
-        raise UserError(f"[{shown}] is not a meld: 2s are wild, one to a meld"
-                        + (f" (a canastra of 2s needs {size})" if rules["twos_canastra"]
-                           else "") + ".")
+        if rules["twos_canastra"]:
+            raise UserError(_("[{meld}] is not a meld: 2s are wild, one to a meld (a canastra "
+                              "of 2s needs {size}).", meld=shown, size=size))
+        raise UserError(_("[{meld}] is not a meld: 2s are wild, one to a meld.", meld=shown))
     wild = [c for c in cards if c.rank == 2]
     natural = [c for c in cards if c.rank != 2]
     if len(wild) > 1:
-        raise UserError(f"[{shown}] is not a meld: at most one 2 as a wild in a meld.")
+        raise UserError(_("[{meld}] is not a meld: at most one 2 as a wild in a meld.",
+                          meld=shown))
     if len({c.rank for c in natural}) == 1:
         kind = "meld"
     elif len({c.suit for c in natural}) == 1:
         positions = sorted(ORDER[c.rank] for c in natural)
         if len(set(positions)) != len(positions):
-            raise UserError(f"[{shown}] is not a meld: a card appears twice in a sequence.")
+            raise UserError(_("[{meld}] is not a meld: a card appears twice in a sequence.",
+                              meld=shown))
         gaps = positions[-1] - positions[0] + 1 - len(positions)
+        if gaps > len(wild) and wild:
+            raise UserError(_n("[{meld}] is not a meld: the sequence has a gap and one 2 "
+                               "fills only one.",
+                               "[{meld}] is not a meld: the sequence has {n} gaps and one 2 "
+                               "fills only one.", gaps, meld=shown))
         if gaps > len(wild):
-            raise UserError(f"[{shown}] is not a meld: the sequence has "
-                            f"{'a gap' if gaps == 1 else f'{gaps} gaps'}"
-                            + (" and one 2 fills only one" if wild else "") + ".")
+            raise UserError(_n("[{meld}] is not a meld: the sequence has a gap.",
+                               "[{meld}] is not a meld: the sequence has {n} gaps.", gaps,
+                               meld=shown))
         kind = "meld"
     else:
-        raise UserError(f"[{shown}] is not a meld: cards of one suit in a row, or of one "
-                        "rank.")
+        raise UserError(_("[{meld}] is not a meld: cards of one suit in a row, or of one "
+                          "rank.", meld=shown))
     if len(cards) >= size:
         kind = "dirty" if wild else "clean"
     return Meld(tuple(cards), kind)
@@ -102,4 +112,27 @@ def round_score(side: SideRound, rules: Mapping[str, int]) -> tuple[int, list[tu
         ("final move", rules["final_move"] if side.out else 0),
     ]
     parts = [(label, points) for label, points in parts if points]
-    return sum(points for _, points in parts), parts
+    return sum(points for _label, points in parts), parts
+
+
+# Each part of a side's score as a summary shows it (the labels above are kept in the
+# round's inputs as they are: they are the keys, these the words).
+PART_TEXT = {
+    "table": _("table {points}"),
+    "in hand": _("in hand {points}"),
+    "clean canastras": _("clean canastras {points}"),
+    "dirty canastras": _("dirty canastras {points}"),
+    "canastra of 2s": _("canastra of 2s {points}"),
+    "red 3s": _("red 3s {points}"),
+    "black 3s in hand": _("black 3s in hand {points}"),
+    "morto not taken": _("morto not taken {points}"),
+    "final move": _("final move {points}"),
+}
+
+
+def part_text(label: str, points: int) -> Msg | str:
+    """One part of a side's score, "in hand -40", in the language shown."""
+    template = PART_TEXT.get(label)
+    if template is None:  # a label of an older version, kept in a round's inputs
+        return f"{label} {points:+,}"
+    return replace(template, values={"points": f"{points:+,}"})
