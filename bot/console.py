@@ -79,8 +79,8 @@ def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT,
 
 def render_plain(reply: Reply) -> str:
     """A reply as text; its error prefix in the reply's language."""
-    text = reply.text if reply.ok else translator(reply.language)("Error: {error}",
-                                                                   error=reply.text)
+    tr = translator(reply.language)
+    text = reply.text if reply.ok else tr("Error: {error}", error=reply.text)
     parts = [text] if reply.text else []
     if reply.table:
         parts.append(reply.table)
@@ -155,10 +155,15 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
             try:
                 path = save_file(reply, files)
             except OSError as error:
-                path, reply = None, Reply.error(translator(reply.language)(
-                    "Can't write the file to {folder}: {why}.", folder=str(files),
-                    why=str(error.strerror)), reply.language)
+                path, reply = None, _not_written(reply, files, error)
             _write(stdout, reply, path, as_json)
+
+
+def _not_written(reply: Reply, files: Path, error: OSError) -> Reply:
+    """The file of `reply` could not be written: said in the reply's language."""
+    tr = translator(reply.language)
+    return Reply.error(tr("Can't write the file to {folder}: {why}.", folder=str(files),
+                          why=str(error.strerror)), reply.language)
 
 
 def _write(stdout: TextIO, reply: Reply, path: Path | None, as_json: bool) -> None:
@@ -168,7 +173,7 @@ def _write(stdout: TextIO, reply: Reply, path: Path | None, as_json: bool) -> No
             data["file"] = str(path)
         stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
-        saved = "\n" + translator(reply.language)("File: {path}", path=str(path)) \
-            if path is not None else ""
+        tr = translator(reply.language)
+        saved = "\n" + tr("File: {path}", path=str(path)) if path is not None else ""
         stdout.write(render_plain(reply) + saved + "\n\n")
     stdout.flush()
