@@ -19,7 +19,17 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from bot.failures import BAD_SETTING, FILE, NOTHING, OK, UNHEALTHY, Failure, database_failure
+from bot.core.i18n import Tr, _, _n
+from bot.failures import (
+    BAD_SETTING,
+    FILE,
+    NOTHING,
+    OK,
+    UNHEALTHY,
+    Failure,
+    cli_tr,
+    database_failure,
+)
 from bot.logs import setup_logging
 from bot.settings import Settings, setting_problem
 
@@ -33,25 +43,32 @@ def default_files() -> Path:
     return Path(base) / "maalbot" / "files"
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Maalbot scorekeeper")
+def _parser(tr: Tr) -> argparse.ArgumentParser:
+    """The arguments, their help in the environment's language (`tr`)."""
+    parser = argparse.ArgumentParser(prog="python -m bot",
+                                     description=tr("Maalbot scorekeeper"))
     sub = parser.add_subparsers(dest="command")
-    console = sub.add_parser("console", help="keep score in this terminal (no token needed)")
-    console.add_argument("--db", help="SQLite file to use (default: DATABASE_URL)")
-    console.add_argument("--user", default="host", help="your name at the table (default host)")
-    console.add_argument("--json", action="store_true", help="print one JSON object per reply")
-    console.add_argument("--chat", default="console", help="which chat's session to use")
+    console = sub.add_parser("console",
+                             help=tr("keep score in this terminal (no token needed)"))
+    console.add_argument("--db", help=tr("SQLite file to use (default: DATABASE_URL)"))
+    console.add_argument("--user", default="host",
+                         help=tr("your name at the table (default host)"))
+    console.add_argument("--json", action="store_true",
+                         help=tr("print one JSON object per reply"))
+    console.add_argument("--chat", default="console", help=tr("which chat's session to use"))
     console.add_argument("--files", default=None,
-                         help=f"folder for charts and exports (default {default_files()})")
-    sub.add_parser("run", help="run the chat platforms whose tokens are set")
-    sub.add_parser("migrate", help="bring the database up to date")
-    sub.add_parser("health", help="check the database; print JSON; exit 0 when healthy")
-    backup = sub.add_parser("backup", help="write one chat's sessions as JSON")
-    backup.add_argument("--chat", required=True, help="e.g. telegram:-100123 or discord:456")
-    backup.add_argument("--out", help="file to write (default: standard output)")
-    restore = sub.add_parser("restore", help="restore a backup into an empty chat")
-    restore.add_argument("file", help="a file written by backup")
-    restore.add_argument("--chat", help="restore into this chat instead of the original")
+                         help=tr("folder for charts and exports (default {folder})",
+                                 folder=str(default_files())))
+    sub.add_parser("run", help=tr("run the chat platforms whose tokens are set"))
+    sub.add_parser("migrate", help=tr("bring the database up to date"))
+    sub.add_parser("health", help=tr("check the database; print JSON; exit 0 when healthy"))
+    backup = sub.add_parser("backup", help=tr("write one chat's sessions as JSON"))
+    backup.add_argument("--chat", required=True,
+                        help=tr("e.g. telegram:-100123 or discord:456"))
+    backup.add_argument("--out", help=tr("file to write (default: standard output)"))
+    restore = sub.add_parser("restore", help=tr("restore a backup into an empty chat"))
+    restore.add_argument("file", help=tr("a file written by backup"))
+    restore.add_argument("--chat", help=tr("restore into this chat instead of the original"))
     return parser
 
 
@@ -95,8 +112,12 @@ async def _migrate(settings: Settings) -> int:
         raise database_failure(url, error) from error
     finally:
         await engine.dispose()
-    done = f"applied {', '.join(map(str, applied))}" if applied else "nothing to apply"
-    print(f"Database at schema version {version} ({done}).")
+    tr = cli_tr()
+    if applied:
+        print(tr("Database at schema version {version} (applied {applied}).",
+                 version=version, applied=", ".join(map(str, applied))))
+    else:
+        print(tr("Database at schema version {version} (nothing to apply).", version=version))
     return OK
 
 
@@ -127,17 +148,20 @@ async def _backup(settings: Settings, args: argparse.Namespace) -> int:
     except Exception as error:
         raise database_failure(url, error) from error
     if not data["sessions"]:
-        raise Failure(NOTHING, f"Chat {args.chat} has no games to back up (chats look like "
-                               "telegram:-100123 or discord:456).")
+        raise Failure(NOTHING, _("Chat {chat} has no games to back up (chats look like "
+                                 "telegram:-100123 or discord:456).", chat=args.chat))
     text = json.dumps(data, ensure_ascii=False, indent=1)
     if args.out:
         try:
             Path(args.out).write_text(text, encoding="utf-8")
         except OSError as error:
-            raise Failure(FILE, f"Can't write {args.out}: {error.strerror}.") from error
+            raise Failure(FILE, _("Can't write {file}: {why}.", file=args.out,
+                                  why=str(error.strerror))) from error
     else:
         print(text)
-    print(f"{len(data['sessions'])} session(s) of {args.chat} backed up.", file=sys.stderr)
+    print(cli_tr().render(_n("{n} session of {chat} backed up.",
+                             "{n} sessions of {chat} backed up.", len(data["sessions"]),
+                             chat=args.chat)), file=sys.stderr)
     return OK
 
 
@@ -149,9 +173,11 @@ async def _restore(settings: Settings, args: argparse.Namespace) -> int:
     try:
         data = json.loads(Path(args.file).read_bytes())
     except OSError as error:
-        raise Failure(FILE, f"Can't read {args.file}: {error.strerror}.") from error
+        raise Failure(FILE, _("Can't read {file}: {why}.", file=args.file,
+                              why=str(error.strerror))) from error
     except ValueError as error:
-        raise Failure(FILE, f"{args.file} is not a backup (not JSON: {error}).") from error
+        raise Failure(FILE, _("{file} is not a backup (not JSON: {why}).", file=args.file,
+                              why=str(error))) from error
     url = settings.database_url
     try:
         engine = create_engine(url)
@@ -161,30 +187,33 @@ async def _restore(settings: Settings, args: argparse.Namespace) -> int:
         finally:
             await engine.dispose()
     except RestoreError as error:
-        raise Failure(FILE, f"Not restored: {error}.") from error
+        raise Failure(FILE, _("Not restored: {why}.", why=error.message)) from error
     except Exception as error:
         raise database_failure(url, error) from error
-    print(f"{count} session(s) restored into {args.chat or data['chat']}.", file=sys.stderr)
+    print(cli_tr().render(_n("{n} session restored into {chat}.",
+                             "{n} sessions restored into {chat}.", count,
+                             chat=args.chat or data["chat"])), file=sys.stderr)
     return OK
 
 
 async def _run(settings: Settings) -> int:
     tokens = settings.platforms()
     if not any(tokens.values()):
-        raise Failure(BAD_SETTING, "No platform token is set: set TELEGRAM_TOKEN and/or "
-                                   "DISCORD_TOKEN (environment or .env), or run "
-                                   "`python -m bot console`.")
+        raise Failure(BAD_SETTING, _("No platform token is set: set TELEGRAM_TOKEN and/or "
+                                     "DISCORD_TOKEN (environment or .env), or run "
+                                     "`python -m bot console`."))
     from bot.runner import run
 
     return await run(settings)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    tr = cli_tr()
+    args = _parser(tr).parse_args(argv)
     try:
         settings = Settings()
     except ValidationError as error:
-        print(f"Bad setting: {setting_problem(error)}", file=sys.stderr)
+        print(tr("Bad setting: {problem}", problem=setting_problem(error)), file=sys.stderr)
         return BAD_SETTING
     setup_logging(settings.log_level, settings.log_format)
     command = args.command
@@ -193,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             command = "run"
         else:
             command = "console"
-            args = _parser().parse_args(["console"])
+            args = _parser(tr).parse_args(["console"])
     runners: dict[str, Callable[[], Awaitable[int]]] = {
         "console": lambda: _console(settings, args),
         "run": lambda: _run(settings),
@@ -210,13 +239,13 @@ def main(argv: list[str] | None = None) -> int:
     except Failure as failure:
         if debug:
             traceback.print_exc()
-        print(failure.message, file=sys.stderr)
+        print(tr.render(failure.message), file=sys.stderr)
         return failure.code
     except Exception as error:  # a bug: one line, the traceback only when asked for
         if debug:
             traceback.print_exc()
-        print(f"Unexpected error: {type(error).__name__}: {str(error)[:200]} "
-              "(LOG_LEVEL=DEBUG shows the details).", file=sys.stderr)
+        print(tr("Unexpected error: {kind}: {error} (LOG_LEVEL=DEBUG shows the details).",
+                 kind=type(error).__name__, error=str(error)[:200]), file=sys.stderr)
         return UNHEALTHY
 
 

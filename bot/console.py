@@ -19,7 +19,9 @@ from typing import TextIO
 from bot.core.command import Actor, Command, Reply
 from bot.core.errors import UserError
 from bot.core.grammar import parse_command_text
+from bot.core.i18n import _, translator
 from bot.core.service import Service
+from bot.failures import environment_language
 
 _AS_SOMEONE = re.compile(r"^([^\s:/]{1,64}):\s*(/.*)$", re.DOTALL)
 _COMMENT = re.compile(r"(?:^|\s+)#.*$")  # a comment starts with # after a space
@@ -45,8 +47,10 @@ def split_line(line: str, known: set[str]) -> list[str]:
             if line[a:b].strip()]
 
 
-def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT) -> Command:
-    """`/hand winner:alice` as `user`, or `bob: /maal 5` as bob."""
+def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT,
+                    locale: str | None = None) -> Command:
+    """`/hand winner:alice` as `user`, or `bob: /maal 5` as bob; `locale`: the language of
+    the console's environment, the sender's language (the chat's setting wins over it)."""
     name = user
     match = _AS_SOMEONE.match(line)
     if match:
@@ -62,7 +66,7 @@ def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT) -> Command:
             attachment = Path(raw).expanduser().read_bytes()
         except (OSError, RuntimeError) as error:  # RuntimeError: ~nosuchuser has no home
             why = (getattr(error, "strerror", None) or str(error)).rstrip(".")
-            raise UserError(f"Can't read {raw}: {why}.") from None
+            raise UserError(_("Can't read {file}: {why}.", file=raw, why=why)) from None
     # `@bob` is the person the console knows as bob (for /link name:Bob @bob, /seat)
     mentions = {f"@{m.group(1)}": Actor(f"console:{m.group(1).lower()}", m.group(1),
                                         by_name=True)
@@ -70,12 +74,14 @@ def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT) -> Command:
     # an origin id per line, so that after a failure the bot can tell whether it was recorded
     return Command(chat=chat, actor=actor, name=parsed.name, options=parsed.options,
                    attachment=attachment, origin_id=f"console:{uuid.uuid4().hex}",
-                   mentions=mentions)
+                   mentions=mentions, locale=locale)
 
 
 def render_plain(reply: Reply) -> str:
-    prefix = "" if reply.ok else "Error: "
-    parts = [prefix + reply.text] if reply.text else []
+    """A reply as text; its error prefix in the reply's language."""
+    tr = translator(reply.language)
+    text = reply.text if reply.ok else tr("Error: {error}", error=reply.text)
+    parts = [text] if reply.text else []
     if reply.table:
         parts.append(reply.table)
     return "\n".join(parts)
@@ -119,9 +125,13 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
                       stdout: TextIO = sys.stdout, chat: str = CONSOLE_CHAT,
                       files: Path = Path(".")) -> int:
     interactive = stdin.isatty()
+    # the environment's language (LANG=pt_BR.UTF-8): the console's own lines, and the
+    # sender's language of every command (a chat's language setting wins over it)
+    language = environment_language()
+    tr = translator(language)
     if interactive:
-        stdout.write("Maalbot console. Try /help, or /newgame marriage players:alice bob "
-                     "carol. Ctrl-D quits.\n")
+        stdout.write(tr("Maalbot console. Try /help, or /newgame marriage players:alice bob "
+                        "carol. Ctrl-D quits.") + "\n")
     loop = asyncio.get_running_loop()
     known = set(service.table.names())
     while True:
@@ -132,22 +142,28 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
         if line is None:
             return 0
         if line == "\x00not-utf8":
-            _write(stdout, Reply.error("That line isn't UTF-8 text; it was skipped. Type it "
-                                       "again."), None, as_json)
+            _write(stdout, Reply.error(tr("That line isn't UTF-8 text; it was skipped. Type "
+                                          "it again."), language), None, as_json)
             continue
         for piece in split_line(line.strip(), known):
             if piece in ("/quit", "/exit"):
                 return 0
             try:
-                reply = await service.handle(line_to_command(piece, user, chat))
-            except UserError as error:
-                reply = Reply.error(error.message)
+                reply = await service.handle(line_to_command(piece, user, chat, language))
+            except UserError as error:  # the line itself (a file to /import unreadable)
+                reply = Reply.error(tr.render(error.message), language)
             try:
                 path = save_file(reply, files)
             except OSError as error:
-                path, reply = None, Reply.error(f"Can't write the file to {files}: "
-                                                f"{error.strerror}.")
+                path, reply = None, _not_written(reply, files, error)
             _write(stdout, reply, path, as_json)
+
+
+def _not_written(reply: Reply, files: Path, error: OSError) -> Reply:
+    """The file of `reply` could not be written: said in the reply's language."""
+    tr = translator(reply.language)
+    return Reply.error(tr("Can't write the file to {folder}: {why}.", folder=str(files),
+                          why=str(error.strerror)), reply.language)
 
 
 def _write(stdout: TextIO, reply: Reply, path: Path | None, as_json: bool) -> None:
@@ -157,6 +173,7 @@ def _write(stdout: TextIO, reply: Reply, path: Path | None, as_json: bool) -> No
             data["file"] = str(path)
         stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
-        saved = f"\nFile: {path}" if path is not None else ""
+        tr = translator(reply.language)
+        saved = "\n" + tr("File: {path}", path=str(path)) if path is not None else ""
         stdout.write(render_plain(reply) + saved + "\n\n")
     stdout.flush()

@@ -3,37 +3,58 @@ of its own. Tracebacks are for LOG_LEVEL=DEBUG only."""
 
 from __future__ import annotations
 
+import os
 import socket
+from collections.abc import Mapping
 from typing import NoReturn
 
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from bot.core.i18n import Text, Tr, _, choose, translator
+
 # Exit codes (documented in the README, "Running it").
 OK, UNHEALTHY, BAD_SETTING, DATABASE, FILE, PLATFORM, NOTHING = 0, 1, 2, 3, 4, 5, 6
 
 
-class Failure(Exception):
-    """A failure to report as one line and exit with `code`."""
+def environment_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the command line's own messages (and of a console chat that has set
+    none): the first of LC_ALL, LC_MESSAGES, LANG that is set, as "pt_BR" of
+    "pt_BR.UTF-8"; English for C, POSIX or one we don't speak."""
+    environ = os.environ if environ is None else environ
+    found = next((environ[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(k)),
+                 "")
+    return choose(None, found.split(".")[0].split("@")[0] or None)
 
-    def __init__(self, code: int, message: str) -> None:
-        super().__init__(message)
+
+def cli_tr() -> Tr:
+    """The translator for messages that answer no chat (arguments, startup, failures)."""
+    return translator(environment_language())
+
+
+class Failure(Exception):
+    """A failure to report as one line and exit with `code`; `message` is lazy text, shown
+    in the environment's language (cli_tr)."""
+
+    def __init__(self, code: int, message: Text) -> None:
+        super().__init__(str(message))
         self.code = code
         self.message = message
 
 
-def fail(code: int, message: str) -> NoReturn:
+def fail(code: int, message: Text) -> NoReturn:
     raise Failure(code, message)
 
 
-def _where(url: str) -> str:
+def _where(url: str) -> Text:
     try:
         parsed = make_url(url)
     except ArgumentError:
         return url
     if parsed.get_backend_name() == "sqlite":
-        return f"the SQLite file {parsed.database}"
-    return f"PostgreSQL at {parsed.host or 'localhost'}:{parsed.port or 5432}"
+        return _("the SQLite file {file}", file=str(parsed.database))
+    return _("PostgreSQL at {host}:{port}", host=parsed.host or "localhost",
+             port=str(parsed.port or 5432))
 
 
 def database_failure(url: str, error: BaseException) -> Failure:
@@ -41,31 +62,35 @@ def database_failure(url: str, error: BaseException) -> Failure:
     if isinstance(error, Failure):
         return error
     if isinstance(error, ArgumentError):
-        return Failure(BAD_SETTING, "DATABASE_URL is not a database URL: write it as "
-                                    "sqlite:///maalbot.db or postgresql://user@host/dbname.")
+        return Failure(BAD_SETTING, _("DATABASE_URL is not a database URL: write it as "
+                                      "sqlite:///maalbot.db or postgresql://user@host/dbname."))
     if isinstance(error, ValueError) and "DATABASE_URL" in str(error):
-        return Failure(BAD_SETTING, f"{error}: use sqlite:///maalbot.db or "
-                                    "postgresql://user@host/dbname.")
+        return Failure(BAD_SETTING, _("{error}: use sqlite:///maalbot.db or "
+                                      "postgresql://user@host/dbname.", error=str(error)))
     text = " ".join(str(e) for e in _chain(error))
     kinds = {type(e).__name__ for e in _chain(error)}
     where = _where(url)
     if "unable to open database file" in text:
-        return Failure(DATABASE, f"Can't open {where}: does its folder exist, and may this "
-                                 "user write there?")
+        return Failure(DATABASE, _("Can't open {where}: does its folder exist, and may this "
+                                   "user write there?", where=where))
     if kinds & {"ConnectionRefusedError", "ConnectionError", "OSError", "gaierror",
                 "TimeoutError", "CannotConnectNowError"} or isinstance(error, socket.gaierror):
-        return Failure(DATABASE, f"Can't reach {where}: is the server running, and is "
-                                 "DATABASE_URL right?")
+        return Failure(DATABASE, _("Can't reach {where}: is the server running, and is "
+                                   "DATABASE_URL right?", where=where))
+    # the server's own words (first_line) are as the server says them
     if "InvalidAuthorizationSpecificationError" in kinds or "password authentication" in text:
-        return Failure(DATABASE, f"{where} refused the user: {_first_line(text)}. Check the "
-                                 "user (and password) in DATABASE_URL.")
+        return Failure(DATABASE, _("{where} refused the user: {why}. Check the user (and "
+                                   "password) in DATABASE_URL.", where=where,
+                                   why=_first_line(text)))
     if "InvalidCatalogNameError" in kinds:
-        return Failure(DATABASE, f"{where}: {_first_line(text)}. Create it first "
-                                 "(createdb NAME) or fix DATABASE_URL.")
+        return Failure(DATABASE, _("{where}: {why}. Create it first (createdb NAME) or fix "
+                                   "DATABASE_URL.", where=where, why=_first_line(text)))
     if "InvalidSchemaNameError" in kinds:
-        return Failure(DATABASE, f"{where}: the search_path schema in DATABASE_URL does not "
-                                 "exist. Create it (CREATE SCHEMA name) or leave it out.")
-    return Failure(DATABASE, f"The database ({where}) failed: {_first_line(text)}")
+        return Failure(DATABASE, _("{where}: the search_path schema in DATABASE_URL does not "
+                                   "exist. Create it (CREATE SCHEMA name) or leave it out.",
+                                   where=where))
+    return Failure(DATABASE, _("The database ({where}) failed: {why}", where=where,
+                               why=_first_line(text)))
 
 
 def _chain(error: BaseException) -> list[BaseException]:
@@ -77,8 +102,10 @@ def _chain(error: BaseException) -> list[BaseException]:
     return seen
 
 
-def _first_line(text: str) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else "unknown error"
+def _first_line(text: str) -> Text:
+    if not text.strip():
+        return _("unknown error")
+    line = text.strip().splitlines()[0]
     if line.startswith("(") and ") " in line:  # "(sqlalchemy....Error) role ..." -> "role ..."
         line = line.split(") ", 1)[1]
     return line[:200]

@@ -19,12 +19,13 @@ def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def console(tmp_path: Path, lines: list[str], *args: str) -> list[dict]:
+def console(tmp_path: Path, lines: list[str], *args: str,
+            env: dict[str, str] | None = None) -> list[dict]:
     result = subprocess.run(
         [sys.executable, "-m", "bot", "console", "--json", "--db", str(tmp_path / "c.db"),
          *args],
         input="\n".join(lines) + "\n", capture_output=True, text=True, cwd=tmp_path,
-        env=_env(tmp_path), timeout=120,
+        env=_env(tmp_path, **(env or {})), timeout=120,
     )
     assert result.returncode == 0, result.stderr
     return [json.loads(line) for line in result.stdout.splitlines()]
@@ -199,3 +200,35 @@ def test_a_new_players_mistakes_get_clear_answers_in_the_console(tmp_path: Path)
     assert replies[9]["ok"] and "(finished)" in said[9]
     assert replies[10]["ok"] and "Hand 1" in said[10]
     assert "ram sits out from the next round." in said[12]
+
+
+async def test_the_console_answers_in_the_environments_language_unless_the_chat_set_one(
+        service, monkeypatch, tmp_path: Path):
+    """LANG=pt_BR.UTF-8 is the console's sender's language: a chat with no language set
+    (auto) answers in pt-BR, errors and the console's own lines too; a chat's setting wins."""
+    import io
+    from dataclasses import replace
+
+    from bot.console import run_console
+    from bot.core.i18n import AUTO
+
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    async with service.store.transaction("console", write=True) as tx:
+        await tx.save_settings(replace(await tx.settings(), language=AUTO))
+
+    async def run(*lines: str) -> list[dict]:
+        out = io.StringIO()
+        await run_console(service, "host", True, io.StringIO("\n".join(lines) + "\n"), out,
+                          files=tmp_path)
+        return [json.loads(line) for line in out.getvalue().splitlines()]
+
+    replies = await run("/newgame marriage players:alice bob carol", "/hand winner:nobody",
+                        "/import /no/such/file.json",
+                        "/hand winner:alice seen:bob maal:alice=1 bob=0", "/chart")
+    assert [r["language"] for r in replies] == ["pt-BR"] * 5, replies
+    assert [r["ok"] for r in replies] == [True, False, False, True, True]
+    assert "file" in replies[4]
+    replies = await run("/settings language:en", "/board")
+    assert replies[-1]["language"] == "en", replies

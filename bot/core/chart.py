@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fontpkg_noto_sans_devanagari as devanagari
 import matplotlib
@@ -15,11 +15,14 @@ matplotlib.use("Agg")  # no screen: render to memory
 import matplotlib.pyplot as plt
 from matplotlib import font_manager
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator, StrMethodFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator, StrMethodFormatter
 
 from bot.core import points as pts
-from bot.core.money import money_shown
+from bot.core.money import local_number, money_shown
 from bot.core.session import HandRecord
+
+if TYPE_CHECKING:
+    from bot.core.i18n import Text, Tr
 
 WIDTH, HEIGHT, DPI = 8, 5, 150  # 1200 x 750 pixels
 
@@ -33,6 +36,29 @@ plt.rcParams["font.family"] = ["DejaVu Sans", devanagari.FAMILY]
 THOUSANDS = StrMethodFormatter("{x:,.12g}")
 
 
+def _thousands(tr: Tr | None) -> Any:
+    """Axis numbers as the chart's language writes them (7,500; 7.500; 12,34,567)."""
+    if tr is None or tr.language == "en":
+        return THOUSANDS
+
+    def show(x: float, _pos: object) -> str:
+        text = f"{x:.12g}"
+        places = len(text.partition(".")[2]) if "e" not in text else 2
+        return local_number(Decimal(text) if "e" not in text else x, places, tr)
+    return FuncFormatter(show)
+
+
+def _words(word: str, tr: Tr | None) -> str:
+    """The x axis: the game's entries (hand, round, result) in the chart's language."""
+    if tr is None:
+        return word
+    if word == "round":
+        return tr("round")
+    if word == "result":
+        return tr("result")
+    return tr("hand")
+
+
 def _text(text: str) -> str:
     """Text drawn as typed: matplotlib reads a pair of "$" as mathtext (and fails on most
     of what people type), so every "$" is escaped (a currency, a season, a game's title)."""
@@ -41,8 +67,11 @@ def _text(text: str) -> str:
 
 def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord],
                  rules: Mapping[str, Any], title: str, hand_word: str = "hand",
-                 places: int = 0, goal: tuple[float, str] | None = None) -> bytes:
-    """Every column's running total; `goal` draws a line to reach (Tranca's target)."""
+                 places: int = 0, goal: tuple[float, Text] | None = None, *,
+                 tr: Tr | None = None) -> bytes:
+    """Every column's running total; `goal` draws a line to reach (Tranca's target, its
+    label lazy text or shown). Its
+    words and numbers in `tr`'s language (English without one); `title` is given shown."""
     figure, axes = plt.subplots(figsize=(WIDTH, HEIGHT), dpi=DPI)
     try:
         numbers = [0, *(h.no for h in hands)]
@@ -53,15 +82,15 @@ def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord]
                 running.append(float(pts.value(total, places)))
             axes.plot(numbers, running, marker="o" if len(hands) <= 30 else None,
                       markersize=3, linewidth=2,
-                      label=_text(f"{label} ({pts.show(total, places)})"))
+                      label=_text(f"{label} ({_total(total, places, tr)})"))
         axes.axhline(0, color="#888888", linewidth=0.8)
         if goal is not None:
             axes.axhline(goal[0], color="#c0392b", linewidth=1, linestyle="--",
-                         label=_text(goal[1]))
+                         label=_text(tr.render(goal[1]) if tr else str(goal[1])))
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # hand 1, 2, 3: never 1.5
-        axes.yaxis.set_major_formatter(THOUSANDS)  # 7,500 as the board writes it
-        axes.set_xlabel(_text(hand_word))
-        axes.set_ylabel("points")
+        axes.yaxis.set_major_formatter(_thousands(tr))  # 7,500 as the board writes it
+        axes.set_xlabel(_text(_words(hand_word, tr)))
+        axes.set_ylabel(tr("points") if tr else "points")
         axes.set_title(_text(title))
         axes.grid(True, alpha=0.3)
         axes.legend(loc="upper left", fontsize=9, ncols=2 if len(columns) > 5 else 1)
@@ -69,18 +98,38 @@ def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord]
         if money_shown(rules) and rate > 0:
             money = axes.secondary_yaxis("right", functions=(lambda y: y * rate,
                                                              lambda m: m / rate))
-            money.yaxis.set_major_formatter(THOUSANDS)
-            money.set_ylabel(_text(
-                f"money ({rules.get('currency') or 'at ' + str(rules['rate'])})"))
+            money.yaxis.set_major_formatter(_thousands(tr))
+            money.set_ylabel(_text(_money_label(rules, tr)))
         return _png(figure)
     finally:
         plt.close(figure)
 
 
-def render_ranking(title: str, panels: Sequence[tuple[str, Sequence[tuple[str, float]]]]
-                   ) -> bytes:
+def _total(total: int, places: int, tr: Tr | None) -> str:
+    if tr is None or tr.language == "en":
+        return pts.show(total, places)
+    from bot.core.stats import show_points
+
+    return show_points(pts.value(total, places), places, tr)
+
+
+def _money_label(rules: Mapping[str, Any], tr: Tr | None) -> str:
+    """"money (Rs)", or "money (at 0.25)" a point with no currency named."""
+    currency = str(rules.get("currency") or "")
+    if tr is None:
+        return f"money ({currency or 'at ' + str(rules['rate'])})"
+    if currency:
+        return tr("money ({currency})", currency=currency)
+    rate = Decimal(str(rules["rate"])).normalize()
+    places = max(0, -rate.as_tuple().exponent)  # type: ignore[operator]
+    return tr("money (at {rate})", rate=local_number(rate, places, tr))
+
+
+def render_ranking(title: str, panels: Sequence[tuple[str, Sequence[tuple[str, float]]]],
+                   *, tr: Tr | None = None) -> bytes:
     """A season's ranking: a panel of horizontal bars per game (its title, and each
-    person's ranked value, best first, drawn at the top)."""
+    person's ranked value, best first, drawn at the top). `title` and the panels' headings
+    come shown; the numbers are written in `tr`'s language."""
     height = max(HEIGHT, sum(1.2 + 0.35 * len(people) for _, people in panels))
     figure, axes = plt.subplots(len(panels), 1, figsize=(WIDTH, height), dpi=DPI,
                                 squeeze=False)
@@ -92,7 +141,7 @@ def render_ranking(title: str, panels: Sequence[tuple[str, Sequence[tuple[str, f
             ax.barh(names, values, color=colours)
             ax.axvline(0, color="#888888", linewidth=0.8)
             for y, value in enumerate(values):
-                label = f"{value:+,.2f}".rstrip("0").rstrip(".") if value else "0"
+                label = _bar(value, tr)
                 ax.annotate(label, (value, y),
                             xytext=(4 if value >= 0 else -4, 0), textcoords="offset points",
                             ha="left" if value >= 0 else "right", va="center", fontsize=9)
@@ -105,6 +154,17 @@ def render_ranking(title: str, panels: Sequence[tuple[str, Sequence[tuple[str, f
         return _png(figure)
     finally:
         plt.close(figure)
+
+
+def _bar(value: float, tr: Tr | None) -> str:
+    """+1,200, -3.5, 0: a bar's value, two decimals at most."""
+    if not value:
+        return "0"
+    if tr is None or tr.language == "en":
+        return f"{value:+,.2f}".rstrip("0").rstrip(".")
+    amount = Decimal(f"{abs(value):.2f}").normalize()
+    places = max(0, -amount.as_tuple().exponent)  # type: ignore[operator]
+    return ("-" if value < 0 else "+") + local_number(amount, places, tr)
 
 
 def _png(figure: Figure) -> bytes:

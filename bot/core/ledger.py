@@ -24,6 +24,7 @@ from bot.core.errors import UserError
 from bot.core.games import get_game
 from bot.core.games.base import Game
 from bot.core.grammar import clip
+from bot.core.i18n import Msg, Text, Tr, _
 from bot.core.money import (
     MoneyBook,
     book_totals,
@@ -85,7 +86,7 @@ class Ledger:
                 row = out.setdefault(currency, {})
                 for key, amount in amounts.items():
                     row[key] = row.get(key, Decimal(0)) + amount
-        for _, payment in self.live():
+        for _no, payment in self.live():
             row = out.setdefault(payment.currency, {})
             row[payment.payer] = row.get(payment.payer, Decimal(0)) + payment.amount
             row[payment.payee] = row.get(payment.payee, Decimal(0)) - payment.amount
@@ -94,7 +95,7 @@ class Ledger:
     def currencies_of(self, key: str) -> set[str]:
         """The currencies a person has had anything in: a game or a payment."""
         found = {c for g in self.games for c, amounts in g.money.items() if key in amounts}
-        found |= {p.currency for _, p in self.live() if key in (p.payer, p.payee)}
+        found |= {p.currency for _no, p in self.live() if key in (p.payer, p.payee)}
         return found
 
     def places(self, currency: str) -> int:
@@ -108,7 +109,7 @@ class Ledger:
         every game's money and every payment was whole, else cents at least (or finer), so
         -8.00 never reads 8 once a payment leaves only whole balances."""
         amounts = [a for g in self.games for a in g.money.get(currency, {}).values()]
-        amounts += [p.amount for _, p in self.live() if p.currency == currency]
+        amounts += [p.amount for _no, p in self.live() if p.currency == currency]
         return money_places(amounts)
 
     def name(self, key: str) -> str:
@@ -124,11 +125,11 @@ class Ledger:
             found = [p for p in self.people.values() if is_person(p, mentioned)]
             if len(found) == 1:
                 return found[0]
-            raise UserError(f"{clip(mentioned.name)} has played no game here. "
-                            f"People here: {self._listing()}.")
+            raise UserError(_("{name} has played no game here. People here: {people}.",
+                              name=clip(mentioned.name), people=self._listing()))
         if raw.startswith("<@"):
-            raise UserError(f"That person has played no game here. People here: "
-                            f"{self._listing()}.")
+            raise UserError(_("That person has played no game here. People here: {people}.",
+                              people=self._listing()))
         word = fold(raw.lstrip("@"))
         if raw.startswith("@"):
             handle = raw[1:].strip().lower()
@@ -139,16 +140,17 @@ class Ledger:
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
-            raise UserError(f"`{clip(raw)}` could be " + ", ".join(
-                sorted(p.name for p in found)) + "; mention the person instead.")
+            raise UserError(_("`{name}` could be {people}; mention the person instead.",
+                              name=clip(raw),
+                              people=", ".join(sorted(p.name for p in found))))
         known = {n: p.name for p in self.people.values() for n in p.names}
         close = difflib.get_close_matches(word, list(known), n=3, cutoff=0.6)
         if close:
             names = ", ".join(dict.fromkeys(known[c] for c in close))
-            raise UserError(f"Nobody called `{clip(raw)}` has played here. Did you mean "
-                            f"{names}?")
-        raise UserError(f"Nobody called `{clip(raw)}` has played here. People here: "
-                        f"{self._listing()}.")
+            raise UserError(_("Nobody called `{name}` has played here. Did you mean "
+                              "{close}?", name=clip(raw), close=names))
+        raise UserError(_("Nobody called `{name}` has played here. People here: {people}.",
+                          name=clip(raw), people=self._listing()))
 
     def own_key(self, person: Person, token: str,
                 mentions: Mapping[str, Actor]) -> tuple[str, str]:
@@ -162,9 +164,9 @@ class Ledger:
             return person.key, person.name
         return person.guests.get(fold(raw.lstrip("@")), (person.key, person.name))
 
-    def _listing(self) -> str:
+    def _listing(self) -> Text:
         names = sorted({p.name for p in self.people.values()}, key=str.lower)
-        return ", ".join(names) if names else "nobody yet"
+        return ", ".join(names) if names else _("nobody yet")
 
 
 def is_person(person: Person, actor: Actor) -> bool:
@@ -187,7 +189,7 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
     games: list[GameEntry] = []
     currencies: set[str] = set()
     played = list(played)
-    accounts = handle_accounts(session for _, session, _ in played)
+    accounts = handle_accounts(session for _no, session, _book in played)
 
     def person(key: str, name: str, rename: bool = True) -> Person:
         found = people.setdefault(key, Person(key, name))
@@ -282,26 +284,37 @@ def settle(balances: Mapping[str, Decimal]) -> list[tuple[str, str, Decimal]]:
     return pay_greedily(owing)
 
 
-def parse_amount(text: str, places: int, currency: str) -> Decimal:
-    """A positive amount with at most `places` decimals ("500", "1,200.50")."""
+def parse_amount(text: str, places: int, currency: str, tr: Tr | None = None) -> Decimal:
+    """A positive amount with at most `places` decimals ("500", "1,200.50": typed as the
+    commands take numbers, in every language). `tr`: the limit named in its language."""
     raw = text.strip()
-    example = format_money(Decimal("500"), currency)
+    example = format_money(Decimal("500"), currency)  # as it is typed
     if not _AMOUNT.match(raw):
-        raise UserError(f"`{clip(raw)}` is not an amount: give a number like 500 or 12.50 "
-                        f"(in {show_currency(currency)}, e.g. {example}).")
+        raise UserError(_("`{text}` is not an amount: give a number like 500 or 12.50 (in "
+                          "{currency}, e.g. {example}).", text=clip(raw),
+                          currency=show_currency(currency), example=example))
     try:
         amount = Decimal(raw.replace(",", ""))
     except InvalidOperation:
-        raise UserError(f"`{clip(raw)}` is not an amount.") from None
+        raise UserError(_("`{text}` is not an amount.", text=clip(raw))) from None
     if amount <= 0:
-        raise UserError("A payment is more than 0.")
+        raise UserError(_("A payment is more than 0."))
     if amount > MAX_AMOUNT:
-        raise UserError(f"A payment is at most {format_money(MAX_AMOUNT, currency)}.")
+        raise UserError(_("A payment is at most {amount}.",
+                          amount=format_money(MAX_AMOUNT, currency, tr=tr)))
     decimals = amount_decimals(amount)
     if decimals > places:
-        raise UserError(f"{show_currency(currency).capitalize()} amounts here have at most "
-                        f"{places} decimals; `{clip(raw)}` has {decimals}.")
+        raise UserError(_n_decimals(currency, places, clip(raw), decimals))
     return amount
+
+
+def _n_decimals(currency: str, places: int, raw: str, decimals: int) -> Msg:
+    if currency:
+        return _("{currency} amounts here have at most {places} decimals; `{text}` has "
+                 "{decimals}.", currency=currency, places=places, text=raw, decimals=decimals)
+    return _("Amounts of money played with no currency named have at most {places} "
+             "decimals here; `{text}` has {decimals}.", places=places, text=raw,
+             decimals=decimals)
 
 
 def amount_decimals(amount: Decimal) -> int:
@@ -314,10 +327,13 @@ def amount_decimals(amount: Decimal) -> int:
     return max(0, -exponent)
 
 
-def show_currency(currency: str) -> str:
-    return currency or "money played with no currency named"
+def show_currency(currency: str) -> Text:
+    """The currency as named, or what money with none is called (lazy text)."""
+    return currency or _("money played with no currency named")
 
 
-def signed(amount: Decimal, currency: str, places: int | None = None) -> str:
-    """+700 Rs, -12.50 Rs, 0 Rs (a zero reads 0, whatever the decimals)."""
-    return format_money(amount, currency, 0 if not amount else places, signed=True)
+def signed(amount: Decimal, currency: str, places: int | None = None,
+           tr: Tr | None = None) -> str:
+    """+700 Rs, -12.50 Rs, 0 Rs (a zero reads 0, whatever the decimals); `tr`: numbers as
+    its language writes them."""
+    return format_money(amount, currency, 0 if not amount else places, signed=True, tr=tr)

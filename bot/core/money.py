@@ -6,9 +6,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+from babel.numbers import format_decimal
 
 from bot.core.rules import RuleSpec, decimal_rule, text_rule
+
+if TYPE_CHECKING:
+    from bot.core.i18n import Tr
 
 
 def money_rules() -> list[RuleSpec]:
@@ -91,14 +96,30 @@ def money_places(amounts: Iterable[Decimal]) -> int:
 
 
 def format_money(amount: Decimal, currency: str = "", places: int | None = None, *,
-                 signed: bool = False) -> str:
+                 signed: bool = False, tr: Tr | None = None) -> str:
     """1,200, -3.50, 0.125 with the currency after: whole amounts bare, cents to two places,
     finer rates exactly; `places` gives every amount of one table the same decimals.
-    `signed`: a balance (+3.50, as points are shown), not an amount paid."""
+    `signed`: a balance (+3.50, as points are shown), not an amount paid. `tr`: written as
+    its language writes numbers (pt-BR 1.234,50; hi and ne 12,34,567); English without."""
     if places is None:
         places = money_places([amount])
-    text = f"{amount:{'+' if signed and amount else ''},.{places}f}"
+    if tr is None or tr.language == "en":
+        text = f"{amount:{'+' if signed and amount else ''},.{places}f}"
+    else:
+        text = local_number(amount, places, tr)
+        if signed and amount > 0:
+            text = "+" + text
     return f"{text} {currency}".strip()
+
+
+def local_number(amount: Decimal | float | int, places: int, tr: Tr) -> str:
+    """`amount` to exactly `places` decimals, grouped as `tr`'s language groups digits (the
+    locale's own pattern: Indian grouping for hi and ne, which a fixed #,##0 loses)."""
+    pattern = tr.locale.decimal_formats[None].pattern.split(";")[0].split(".")[0]
+    if places > 0:
+        pattern += "." + "0" * places
+    return format_decimal(amount, format=pattern, locale=tr.locale,
+                          decimal_quantization=True)
 
 
 def json_number(amount: Decimal) -> int | float:

@@ -14,12 +14,19 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
-from bot.core import points as pts
 from bot.core.errors import UserError
 from bot.core.games import get_game
 from bot.core.games.base import Game
-from bot.core.money import format_money
-from bot.core.stats import PlayerStats, Table, money_places_of, ordinal
+from bot.core.i18n import Tr, _
+from bot.core.money import format_money, local_number
+from bot.core.stats import (
+    PlayerStats,
+    Table,
+    money_places_of,
+    ordinal,
+    result,
+    show_points,
+)
 
 MAX_NAME = 40
 # letters that draw nothing (Hangul fillers, the blank Braille pattern)
@@ -41,12 +48,12 @@ def season_name(raw: str) -> str:
     hidden = next((c for c in name if unicodedata.category(c) in _HIDDEN or c in _BLANK),
                   None)
     if hidden is not None:
-        raise UserError(f"A season's name can't hold invisible characters (U+"
-                        f"{ord(hidden):04X}); type it again without them.")
+        raise UserError(_("A season's name can't hold invisible characters ({code}); type "
+                          "it again without them.", code=f"U+{ord(hidden):04X}"))
     if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
-        raise UserError("Name the season: /season start name:Autumn")
+        raise UserError(_("Name the season: /season start name:Autumn"))
     if len(name) > MAX_NAME:
-        raise UserError(f"A season's name is at most {MAX_NAME} characters.")
+        raise UserError(_("A season's name is at most {n} characters.", n=MAX_NAME))
     return name
 
 
@@ -55,7 +62,7 @@ class Ranking:
     """One game's ranking: a table to read, and the number each person is ranked by."""
 
     game: Game
-    by: str  # what the bars of the chart show, e.g. "money (Rs)", "final results"
+    by: str  # what the bars of the chart show, e.g. "money (Rs)", "final results" (shown)
     header: list[str]
     rows: list[list[str]]
     people: list[tuple[str, float]]  # (name, the ranked value), best first
@@ -65,69 +72,100 @@ def _per_hand(row: PlayerStats) -> Decimal:
     return row.points / row.hands if row.hands else Decimal(0)
 
 
-def rankings(table: Table) -> list[Ranking]:
-    return [_rank(get_game(key), list(rows.values())) for key, rows in table.items()
+def rankings(table: Table, tr: Tr) -> list[Ranking]:
+    """Each game's ranking, its words and numbers in `tr`'s language."""
+    return [_rank(get_game(key), list(rows.values()), tr) for key, rows in table.items()
             if rows]
 
 
-def _rank(game: Game, rows: list[PlayerStats]) -> Ranking:
+def _rank(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
     if game.ranked_by == "results":
-        return _riichi(game, rows)
+        return _riichi(game, rows, tr)
     if game.ranked_by == "wins":
-        return _tranca(game, rows)
-    return _points(game, rows)
+        return _tranca(game, rows, tr)
+    return _points(game, rows, tr)
 
 
-def _points(game: Game, rows: list[PlayerStats]) -> Ranking:
+def _hands_heading(word: str, tr: Tr) -> str:
+    """The column of the game's entries: hands, rounds, results."""
+    if word == "round":
+        return tr("rounds")
+    if word == "result":
+        return tr("results")
+    return tr("hands")
+
+
+def _per_heading(word: str, tr: Tr) -> str:
+    """The column of points per entry (and what the chart ranks by without one currency)."""
+    if word == "round":
+        return tr("per round")
+    if word == "result":
+        return tr("per result")
+    return tr("per hand")
+
+
+def _by_points(word: str, tr: Tr) -> str:
+    if word == "round":
+        return tr("points per round")
+    if word == "result":
+        return tr("points per result")
+    return tr("points per hand")
+
+
+def _points(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
     places = game.point_places
     currencies = sorted({c for r in rows for c in r.money})
     one = currencies[0] if len(currencies) == 1 else None
     if one is not None:
         ranked = sorted(rows, key=lambda r: (-r.money.get(one, Decimal(0)), -_per_hand(r),
                                              r.name.lower()))
-        by = f"money ({one})" if one else "money"
+        by = tr("money ({currency})", currency=one) if one else tr("money")
     else:
         ranked = sorted(rows, key=lambda r: (-_per_hand(r), -r.points, r.name.lower()))
-        by = f"points per {game.hand_word}"
+        by = _by_points(game.hand_word, tr)
     decimals = money_places_of(rows)
-    header = ["#", "player", "games", game.hand_word + "s", "points", "per " + game.hand_word,
-              *(c or "money" for c in currencies)]
+    header = ["#", tr("player"), tr("games"), _hands_heading(game.hand_word, tr),
+              tr("points"), _per_heading(game.hand_word, tr),
+              *(c or tr("money") for c in currencies)]
     table = []
     for i, row in enumerate(ranked, 1):
-        money = [format_money(row.money.get(c, Decimal(0)), "", decimals[c], signed=True)
-                 for c in currencies]
-        table.append([str(i), row.name, str(len(row.sessions)), str(row.hands),
-                      pts.show_value(row.points, places), f"{_per_hand(row):+.2f}", *money])
+        money = [format_money(row.money.get(c, Decimal(0)), "", decimals[c], signed=True,
+                              tr=tr) for c in currencies]
+        per = _per_hand(row)
+        table.append([tr.number(i), row.name, tr.number(len(row.sessions)),
+                      tr.number(row.hands), show_points(row.points, places, tr),
+                      ("-" if per < 0 else "+") + local_number(abs(per), 2, tr), *money])
     value = (lambda r: float(r.money.get(one, Decimal(0)))) if one is not None else (
         lambda r: float(_per_hand(r)))
     return Ranking(game, by, header, table, [(r.name, value(r)) for r in ranked])
 
 
-def _riichi(game: Game, rows: list[PlayerStats]) -> Ranking:
+def _riichi(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
     ranked = sorted((r for r in rows if r.finished),
                     key=lambda r: (-r.results, r.average_place, r.name.lower()))
     most = max((p for r in ranked for p in r.places), default=4)
-    header = ["#", "player", "games", "result", "avg place",
-              *(ordinal(p) for p in range(1, most + 1)), "best hand", "busts"]
+    header = ["#", tr("player"), tr("games"), tr("result"), tr("avg place"),
+              *(ordinal(p, tr) for p in range(1, most + 1)), tr("best hand"), tr("busts")]
     table = []
     for i, row in enumerate(ranked, 1):
         # a best hand is a hand won: "-" for a player who won none
-        best = pts.show_value(row.best_hand, game.point_places) \
+        best = show_points(row.best_hand, game.point_places, tr) \
             if row.best_hand is not None and row.best_hand > 0 else "-"
-        table.append([str(i), row.name, str(row.finished), f"{row.results:+,.1f}",
-                      f"{row.average_place:.2f}",
-                      *(str(row.places.get(p, 0)) for p in range(1, most + 1)), best,
-                      str(row.busts)])
-    return Ranking(game, "final results (uma and oka)", header, table,
+        table.append([tr.number(i), row.name, tr.number(row.finished),
+                      result(row.results, tr), local_number(row.average_place, 2, tr),
+                      *(tr.number(row.places.get(p, 0)) for p in range(1, most + 1)), best,
+                      tr.number(row.busts)])
+    return Ranking(game, tr("final results (uma and oka)"), header, table,
                    [(r.name, float(r.results)) for r in ranked])
 
 
-def _tranca(game: Game, rows: list[PlayerStats]) -> Ranking:
+def _tranca(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
     ranked = sorted(rows, key=lambda r: (-r.games_won, -r.points, r.name.lower()))
-    header = ["#", "player", "wins", "games", "points"]
-    table = [[str(i), r.name, str(r.games_won), str(r.finished),
-              pts.show_value(r.points, game.point_places)] for i, r in enumerate(ranked, 1)]
-    return Ranking(game, "games won", header, table, [(r.name, r.games_won) for r in ranked])
+    header = ["#", tr("player"), tr("wins"), tr("games"), tr("points")]
+    table = [[tr.number(i), r.name, tr.number(r.games_won), tr.number(r.finished),
+              show_points(r.points, game.point_places, tr)] for i, r in enumerate(ranked, 1)]
+    return Ranking(game, tr("games won"), header, table,
+                   [(r.name, r.games_won) for r in ranked])
 
 
 def render(ranking: Ranking) -> str:

@@ -10,14 +10,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
+
+from babel.numbers import format_percent
 
 from bot.core import points as pts
 from bot.core.games import get_game
 from bot.core.games.base import Game
-from bot.core.money import format_money, hand_money, money_places, money_shown
+from bot.core.i18n import Tr
+from bot.core.i18n.words import count
+from bot.core.money import format_money, hand_money, local_number, money_places, money_shown
 from bot.core.session import ENDED, HandRecord, SessionState
 
 
@@ -197,28 +201,64 @@ def _add_session(rows: dict[str, PlayerStats], game: Game, session: SessionState
                 row.sides[partners] += 1
 
 
-# --- showing them ---------------------------------------------------------------------
+# --- showing them: in the language of `tr` (the command's), numbers as it writes them ----
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}" + ("" if count == 1 else "s")
+def counted(word: str, n: int, tr: Tr) -> str:
+    """"3 hands", "1 round" (the game's word, words.count) with n written as `tr` writes
+    numbers (1,234; 1.234)."""
+    message = count(word, n)
+    return tr.render(replace(message, values={**message.values, "n": tr.number(n)}))
 
 
-def ordinal(place: int) -> str:
-    return f"{place}" + {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10,
-                                                          "th")
+def show_points(amount: Decimal, places: int, tr: Tr, *, signed: bool = True) -> str:
+    """As bot/core/points.show_value ("+1,200", "-3.5", "0"), in `tr`'s way of writing
+    numbers (pt-BR +1.200, hi +12,00,000)."""
+    if amount == 0:
+        return "0"
+    text = local_number(abs(amount), places, tr)
+    return ("-" if amount < 0 else "+" if signed else "") + text
 
 
-def _places(row: PlayerStats) -> str:
+def result(amount: Decimal, tr: Tr) -> str:
+    """A final result (Riichi's, with uma and oka): always signed, one decimal (+0.0)."""
+    return ("-" if amount < 0 else "+") + local_number(abs(amount), 1, tr)
+
+
+def percent(share: float, tr: Tr) -> str:
+    """50%, in `tr`'s way."""
+    return format_percent(share, format="#,##0%", locale=tr.locale)
+
+
+def ordinal(place: int, tr: Tr) -> str:
+    """1st, 2nd, 3rd, 4th, as `tr`'s language writes a place (English rules pick which
+    message; a language with one form translates all four the same)."""
+    ending = {1: 1, 2: 2, 3: 3}.get(place if place < 20 else place % 10, 4)
+    if ending == 1:
+        # TRANSLATORS: a place in a game: 1st, 21st ({place} is the number)
+        return tr("{place}st", place=place)
+    if ending == 2:
+        # TRANSLATORS: a place in a game: 2nd, 22nd
+        return tr("{place}nd", place=place)
+    if ending == 3:
+        # TRANSLATORS: a place in a game: 3rd, 23rd
+        return tr("{place}rd", place=place)
+    # TRANSLATORS: a place in a game: 4th, 11th, 12th
+    return tr("{place}th", place=place)
+
+
+def _places(row: PlayerStats, tr: Tr) -> str:
     """"average place 1.50, 1st 1 · 2nd 1"."""
-    spread = " · ".join(f"{ordinal(p)} {n}" for p, n in sorted(row.places.items()))
-    return f"average place {row.average_place:.2f}, {spread}"
+    spread = " · ".join(f"{ordinal(p, tr)} {tr.number(n)}"
+                        for p, n in sorted(row.places.items()))
+    return tr("average place {average}, {spread}",
+              average=local_number(row.average_place, 2, tr), spread=spread)
 
 
-def _money(row: PlayerStats, places: Mapping[str, int] | None = None) -> list[str]:
+def _money(row: PlayerStats, tr: Tr, places: Mapping[str, int] | None = None) -> list[str]:
     """Each currency's money, signed; `places`: one number of decimals for a whole table
     (else each amount's own)."""
-    return [format_money(amount, currency, (places or {}).get(currency), signed=True)
+    return [format_money(amount, currency, (places or {}).get(currency), signed=True, tr=tr)
             for currency, amount in sorted(row.money.items())]
 
 
@@ -240,12 +280,20 @@ def _ranking(game: Game, rows: Iterable[PlayerStats]) -> list[PlayerStats]:
     return sorted(rows, key=lambda r: (-r.points, r.name.lower()))
 
 
-def _heading(game: Game, rows: Mapping[str, PlayerStats]) -> str:
+def games(n: int, tr: Tr) -> str:
+    return tr.plural("{n} game", "{n} games", n)
+
+
+def wins(n: int, tr: Tr) -> str:
+    return tr.plural("{n} win", "{n} wins", n)
+
+
+def _heading(game: Game, rows: Mapping[str, PlayerStats], tr: Tr) -> str:
     nights = set().union(*(r.sessions for r in rows.values()))
-    return f"{game.title} ({_plural(len(nights), 'game')}):"
+    return tr("{game} ({games}):", game=tr.text(game.title), games=games(len(nights), tr))
 
 
-def leaderboard(table: Table) -> list[str]:
+def leaderboard(table: Table, tr: Tr) -> list[str]:
     """A ranking per game, each by what that game is won by."""
     lines: list[str] = []
     for key, rows in table.items():
@@ -253,29 +301,31 @@ def leaderboard(table: Table) -> list[str]:
         ranked = _ranking(game, rows.values())
         if not ranked:
             continue
-        lines.append(_heading(game, rows))
+        lines.append(_heading(game, rows, tr))
         money = money_places_of(ranked)
         for i, row in enumerate(ranked, 1):
-            lines.append(f"{i}. {row.name} {_standing(game, row, money)}")
+            lines.append(f"{tr.number(i)}. {row.name} {_standing(game, row, money, tr)}")
     return lines
 
 
-def _standing(game: Game, row: PlayerStats, money: Mapping[str, int]) -> str:
+def _standing(game: Game, row: PlayerStats, money: Mapping[str, int], tr: Tr) -> str:
     places = game.point_places
     if game.ranked_by == "results":
-        return (f"{row.results:+,.1f} ({_plural(row.finished, 'game')}, "
-                f"{', '.join([_places(row), *_money(row, money)])})")
+        return tr("{result} ({games}, {details})", result=result(row.results, tr),
+                  games=games(row.finished, tr),
+                  details=", ".join([_places(row, tr), *_money(row, tr, money)]))
     if game.ranked_by == "wins":
-        return (f"{_plural(row.games_won, 'win')} in {_plural(row.finished, 'game')} "
-                f"({_plural(row.hands, game.hand_word)}, {pts.show_value(row.points, places)}"
-                " points)")
-    extra = [_plural(row.hands, game.hand_word), _plural(row.wins, "win"),
-             *_money(row, money)]
-    return f"{pts.show_value(row.points, places)} ({', '.join(extra)})"
+        return tr("{wins} in {games} ({hands}, {points} points)",
+                  wins=wins(row.games_won, tr), games=games(row.finished, tr),
+                  hands=counted(game.hand_word, row.hands, tr),
+                  points=show_points(row.points, places, tr))
+    extra = [counted(game.hand_word, row.hands, tr), wins(row.wins, tr),
+             *_money(row, tr, money)]
+    return f"{show_points(row.points, places, tr)} ({', '.join(extra)})"
 
 
-def describe(table: Table, key: str, when: str) -> list[str]:
-    """One person's stats in every game they played."""
+def describe(table: Table, key: str, when: str, tr: Tr) -> list[str]:
+    """One person's stats in every game they played (`when`: the period, as shown)."""
     lines: list[str] = []
     for game_key, rows in table.items():
         row = rows.get(key)
@@ -284,46 +334,63 @@ def describe(table: Table, key: str, when: str) -> list[str]:
         game = get_game(game_key)
         if not lines:
             lines.append(f"{row.name} ({when}):")
-        lines += _describe_game(game, row)
+        lines += _describe_game(game, row, tr)
     return lines
 
 
-def _describe_game(game: Game, row: PlayerStats) -> list[str]:
+def _describe_game(game: Game, row: PlayerStats, tr: Tr) -> list[str]:
     places = game.point_places
-    head = f"{game.title}: {_plural(len(row.sessions), 'game')}, " \
-           f"{_plural(row.hands, game.hand_word)}"
+    title, played = tr.text(game.title), games(len(row.sessions), tr)
+    hands = counted(game.hand_word, row.hands, tr)
     if game.ranked_by != "wins":
-        head += f", {_plural(row.wins, 'win')} ({row.win_rate:.0%})"
+        head = tr("{game}: {games}, {hands}, {wins} ({rate})", game=title, games=played,
+                  hands=hands, wins=wins(row.wins, tr), rate=percent(row.win_rate, tr))
+    else:
+        head = tr("{game}: {games}, {hands}", game=title, games=played, hands=hands)
     lines = [head]
     if row.maal:
-        lines.append(f"  average maal {sum(row.maal) / len(row.maal):.1f}")
+        lines.append("  " + tr("average maal {maal}", maal=local_number(
+            sum(row.maal) / len(row.maal), 1, tr)))
     if game.ranked_by == "results":
         if row.finished:
-            lines.append(f"  final results {row.results:+,.1f}, {_places(row)}"
-                         + (f", {_plural(row.busts, 'bust')}" if row.busts else ""))
-        paid = ", ".join(_money(row))
+            final, spread = result(row.results, tr), _places(row, tr)
+            lines.append("  " + (tr("final results {result}, {places}, {busts}",
+                                    result=final, places=spread,
+                                    busts=tr.plural("{n} bust", "{n} busts", row.busts))
+                                 if row.busts else
+                                 tr("final results {result}, {places}", result=final,
+                                    places=spread)))
+        paid = ", ".join(_money(row, tr))
         if paid:
-            lines.append(f"  money {paid} (the final results at each game's rate)")
+            lines.append("  " + tr("money {money} (the final results at each game's rate)",
+                                   money=paid))
         if row.best_hand is not None and row.best_hand > 0:
-            lines.append(f"  best hand {pts.show_value(row.best_hand, places)}")
+            lines.append("  " + tr("best hand {points}",
+                                   points=show_points(row.best_hand, places, tr)))
         return lines
     if game.ranked_by == "wins":
-        lines.append(f"  {_plural(row.games_won, 'win')} in "
-                     f"{_plural(row.finished, 'finished game')}; "
-                     f"{pts.show_value(row.points, places)} points for their sides")
+        lines.append("  " + tr("{wins} in {games}; {points} points for their sides",
+                               wins=wins(row.games_won, tr),
+                               games=tr.plural("{n} finished game", "{n} finished games",
+                                               row.finished),
+                               points=show_points(row.points, places, tr)))
         if row.sides:
-            lines.append("  played with " + ", ".join(
-                f"{who} ({n})" for who, n in row.sides.most_common()))
+            lines.append("  " + tr("played with {partners}", partners=", ".join(
+                f"{who} ({tr.number(n)})" for who, n in row.sides.most_common())))
         return lines
-    money = ", ".join(_money(row))
-    lines.append(f"  net {pts.show_value(row.points, places)} points"
-                 + (f" ({money} where played for money)" if money else ""))
+    money = ", ".join(_money(row, tr))
+    net = show_points(row.points, places, tr)
+    lines.append("  " + (tr("net {points} points ({money} where played for money)",
+                            points=net, money=money) if money else
+                         tr("net {points} points", points=net)))
     extremes = row.best_and_worst()
     if extremes and len(row.nights) > 1:
         (best, best_points), (worst, worst_points) = extremes
 
         def day(session: int) -> str:
-            return row.dates[session].strftime("%d %b %Y") if session in row.dates else "?"
-        lines.append(f"  best game {day(best)} {pts.show_value(best_points, places)}; "
-                     f"worst game {day(worst)} {pts.show_value(worst_points, places)}")
+            return tr.date(row.dates[session]) if session in row.dates else "?"
+        lines.append("  " + tr("best game {best_day} {best}; worst game {worst_day} {worst}",
+                               best_day=day(best), best=show_points(best_points, places, tr),
+                               worst_day=day(worst),
+                               worst=show_points(worst_points, places, tr)))
     return lines

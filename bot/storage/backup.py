@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.core.i18n import _, _n
 from bot.storage.migrations import RUMMY_SCALE, scale_rummy_points
 from bot.storage.tables import hands, payments, seasons, sessions
 from bot.storage.validate import FORMAT, VERSION, RestoreError, check_backup
@@ -126,27 +127,30 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
                           target: str | None) -> int:
     check_backup(data)  # all of it, before anything is written
     if not target:
-        raise RestoreError("the backup names no chat; give one")
+        raise RestoreError(_("the backup names no chat; give one"))
     # points kept in the units of their time: a version 1 file had whole rummy points
     scale = RUMMY_SCALE if data.get("version") == 1 else 1
     existing = (await conn.execute(
         select(func.count()).select_from(sessions).where(sessions.c.chat == target)
     )).scalar_one()
     if existing:
-        raise RestoreError(f"chat {target} already has {existing} session(s); "
-                           "restore into an empty chat")
+        raise RestoreError(_n("chat {chat} already has {n} session; restore into an empty "
+                              "chat", "chat {chat} already has {n} sessions; restore into an "
+                              "empty chat", existing, chat=target))
     paid = (await conn.execute(
         select(func.count()).select_from(payments).where(payments.c.chat == target)
     )).scalar_one()
     if paid and data.get("payments"):
-        raise RestoreError(f"chat {target} already has {paid} payment(s) in its ledger; "
-                           "restore into an empty chat")
+        raise RestoreError(_n("chat {chat} already has {n} payment in its ledger; restore "
+                              "into an empty chat", "chat {chat} already has {n} payments in "
+                              "its ledger; restore into an empty chat", paid, chat=target))
     held = (await conn.execute(
         select(func.count()).select_from(seasons).where(seasons.c.chat == target)
     )).scalar_one()
     if held and data.get("seasons"):
-        raise RestoreError(f"chat {target} already has {held} season(s); restore into an "
-                           "empty chat")
+        raise RestoreError(_n("chat {chat} already has {n} season; restore into an empty "
+                              "chat", "chat {chat} already has {n} seasons; restore into an "
+                              "empty chat", held, chat=target))
     for session in data["sessions"]:
         values = _dates({k: v for k, v in session.items() if k not in ("id", "hands")})
         values["chat"] = target

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.core.errors import UserError
 from bot.core.games import GAMES
+from bot.core.i18n import Msg, Text, _
 from bot.core.ledger import MAX_AMOUNT, amount_decimals
 from bot.core.money import hand_money, money_places
 from bot.core.players import Player, check_name
@@ -37,44 +38,49 @@ MAX_SESSIONS, MAX_HANDS = 10_000, 1_000_000
 
 
 class RestoreError(ValueError):
-    """A backup that can't be restored here (a ValueError, so the core can report it)."""
+    """A backup that can't be restored here (a ValueError, so the core can report it).
+    `message` is lazy text: /import shows it in the language of the chat's answer."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
 def check_backup(data: Any) -> None:
     """Raise RestoreError naming the first thing wrong, or return when all of it is sound."""
     if not isinstance(data, Mapping) or data.get("format") != FORMAT \
             or data.get("version") not in READS:
-        raise RestoreError(f"this is not a Maalbot export (format {FORMAT}, version "
-                           f"{' or '.join(map(str, READS))})")
+        raise RestoreError(_("this is not a Maalbot export (format {format}, version {versions})",
+                             format=FORMAT, versions=" or ".join(map(str, READS))))
     found = data.get("sessions")
     if not isinstance(found, list) or len(found) > MAX_SESSIONS:
-        raise RestoreError("`sessions` must be a list of at most "
-                           f"{MAX_SESSIONS:,} sessions")
+        raise RestoreError(_("`sessions` must be a list of at most {n} sessions",
+                             n=f"{MAX_SESSIONS:,}"))
     open_sessions = 0
     hand_total = 0
     for i, session in enumerate(found, 1):
-        where = f"session {i}"
+        where = _("session {no}", no=i)
         _check_session(session, where)
         open_sessions += session["status"] == OPEN
         hand_total += len(session["hands"])
         if hand_total > MAX_HANDS:
-            raise RestoreError(f"more than {MAX_HANDS:,} hands in all")
+            raise RestoreError(_("more than {n} hands in all", n=f"{MAX_HANDS:,}"))
     if open_sessions > 1:
-        raise RestoreError("more than one open game: a chat has one at a time")
-    _only(data, TOP_KEYS, "the file")
+        raise RestoreError(_("more than one open game: a chat has one at a time"))
+    _only(data, TOP_KEYS, _("the file"))
     paid = data.get("payments")
     if paid is not None:
         if not isinstance(paid, list) or len(paid) > MAX_PAYMENTS:
-            raise RestoreError(f"`payments` must be a list of at most {MAX_PAYMENTS:,}")
+            raise RestoreError(_("`payments` must be a list of at most {n}", n=f"{MAX_PAYMENTS:,}"))
         people, money = _people(found), _money_places(found)
         for i, payment in enumerate(paid, 1):
-            _check_payment(payment, f"payment {i}", people, money)
+            _check_payment(payment, _("payment {no}", no=i), people, money)
     held = data.get("seasons")
     if held is not None:
         if not isinstance(held, list) or len(held) > MAX_SEASONS:
-            raise RestoreError(f"`seasons` must be a list of at most {MAX_SEASONS:,}")
+            raise RestoreError(_("`seasons` must be a list of at most {n}", n=f"{MAX_SEASONS:,}"))
         for i, season in enumerate(held, 1):
-            _check_season(season, f"season {i}")
+            _check_season(season, _("season {no}", no=i))
         _check_seasons(held)
 
 
@@ -99,7 +105,7 @@ def _money_places(sessions: list[Mapping[str, Any]]) -> dict[str, int]:
             if rules.get("currency") or Decimal(str(rules.get("rate", "1"))) != 1:
                 places.setdefault(str(rules.get("currency") or ""), 2)
             for hand in session["hands"]:
-                money = hand_money(_numbers(hand["deltas"], "a hand"), hand["rules"],
+                money = hand_money(_numbers(hand["deltas"], _("a hand")), hand["rules"],
                                    game.point_places) \
                     if isinstance(hand["rules"], Mapping) else None
                 if money is not None:
@@ -107,7 +113,8 @@ def _money_places(sessions: list[Mapping[str, Any]]) -> dict[str, int]:
                     places[currency] = max(places.get(currency, 2),
                                            money_places(amounts.values()))
         except (InvalidOperation, TypeError, ValueError):
-            raise RestoreError(f"session {session['id']}: a rate is not a number") from None
+            raise RestoreError(_("session {session}: a rate is not a number",
+                                 session=session['id'])) from None
     return places
 
 
@@ -117,203 +124,216 @@ def _check_seasons(held: list[Mapping[str, Any]]) -> None:
     names: set[str] = set()
     previous_end: datetime | None = None
     for i, season in enumerate(held, 1):
-        where = f"season {i} ({season['name']})"
+        where = _("season {no} ({name})", no=i, name=season["name"])
         key = season_key(season["name"])
         if key in names:
-            raise RestoreError(f"{where}: two seasons share the name")
+            raise RestoreError(_("{where}: two seasons share the name", where=where))
         names.add(key)
         started = _moment(season["started_at"])
         ended = _moment(season.get("ended_at"))
         if ended is None and i != len(held):
-            raise RestoreError(f"{where} is open but not the last: only the last season "
-                               "may be open")
+            raise RestoreError(_("{where} is open but not the last: only the last season may be "
+                                 "open", where=where))
         if ended is not None and ended < started:
-            raise RestoreError(f"{where} ends before it starts")
+            raise RestoreError(_("{where} ends before it starts", where=where))
         if previous_end is not None and started < previous_end:
-            raise RestoreError(f"{where} starts before the season before it ends")
+            raise RestoreError(_("{where} starts before the season before it ends", where=where))
         previous_end = ended
 
 
-def _check_season(season: Any, where: str) -> None:
+def _check_season(season: Any, where: Text) -> None:
     if not isinstance(season, Mapping):
-        raise RestoreError(f"{where} is not an object")
+        raise RestoreError(_("{where} is not an object", where=where))
     _only(season, SEASON_KEYS, where)
     for key in ("name", "started_by", "started_by_name"):
         if key not in season:
-            raise RestoreError(f"{where} has no `{key}`")
+            raise RestoreError(_("{where} has no `{key}`", where=where, key=key))
         _kind(season, key, str, where)
     try:
         name = season_name(season["name"])
     except UserError as error:
-        raise RestoreError(f"{where}: {error.message}") from None
+        raise RestoreError(_("{where}: {why}", where=where, why=error.message)) from None
     if name != season["name"]:
-        raise RestoreError(f"{where}: the name `{name}` is not in its plain form (one "
-                           "space between words, NFKC)")
-    _date(season.get("started_at"), f"{where}: started_at")
-    _date(season.get("ended_at"), f"{where}: ended_at", optional=True)
+        raise RestoreError(_("{where}: the name `{name}` is not in its plain form (one space "
+                             "between words, NFKC)", where=where, name=name))
+    _date(season.get("started_at"), _field(where, "started_at"))
+    _date(season.get("ended_at"), _field(where, "ended_at"), optional=True)
 
 
-def _check_payment(payment: Any, where: str, people: set[str],
+def _check_payment(payment: Any, where: Text, people: set[str],
                    places: Mapping[str, int]) -> None:
     if not isinstance(payment, Mapping):
-        raise RestoreError(f"{where} is not an object")
+        raise RestoreError(_("{where} is not an object", where=where))
     _only(payment, PAYMENT_KEYS, where)
     for key in ("payer", "payer_name", "payee", "payee_name", "amount", "currency",
                 "recorded_by", "recorded_by_name"):
         if key not in payment:
-            raise RestoreError(f"{where} has no `{key}`")
+            raise RestoreError(_("{where} has no `{key}`", where=where, key=key))
         _kind(payment, key, str, where)
     currency = payment["currency"]
     if currency not in places:
-        played = ", ".join(f"`{c}`" for c in sorted(places)) or "no currency"
-        raise RestoreError(f"{where}: the games were played for {played}, not "
-                           f"`{currency[:10]}`")
+        played: Text = ", ".join(f"`{c}`" for c in sorted(places)) or _("no currency")
+        raise RestoreError(_("{where}: the games were played for {played}, not `{currency}`",
+                             where=where, played=played, currency=currency[:10]))
     try:
         amount = Decimal(payment["amount"])
     except InvalidOperation:
-        raise RestoreError(f"{where}: the amount is not a number") from None
+        raise RestoreError(_("{where}: the amount is not a number", where=where)) from None
     if not amount.is_finite() or amount <= 0:
-        raise RestoreError(f"{where}: the amount must be more than 0")
+        raise RestoreError(_("{where}: the amount must be more than 0", where=where))
     if amount > MAX_AMOUNT:
-        raise RestoreError(f"{where}: the amount is more than {MAX_AMOUNT:,}")
+        raise RestoreError(_("{where}: the amount is more than {amount}", where=where,
+                             amount=f"{MAX_AMOUNT:,}"))
     decimals = amount_decimals(amount)
     if decimals > places[currency]:
-        raise RestoreError(f"{where}: the amount has {decimals} decimals; at most "
-                           f"{places[currency]} in `{currency}`")
+        raise RestoreError(_("{where}: the amount has {decimals} decimals; at most {places} in "
+                             "`{currency}`", where=where, decimals=decimals,
+                             places=places[currency], currency=currency))
     for role in ("payer", "payee"):
         if payment[role] not in people:
-            raise RestoreError(f"{where}: the {role} `{payment[role][:40]}` sits at none "
-                               "of the file's games")
+            raise RestoreError(_("{where}: the payer `{person}` sits at none of the file's "
+                                 "games", where=where, person=payment[role][:40])
+                               if role == "payer" else
+                               _("{where}: the payee `{person}` sits at none of the file's "
+                                 "games", where=where, person=payment[role][:40]))
         name = payment[f"{role}_name"]
         if not name or name != unicodedata.normalize("NFKC", name.strip()) \
                 or len(name) > 100:
-            raise RestoreError(f"{where}: the {role}'s name `{name[:40]}` is empty or not "
-                               "in its plain form")
+            raise RestoreError(_("{where}: the payer's name `{name}` is empty or not in its "
+                                 "plain form", where=where, name=name[:40])
+                               if role == "payer" else
+                               _("{where}: the payee's name `{name}` is empty or not in its "
+                                 "plain form", where=where, name=name[:40]))
     if payment["payer"] == payment["payee"]:
-        raise RestoreError(f"{where}: the payer and the payee are the same person")
-    _date(payment.get("created_at"), f"{where}: created_at")
-    _date(payment.get("voided_at"), f"{where}: voided_at", optional=True)
+        raise RestoreError(_("{where}: the payer and the payee are the same person", where=where))
+    _date(payment.get("created_at"), _field(where, "created_at"))
+    _date(payment.get("voided_at"), _field(where, "voided_at"), optional=True)
 
 
-def _check_session(session: Any, where: str) -> None:
+def _check_session(session: Any, where: Text) -> None:
     if not isinstance(session, Mapping):
-        raise RestoreError(f"{where} is not an object")
+        raise RestoreError(_("{where} is not an object", where=where))
     _only(session, SESSION_KEYS, where)
     for key in ("id", "game", "status", "players", "rules", "totals", "hand_count",
                 "created_by", "created_at", "hands"):
         if key not in session:
-            raise RestoreError(f"{where} has no `{key}`")
+            raise RestoreError(_("{where} has no `{key}`", where=where, key=key))
     game = GAMES.get(session["game"]) if isinstance(session["game"], str) else None
     if game is None:
-        raise RestoreError(f"{where}: unknown game `{str(session['game'])[:30]}`; games: "
-                           + ", ".join(GAMES))
-    where = f"{where} ({game.title})"
+        raise RestoreError(_("{where}: unknown game `{game}`; games: {games}", where=where,
+                             game=str(session["game"])[:30], games=", ".join(GAMES)))
+    # the game's title is data text of its catalogue: a message, shown translated
+    where = _("{where} ({game})", where=where, game=Msg(game.title))
     _kind(session, "id", int, where)
     _kind(session, "hand_count", int, where)
     _kind(session, "rules", Mapping, where)
     _kind(session, "totals", Mapping, where)
     _kind(session, "hands", list, where)
     _kind(session, "created_by", str, where)
-    _date(session.get("created_at"), f"{where}: created_at")
-    _date(session.get("ended_at"), f"{where}: ended_at", optional=True)
+    _date(session.get("created_at"), _field(where, "created_at"))
+    _date(session.get("ended_at"), _field(where, "ended_at"), optional=True)
     if session["status"] not in (OPEN, ENDED):
-        raise RestoreError(f"{where}: status is {OPEN} or {ENDED}")
+        raise RestoreError(_("{where}: status is {open} or {ended}", where=where, open=OPEN,
+                             ended=ENDED))
     seats = _check_players(session["players"], where)
     # a game's board columns: its players' seats, or Tranca's sides (1, 2, 3)
     columns = seats if game.player_columns else {1, 2, 3}
-    totals = _numbers(session["totals"], f"{where}: totals")
+    totals = _numbers(session["totals"], _field(where, "totals"))
     if not set(totals) <= columns:
-        raise RestoreError(f"{where}: totals for a column that is not at the table")
+        raise RestoreError(_("{where}: totals for a column that is not at the table", where=where))
     live: dict[int, dict[int, int]] = {}
     for j, hand in enumerate(session["hands"], 1):
-        no, deltas = _check_hand(hand, f"{where}, hand entry {j}", columns, game.zero_sum)
+        no, deltas = _check_hand(hand, _("{where}, hand entry {no}", where=where, no=j),
+                                 columns, game.zero_sum)
         if hand.get("voided_at") is None:
             if no in live:
-                raise RestoreError(f"{where}: hand {no} is live twice")
+                raise RestoreError(_("{where}: hand {no} is live twice", where=where, no=no))
             live[no] = deltas
     if sorted(live) != list(range(1, len(live) + 1)) or len(live) != session["hand_count"]:
-        raise RestoreError(f"{where}: the live hands are not numbered 1 to hand_count "
-                           f"({session['hand_count']})")
+        raise RestoreError(_("{where}: the live hands are not numbered 1 to hand_count ({count})",
+                             where=where, count=session['hand_count']))
     sums: dict[int, int] = {}
     for deltas in live.values():
         for column, points in deltas.items():
             sums[column] = sums.get(column, 0) + points
     if any(sums.get(c, 0) != totals.get(c, 0) for c in set(sums) | set(totals)):
-        raise RestoreError(f"{where}: the totals are not the sum of the hands")
+        raise RestoreError(_("{where}: the totals are not the sum of the hands", where=where))
 
 
-def _check_players(players: Any, where: str) -> set[int]:
+def _check_players(players: Any, where: Text) -> set[int]:
     if not isinstance(players, list) or not players:
-        raise RestoreError(f"{where}: players must be a list")
+        raise RestoreError(_("{where}: players must be a list", where=where))
     seats: set[int] = set()
     names: set[str] = set()
     for player in players:
         if not isinstance(player, Mapping):
-            raise RestoreError(f"{where}: a player is not an object")
-        _only(player, PLAYER_KEYS, f"{where}, a player")
+            raise RestoreError(_("{where}: a player is not an object", where=where))
+        _only(player, PLAYER_KEYS, _("{where}, a player", where=where))
         if not isinstance(player.get("seat"), int) or not isinstance(player.get("name"), str):
-            raise RestoreError(f"{where}: a player needs a seat number and a name")
+            raise RestoreError(_("{where}: a player needs a seat number and a name", where=where))
         try:
             name = check_name(player["name"])
         except UserError as error:
-            raise RestoreError(f"{where}: {error.message}") from None
+            raise RestoreError(_("{where}: {why}", where=where, why=error.message)) from None
         if name != player["name"]:
-            raise RestoreError(f"{where}: the name `{player['name'][:30]}` is not in its "
-                               f"plain form ({name})")
+            raise RestoreError(_("{where}: the name `{typed}` is not in its plain form ({name})",
+                                 where=where, typed=player['name'][:30], name=name))
         for key, kind in (("user_id", str), ("handle", str)):
             if player.get(key) is not None and not isinstance(player[key], kind):
-                raise RestoreError(f"{where}: a player's `{key}` has the wrong type")
+                raise RestoreError(_("{where}: a player's `{key}` has the wrong type", where=where,
+                                     key=key))
         if player["seat"] in seats or name.casefold() in names:
-            raise RestoreError(f"{where}: two players share seat {player['seat']} or the "
-                               f"name {name}")
+            raise RestoreError(_("{where}: two players share seat {seat} or the name {name}",
+                                 where=where, seat=player['seat'], name=name))
         seats.add(player["seat"])
         names.add(name.casefold())
     return seats
 
 
-def _check_hand(hand: Any, where: str, seats: set[int],
+def _check_hand(hand: Any, where: Text, seats: set[int],
                 zero_sum: bool) -> tuple[int, dict[int, int]]:
     if not isinstance(hand, Mapping):
-        raise RestoreError(f"{where} is not an object")
+        raise RestoreError(_("{where} is not an object", where=where))
     _only(hand, HAND_KEYS | {"session_id"}, where)
     for key in ("id", "no", "players", "inputs", "rules", "deltas", "summary",
                 "recorded_by", "recorded_by_name", "created_at"):
         if key not in hand:
-            raise RestoreError(f"{where} has no `{key}`")
+            raise RestoreError(_("{where} has no `{key}`", where=where, key=key))
     _kind(hand, "no", int, where)
     _kind(hand, "id", int, where)
-    _date(hand.get("created_at"), f"{where}: created_at")
-    _date(hand.get("voided_at"), f"{where}: voided_at", optional=True)
-    deltas = _numbers(hand["deltas"], f"{where}: deltas")
+    _date(hand.get("created_at"), _field(where, "created_at"))
+    _date(hand.get("voided_at"), _field(where, "voided_at"), optional=True)
+    deltas = _numbers(hand["deltas"], _field(where, "deltas"))
     if not set(deltas) <= seats:
-        raise RestoreError(f"{where}: points for a column that is not at the table")
+        raise RestoreError(_("{where}: points for a column that is not at the table", where=where))
     if zero_sum and sum(deltas.values()) != 0:
-        raise RestoreError(f"{where}: the points don't add up to zero")
+        raise RestoreError(_("{where}: the points don't add up to zero", where=where))
     return hand["no"], deltas
 
 
-def _numbers(values: Any, where: str) -> dict[int, int]:
+def _numbers(values: Any, where: Text) -> dict[int, int]:
     if not isinstance(values, Mapping):
-        raise RestoreError(f"{where} must map columns to points")
+        raise RestoreError(_("{where} must map columns to points", where=where))
     out = {}
     for key, value in values.items():
         if not str(key).isdecimal() or isinstance(value, bool) or not isinstance(value, int):
-            raise RestoreError(f"{where}: `{str(key)[:10]}` must be a column number with "
-                               "whole points")
+            raise RestoreError(_("{where}: `{key}` must be a column number with whole points",
+                                 where=where, key=str(key)[:10]))
         out[int(key)] = value
     return out
 
 
-def _only(data: Mapping[str, Any], allowed: set[str], where: str) -> None:
+def _only(data: Mapping[str, Any], allowed: set[str], where: Text) -> None:
     extra = sorted(set(data) - allowed)
     if extra:
-        raise RestoreError(f"{where} has an unknown key `{str(extra[0])[:30]}`")
+        raise RestoreError(_("{where} has an unknown key `{key}`", where=where,
+                             key=str(extra[0])[:30]))
 
 
 def _kind(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...],
-          where: str) -> None:
+          where: Text) -> None:
     if not isinstance(data[key], kind) or isinstance(data[key], bool):
-        raise RestoreError(f"{where}: `{key}` has the wrong type")
+        raise RestoreError(_("{where}: `{key}` has the wrong type", where=where, key=key))
 
 
 def _moment(value: Any) -> datetime | None:
@@ -324,10 +344,15 @@ def _moment(value: Any) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _date(value: Any, where: str, optional: bool = False) -> None:
+def _field(where: Text, key: str) -> Msg:
+    """Where in the file: "session 2 (Nepali Marriage): created_at"."""
+    return _("{where}: {key}", where=where, key=key)
+
+
+def _date(value: Any, where: Text, optional: bool = False) -> None:
     if value is None and optional:
         return
     try:
         datetime.fromisoformat(value)
     except (TypeError, ValueError):
-        raise RestoreError(f"{where} is not a date") from None
+        raise RestoreError(_("{where} is not a date", where=where)) from None

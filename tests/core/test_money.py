@@ -89,3 +89,44 @@ def test_money_kept_hand_by_hand_is_written_as_people_read_it():
     assert book == {"Rs": {"1": "170", "2": "-170"}}
     book_add(book, {1: 3, 2: -3}, {"rate": "0.25", "currency": "Rs"}, 0)  # + 0.75
     assert book == {"Rs": {"1": "170.75", "2": "-170.75"}}
+
+
+def test_money_is_written_as_the_language_writes_numbers():
+    """format_money(tr=): CLDR's separators and grouping (pt-BR 1.234,50; hi and ne group
+    the Indian way, 12,34,567); English exactly as without a translator."""
+    from bot.core.i18n import translator
+
+    pt, hi, ne, en = (translator(x) for x in ("pt-BR", "hi", "ne", "en"))
+    assert format_money(Decimal("1234.5"), "R$", tr=pt) == "1.234,50 R$"
+    assert format_money(Decimal("-3.5"), tr=pt) == "-3,50"
+    assert format_money(Decimal("0.125"), tr=pt) == "0,125"
+    assert format_money(Decimal("1234567"), "Rs", tr=hi) == "12,34,567 Rs"
+    assert format_money(Decimal("1234567.5"), "Rs", tr=hi) == "12,34,567.50 Rs"
+    assert format_money(Decimal("-1234567"), tr=ne) == "-12,34,567"
+    # balances are signed; one table's places hold for every amount
+    assert format_money(Decimal("700"), "Rs", 2, signed=True, tr=hi) == "+700.00 Rs"
+    assert format_money(Decimal("1200"), "", 2, signed=True, tr=pt) == "+1.200,00"
+    assert format_money(Decimal("0"), "Rs", 0, signed=True, tr=pt) == "0 Rs"
+    for amount, places in ((Decimal("1234.5"), None), (Decimal("-14.25"), 2),
+                           (Decimal("1234567"), 0), (Decimal("0.125"), None)):
+        for signed in (False, True):
+            assert format_money(amount, "Rs", places, signed=signed, tr=en) == \
+                format_money(amount, "Rs", places, signed=signed)
+    assert format_money(Decimal("1234567.5"), "Rs", signed=True, tr=en) == "+1,234,567.50 Rs"
+
+
+def test_numbers_points_and_places_in_each_language():
+    from bot.core.i18n import translator
+    from bot.core.stats import ordinal, percent, result, show_points
+
+    pt, hi, en = translator("pt-BR"), translator("hi"), translator("en")
+    assert pt.number(1234.5, 2) == "1.234,50"
+    assert hi.number(1234567) == "12,34,567"
+    assert show_points(Decimal("1234567"), 0, hi) == "+12,34,567"
+    assert show_points(Decimal("-1200.5"), 1, pt) == "-1.200,5"
+    assert show_points(Decimal("1200"), 0, en) == "+1,200"
+    assert result(Decimal("-12.5"), pt) == "-12,5"
+    assert result(Decimal("0"), en) == "+0.0"
+    assert percent(0.5, en) == "50%"
+    assert [ordinal(n, en) for n in (1, 2, 3, 4, 11, 21)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "21st"]

@@ -3,8 +3,11 @@ never as its raw 32), money hand by hand at each hand's rate and per currency, a
 points of different games never added together."""
 
 from bot.core import stats
+from bot.core.i18n import translator
 from bot.core.players import Player
 from bot.core.session import ENDED, HandRecord, SessionState
+
+EN = translator("en")
 
 
 def _session(no: int, game: str, hands: list[tuple[dict[int, int], dict]],
@@ -31,10 +34,10 @@ def test_tenths_are_summed_as_points_and_paid_at_each_hands_rate():
                                         ({1: 21, 2: 19}, {"rate": "20", "currency": "Rs"})],
                        entered=bids)]
     table = stats.compute(played, {}, None)
-    assert stats.leaderboard(table) == ["Call Break (1 game):",
+    assert stats.leaderboard(table, EN) == ["Call Break (1 game):",
                                         "1. asha +5.3 (2 rounds, 2 wins, +74 Rs)",
                                         "2. bina -2.1 (2 rounds, 1 win, -2 Rs)"]
-    assert stats.describe(table, "name:bina", "all time")[1:] == [
+    assert stats.describe(table, "name:bina", "all time", EN)[1:] == [
         "Call Break: 1 game, 2 rounds, 1 win (50%)",
         "  net -2.1 points (-2 Rs where played for money)"]
 
@@ -49,7 +52,7 @@ def test_games_are_never_added_together_nor_currencies():
     dollars = _session(3, "marriage", [({1: -100, 2: 100}, {"rate": "1", "currency": "$"})])
     table = stats.compute([whole, tenths, dollars], {}, None)
     # Marriage: 1,200 - 100 = 1,100 for asha; 600 Rs and -100 $ side by side, never summed
-    assert stats.leaderboard(table) == [
+    assert stats.leaderboard(table, EN) == [
         "Nepali Marriage (2 games):",
         "1. asha +1,100 (2 hands, 2 wins, -100 $, +600 Rs)",
         "2. bina -1,100 (2 hands, 0 wins, +100 $, -600 Rs)",

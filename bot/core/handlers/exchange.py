@@ -11,11 +11,11 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from bot.core import i18n
 from bot.core.command import Attachment, Reply
 from bot.core.errors import UserError
 from bot.core.games import get_game
 from bot.core.handlers.call import Call, Outcome
+from bot.core.i18n import Tr, _, _n
 
 COMPRESS_OVER = 1_000_000  # bytes
 MAX_UNPACKED = 200_000_000  # an import bigger than this is not a real export
@@ -33,8 +33,8 @@ async def export(call: Call) -> Outcome:
     else:
         chosen = []
     if not chosen:
-        raise UserError("No game is open here: /export last exports the last finished one, "
-                        "/export all every game of this chat.")
+        raise UserError(_("No game is open here: /export last exports the last finished "
+                          "one, /export all every game of this chat."))
     ids = [s.id for s in chosen if s.id is not None]
     extra: dict[str, Any] = {}
     if everything:  # the ledger's balances, for people to read (an import recomputes them)
@@ -58,8 +58,14 @@ async def export(call: Call) -> Outcome:
             sink.write(row.encode())
     body, packed = sink.close()
     name = f"maalbot-{len(ids)}-sessions.{fmt}" + (".gz" if packed else "")
-    what = i18n.plural(len(ids), "session")
-    return Outcome(Reply(f"Export of {what} ({fmt}).", file=Attachment(name, body)))
+    tr = call.tr
+    return Outcome(Reply(tr("Export of {sessions} ({format}).",
+                            sessions=sessions(len(ids), tr), format=fmt),
+                         file=Attachment(name, body)))
+
+
+def sessions(n: int, tr: Tr) -> str:
+    return tr.plural("{n} session", "{n} sessions", n)
 
 
 class Sink:
@@ -88,25 +94,33 @@ class Sink:
 
 async def import_(call: Call) -> Outcome:
     if call.command.attachment is None:
-        raise UserError("Send the JSON file of an /export with /import.")
+        raise UserError(_("Send the JSON file of an /export with /import."))
     plain = _unpacked(call.command.attachment)
     try:
         data = json.loads(plain)
     except ValueError:  # not JSON, or not text at all
-        raise UserError("Not imported: that file is not an /export (it isn't JSON). Send "
-                        "the .json or .json.gz file /export made.") from None
+        raise UserError(_("Not imported: that file is not an /export (it isn't JSON). Send "
+                          "the .json or .json.gz file /export made.")) from None
     had = await call.tx.chat_sessions()
+    tr = call.tr
     if had:
-        raise UserError(f"Not imported: this chat already has {i18n.plural(len(had), 'game')}"
-                        "; /import brings an export into a chat with none.")
+        raise UserError(_("Not imported: this chat already has {games}; /import brings an "
+                          "export into a chat with none.",
+                          games=_n("{n} game", "{n} games", len(had))))
     try:
         count = await call.tx.restore(data)  # checked whole first: nothing written if wrong
     except (ValueError, KeyError, TypeError, EOFError, gzip.BadGzipFile) as error:
-        raise UserError(f"Not imported: {error}") from None
+        # a RestoreError says what is wrong with the file as lazy text (its `message`)
+        why = getattr(error, "message", None) or str(error)
+        raise UserError(_("Not imported: {why}", why=why)) from None
     opened = any(s.status == "open" for s in await call.tx.chat_sessions())
-    see = "/board shows the open one" if opened else "/board last shows the last one"
-    return Outcome(Reply(f"Imported {i18n.plural(count, 'session')}. {see}, /stats all of "
-                         "them."), changed=True)
+    if opened:
+        text = tr("Imported {sessions}. /board shows the open one, /stats all of them.",
+                  sessions=sessions(count, tr))
+    else:
+        text = tr("Imported {sessions}. /board last shows the last one, /stats all of them.",
+                  sessions=sessions(count, tr))
+    return Outcome(Reply(text), changed=True)
 
 
 def _unpacked(data: bytes) -> bytes:
@@ -117,11 +131,11 @@ def _unpacked(data: bytes) -> bytes:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as unzipped:
             plain = unzipped.read(MAX_UNPACKED + 1)
     except (EOFError, OSError):
-        raise UserError("Not imported: the .gz file is broken; send the file /export made "
-                        "again.") from None
+        raise UserError(_("Not imported: the .gz file is broken; send the file /export made "
+                          "again.")) from None
     if len(plain) > MAX_UNPACKED:
-        raise UserError(f"Not imported: the file unpacks to over {MAX_UNPACKED // 1_000_000} "
-                        "MB.")
+        raise UserError(_("Not imported: the file unpacks to over {n} MB.",
+                          n=MAX_UNPACKED // 1_000_000))
     return plain
 
 

@@ -6,11 +6,12 @@ import re
 from datetime import datetime
 from decimal import Decimal
 
-from bot.core import flows, i18n, permissions
+from bot.core import flows, permissions
 from bot.core.command import Reply
 from bot.core.errors import UserError
 from bot.core.grammar import clip
 from bot.core.handlers.call import Call, Outcome, ask, starter
+from bot.core.i18n import Joined, Msg, Tr, _, join
 from bot.core.ledger import (
     NONE_WORDS,
     Ledger,
@@ -30,9 +31,17 @@ _AMOUNTISH = re.compile(r"[\d.,]*\d[\d.,]*")
 # an amount with a currency run on before or after it: 20Rs, Rs20, $12.50 (never a sign)
 _GLUED = re.compile(r"(?P<before>[^\d.,+\-\s]*)(?P<amount>[\d.,]*\d[\d.,]*)"
                     r"(?P<after>[^\d.,+\-\s]*)")
-STALE = "The ledger changed since this was asked; nothing was done. Ask again."
-EMPTY = ("The ledger is empty: the money of a finished Marriage, marriage rummy or Riichi "
-         "game played for money (/rules rate:0.25 currency:Rs) enters it at /endgame.")
+STALE = _("The ledger changed since this was asked; nothing was done. Ask again.")
+EMPTY = _("The ledger is empty: the money of a finished Marriage, marriage rummy or Riichi "
+          "game played for money (/rules rate:0.25 currency:Rs) enters it at /endgame.")
+
+
+def _money(amount: Decimal, currency: str, places: int | None, tr: Tr) -> str:
+    return format_money(amount, currency, places, tr=tr)
+
+
+def payments(n: int, tr: Tr) -> str:
+    return tr.plural("{n} payment", "{n} payments", n)
 
 
 async def load(call: Call) -> Ledger:
@@ -52,98 +61,111 @@ async def load(call: Call) -> Ledger:
 
 
 async def ledger(call: Call) -> Outcome:
+    tr = call.tr
     show = call.options.get("", "").strip()
     if show and show.lower() != "history":
-        raise UserError(f"/ledger shows the balances; /ledger history the games and "
-                        f"payments (the latest {HISTORY_ROWS}); not `{clip(show)}`.")
+        raise UserError(_("/ledger shows the balances; /ledger history the games and "
+                          "payments (the latest {n}); not `{text}`.", n=HISTORY_ROWS,
+                          text=clip(show)))
     book = await load(call)
     if show:
         return Outcome(Reply(history(book, call)))
     balances = book.balances()
     live = book.live()
     if not book.games and not live:
-        return Outcome(Reply(EMPTY))
-    lines = [f"Ledger: {i18n.plural(len(book.games), 'game')}, "
-             f"{i18n.plural(len(live), 'payment')} (/ledger history lists them)."]
+        return Outcome(Reply(tr.render(EMPTY)))
+    lines = [tr("Ledger: {games}, {payments} (/ledger history lists them).",
+                games=tr.plural("{n} game", "{n} games", len(book.games)),
+                payments=payments(len(live), tr))]
     for currency in sorted(balances):
         row = {k: v for k, v in balances[currency].items() if v}
-        head = show_currency(currency) if currency else "Money (no currency named)"
         if not row:
-            lines.append(f"{head}: all square.")
+            lines.append(tr("{currency}: all square.", currency=currency) if currency else
+                         tr("Money (no currency named): all square."))
             continue
         places = book.decimals(currency)
-        lines.append(f"{head}:")
+        lines.append(f"{currency}:" if currency else tr("Money (no currency named):"))
         for key in sorted(row, key=lambda k: (-row[k], book.name(k).lower())):
-            lines.append(f"  {book.name(key)} {signed(row[key], currency, places)}")
+            lines.append(f"  {book.name(key)} {signed(row[key], currency, places, tr)}")
         moves = settle(row)
-        lines.append("  To settle: " + "; ".join(
-            f"{book.name(payer)} pays {book.name(payee)} "
-            f"{format_money(amount, currency, places)}" for payer, payee, amount in moves)
-            + ".")
+        lines.append("  " + tr("To settle: {payments}.", payments="; ".join(
+            tr("{payer} pays {payee} {amount}", payer=book.name(payer),
+               payee=book.name(payee), amount=_money(amount, currency, places, tr))
+            for payer, payee, amount in moves)))
     return Outcome(Reply("\n".join(lines)))
 
 
 def _when(moment: datetime | None, call: Call) -> str:
-    return moment.astimezone(call.settings.zone).strftime("%d %b %Y %H:%M") if moment else "?"
+    """A moment of the ledger, in the chat's timezone, as the reader's language writes it."""
+    return call.tr.datetime(moment.astimezone(call.settings.zone)) if moment else "?"
 
 
 def history(book: Ledger, call: Call) -> str:
+    tr = call.tr
     entries: list[tuple[datetime, int, str]] = []
     for game in book.games:
         parts = []
         for currency, amounts in sorted(game.money.items()):
             places = book.decimals(currency)
-            parts += [f"{book.name(k)} {signed(v, currency, places)}" for k, v in
+            parts += [f"{book.name(k)} {signed(v, currency, places, tr)}" for k, v in
                       sorted(amounts.items(), key=lambda kv: (-kv[1], book.name(kv[0])))]
         when = game.ended_at or datetime.min
-        entries.append((when, 0, f"{_when(game.ended_at, call)} · game {game.number} "
-                                 f"({game.title}) ended: {', '.join(parts) or 'all square'}"))
+        entries.append((when, 0, tr(
+            "{when} · game {no} ({game}) ended: {money}", when=_when(game.ended_at, call),
+            no=game.number, game=tr.text(game.title),
+            money=", ".join(parts) or tr("all square"))))
     for no, payment in enumerate(book.payments, 1):
-        line = (f"{_when(payment.created_at, call)} · payment {no}: "
-                f"{_payment(payment, book.decimals(payment.currency))} "
-                f"(recorded by {payment.recorded_by_name})")
-        if payment.voided_at is not None:
-            line += f", undone {_when(payment.voided_at, call)}"
+        values = {"when": _when(payment.created_at, call), "no": no,
+                  "payment": _payment(payment, tr, book.decimals(payment.currency)),
+                  "who": payment.recorded_by_name}
+        if payment.voided_at is None:
+            line = tr("{when} · payment {no}: {payment} (recorded by {who})", **values)
+        else:
+            line = tr("{when} · payment {no}: {payment} (recorded by {who}), undone {undone}",
+                      undone=_when(payment.voided_at, call), **values)
         entries.append((payment.created_at or datetime.min, 1, line))
     if not entries:
-        return EMPTY
+        return tr.render(EMPTY)
     entries.sort(key=lambda e: (e[0].timestamp() if e[0].tzinfo else 0, e[1]))
     shown = entries[-HISTORY_ROWS:]
     more = len(entries) - len(shown)
-    head = [f"The ledger, oldest first ({more} earlier not shown):"] if more else [
-        "The ledger, oldest first:"]
-    return "\n".join(head + [line for _, _, line in shown])
+    head = [tr.plural("The ledger, oldest first ({n} earlier not shown):",
+                      "The ledger, oldest first ({n} earlier not shown):", more)] if more else [
+        tr("The ledger, oldest first:")]
+    return "\n".join(head + [line for _when_, _kind, line in shown])
 
 
-def _payment(payment: PaymentRecord, places: int | None = None) -> str:
-    return (f"{payment.payer_name} paid {payment.payee_name} "
-            f"{format_money(payment.amount, payment.currency, places)}")
+def _payment(payment: PaymentRecord, tr: Tr, places: int | None = None) -> str:
+    return tr("{payer} paid {payee} {amount}", payer=payment.payer_name,
+              payee=payment.payee_name,
+              amount=_money(payment.amount, payment.currency, places, tr))
 
 
 async def paid(call: Call) -> Outcome:
-    options, command = call.options, call.command
+    options, command, tr = call.options, call.command, call.tr
     # who and how much, a currency after it perhaps: "bob 1,000.50", "bob 500 Rs" (an
     # amount's commas are thousands, so the words are split at spaces only)
     words = _amount_last(
         [w for w in (w.rstrip(",") for w in options.get("", "").split()) if w])
     if len(words) not in (2, 3):
-        raise UserError("Say who paid and how much, and to whom: /paid bob 500 to:alice "
-                        "(or /paid bob 500 Rs to:alice)")
+        raise UserError(_("Say who paid and how much, and to whom: /paid bob 500 to:alice "
+                          "(or /paid bob 500 Rs to:alice)"))
     named = options.get("currency")
     if len(words) == 3:
         if named is not None and named.strip() != words[2]:
-            raise UserError(f"Name the currency once: {clip(words[2])} or "
-                            f"currency:{clip(named.strip())}.")
+            raise UserError(_("Name the currency once: {word} or currency:{named}.",
+                              word=clip(words[2]), named=clip(named.strip())))
         named = words[2]
     book = await load(call)
     mentions = command.mentions
     payer = book.resolve(words[0], mentions)
     payee = book.resolve(options["to"], mentions)
     if payer.key == payee.key:
-        raise UserError(f"{payer.name} can't pay themselves.")
+        raise UserError(_("{name} can't pay themselves.", name=payer.name))
     currency = _currency(book, payer.key, payee.key, named)
-    amount = parse_amount(words[1], book.places(currency), currency)
-    permissions.check(Rule.PAYEE, call.roles, f"record a payment to {payee.name}",
+    amount = parse_amount(words[1], book.places(currency), currency, tr)
+    permissions.check(Rule.PAYEE, call.roles,
+                      tr("record a payment to {name}", name=payee.name),
                       payee=is_person(payee, command.actor))
     before = book.balances().get(currency, {})
     payer_before = before.get(payer.key, Decimal(0))
@@ -152,7 +174,7 @@ async def paid(call: Call) -> Outcome:
     if not permissions.allowed(Rule.PAYEE, call.roles, payee=True,
                                within=amount <= min(owes, owed)):
         raise UserError(_beyond(payer.name, payee.name, owes, owed, amount, currency,
-                                max(book.decimals(currency), money_places([amount]))))
+                                max(book.decimals(currency), money_places([amount])), tr))
     # stored as each was named (a guest by the guest's own key): a /link changed later
     # moves the payment with the guest, as it moves the guest's games
     payer_key, payer_name = book.own_key(payer, words[0], mentions)
@@ -165,42 +187,54 @@ async def paid(call: Call) -> Outcome:
     payer_after, payee_after = payer_before + amount, payee_before - amount
     # as /ledger shows this currency, the payment's own decimals included
     places = max(book.decimals(currency), money_places([amount]))
-    lines = [f"Payment {number} recorded: {payer.name} paid {payee.name} "
-             f"{format_money(payment.amount, currency, places)}.",
-             f"{payer.name} {signed(payer_before, currency, places)} → "
-             f"{signed(payer_after, currency, places)}; {payee.name} "
-             f"{signed(payee_before, currency, places)} → "
-             f"{signed(payee_after, currency, places)}."]
-    money = show_currency(currency)
+
+    def money(value: Decimal) -> str:
+        return _money(value, currency, places, tr)
+
+    def balance(value: Decimal) -> str:
+        return signed(value, currency, places, tr)
+
+    lines = [tr("Payment {no} recorded: {payer} paid {payee} {amount}.", no=number,
+                payer=payer.name, payee=payee.name, amount=money(payment.amount)),
+             tr("{payer} {payer_before} → {payer_after}; {payee} {payee_before} → "
+                "{payee_after}.", payer=payer.name, payer_before=balance(payer_before),
+                payer_after=balance(payer_after), payee=payee.name,
+                payee_before=balance(payee_before), payee_after=balance(payee_after))]
     if payer_after > 0:  # the payer is owed now: a flip, or a payment by someone owed
         if payer_before < 0:
-            lines.append(f"That is more than {payer.name} owed "
-                         f"({format_money(-payer_before, currency, places)}): the balance "
-                         f"flips, {payer.name} is owed "
-                         f"{format_money(payer_after, currency, places)} now.")
+            lines.append(tr("That is more than {payer} owed ({owed}): the balance flips, "
+                            "{payer} is owed {now} now.", payer=payer.name,
+                            owed=money(-payer_before), now=money(payer_after)))
         elif payer_before > 0:
-            lines.append(f"{payer.name} owed nothing: they were owed "
-                         f"{format_money(payer_before, currency, places)} already and are "
-                         f"owed {format_money(payer_after, currency, places)} now. A payment "
-                         f"the wrong way round? /undo payment, then /paid "
-                         f"{payee.name} {words[1]} to:{payer.name}.")
+            lines.append(tr("{payer} owed nothing: they were owed {before} already and are "
+                            "owed {now} now. A payment the wrong way round? /undo payment, "
+                            "then /paid {payee} {amount} to:{payer}.", payer=payer.name,
+                            before=money(payer_before), now=money(payer_after),
+                            payee=payee.name, amount=words[1]))
+        elif currency:
+            lines.append(tr("{payer} owed nothing in {currency}: they are owed {now} now.",
+                            payer=payer.name, currency=currency, now=money(payer_after)))
         else:
-            lines.append(f"{payer.name} owed nothing in {money}: they are owed "
-                         f"{format_money(payer_after, currency, places)} now.")
+            lines.append(tr("{payer} owed nothing in money played with no currency named: "
+                            "they are owed {now} now.", payer=payer.name,
+                            now=money(payer_after)))
     if payee_after < 0:  # the payee owes now: a flip, or a payment to someone who owed
         if payee_before > 0:
-            lines.append(f"{payee.name} was owed "
-                         f"{format_money(payee_before, currency, places)}: the balance "
-                         f"flips, {payee.name} owes "
-                         f"{format_money(-payee_after, currency, places)} now.")
+            lines.append(tr("{payee} was owed {owed}: the balance flips, {payee} owes {now} "
+                            "now.", payee=payee.name, owed=money(payee_before),
+                            now=money(-payee_after)))
         elif payee_before < 0:
-            lines.append(f"{payee.name} was owed nothing: they owed "
-                         f"{format_money(-payee_before, currency, places)} already and owe "
-                         f"{format_money(-payee_after, currency, places)} now.")
+            lines.append(tr("{payee} was owed nothing: they owed {before} already and owe "
+                            "{now} now.", payee=payee.name, before=money(-payee_before),
+                            now=money(-payee_after)))
+        elif currency:
+            lines.append(tr("{payee} was owed nothing in {currency}: they owe {now} now.",
+                            payee=payee.name, currency=currency, now=money(-payee_after)))
         else:
-            lines.append(f"{payee.name} was owed nothing in {money}: they owe "
-                         f"{format_money(-payee_after, currency, places)} now.")
-    lines.append("/undo payment takes it back.")
+            lines.append(tr("{payee} was owed nothing in money played with no currency "
+                            "named: they owe {now} now.", payee=payee.name,
+                            now=money(-payee_after)))
+    lines.append(tr("/undo payment takes it back."))
     return Outcome(Reply("\n".join(lines)), changed=True)
 
 
@@ -218,18 +252,27 @@ def _amount_last(words: list[str]) -> list[str]:
 
 
 def _beyond(payer: str, payee: str, owes: Decimal, owed: Decimal, amount: Decimal,
-            currency: str, places: int) -> str:
+            currency: str, places: int, tr: Tr) -> Msg:
     """Why the person paid can't record this much: the two figures, and who can."""
-    money = show_currency(currency)
-    owing = f"{payer} owes {format_money(owes, currency, places)}" if owes else \
-        f"{payer} owes nothing in {money}"
-    claim = f"{payee} is owed {format_money(owed, currency, places)}" if owed else \
-        f"{payee} is owed nothing in {money}"
+    def money(value: Decimal) -> str:
+        return _money(value, currency, places, tr)
+
+    where = show_currency(currency)
+    owing = _("{payer} owes {amount}", payer=payer, amount=money(owes)) if owes else \
+        _("{payer} owes nothing in {currency}", payer=payer, currency=where)
+    claim = _("{payee} is owed {amount}", payee=payee, amount=money(owed)) if owed else \
+        _("{payee} is owed nothing in {currency}", payee=payee, currency=where)
     most = min(owes, owed)
-    yours = f" You can record up to {format_money(most, currency, places)}." if most else ""
-    return (f"Only a chat admin can record {format_money(amount, currency, places)} from "
-            f"{payer} to {payee}: {owing} and {claim}. The person paid records at most the "
-            f"smaller, so no balance flips and no debt moves onto anyone else.{yours}")
+    values = {"amount": money(amount), "payer": payer, "payee": payee, "owing": owing,
+              "claim": claim}
+    if most:
+        return _("Only a chat admin can record {amount} from {payer} to {payee}: {owing} and "
+                 "{claim}. The person paid records at most the smaller, so no balance flips "
+                 "and no debt moves onto anyone else. You can record up to {most}.",
+                 most=money(most), **values)
+    return _("Only a chat admin can record {amount} from {payer} to {payee}: {owing} and "
+             "{claim}. The person paid records at most the smaller, so no balance flips and "
+             "no debt moves onto anyone else.", **values)
 
 
 def _currency(book: Ledger, payer: str, payee: str, given: str | None) -> str:
@@ -244,27 +287,30 @@ def _currency(book: Ledger, payer: str, payee: str, given: str | None) -> str:
         if len(matches) == 1:
             return matches[0]
         if matches:
-            raise UserError(f"`{clip(word)}` could be {', '.join(matches)}: name it exactly "
-                            f"as played, e.g. currency:{matches[0]}.")
-        raise UserError(f"This chat has played for {_currencies(book.currencies)}, not "
-                        f"`{clip(word)}`.")
+            raise UserError(_("`{word}` could be {currencies}: name it exactly as played, "
+                              "e.g. currency:{first}.", word=clip(word),
+                              currencies=", ".join(matches), first=matches[0]))
+        raise UserError(_("This chat has played for {currencies}, not `{word}`.",
+                          currencies=_currencies(book.currencies), word=clip(word)))
     shared = book.currencies_of(payer) & book.currencies_of(payee)
     if len(shared) == 1:
         return next(iter(shared))
     if len(shared) > 1:
-        raise UserError(f"Which currency? They have {_currencies(shared)} in the ledger: "
-                        f"add currency:{sorted(shared)[0] or 'none'}.")
+        raise UserError(_("Which currency? They have {currencies} in the ledger: add "
+                          "currency:{first}.", currencies=_currencies(shared),
+                          first=sorted(shared)[0] or "none"))
     if len(book.currencies) == 1:
         return next(iter(book.currencies))
     if not book.currencies:
-        raise UserError("No game here has been played for money yet (/rules rate:0.25 "
-                        "currency:Rs), so there is nothing to pay.")
-    raise UserError(f"Which currency? This chat has played for "
-                    f"{_currencies(book.currencies)}: add currency:.")
+        raise UserError(_("No game here has been played for money yet (/rules rate:0.25 "
+                          "currency:Rs), so there is nothing to pay."))
+    raise UserError(_("Which currency? This chat has played for {currencies}: add "
+                      "currency:.", currencies=_currencies(book.currencies)))
 
 
-def _currencies(currencies: set[str]) -> str:
-    return ", ".join(c or "none (no currency named)" for c in sorted(currencies))
+def _currencies(currencies: set[str]) -> Joined:
+    """The currencies as named; money with none as `none` (what currency: takes for it)."""
+    return join([c or _("none (no currency named)") for c in sorted(currencies)], ", ")
 
 
 async def undo_payment(call: Call) -> Outcome:
@@ -272,9 +318,9 @@ async def undo_payment(call: Call) -> Outcome:
     recorded (an admin: the latest of all), /undo payment:N payment N of /ledger history, a
     tap the one it asked about. Without buttons a bare /undo (no game open) undoes nothing:
     taking money back is said in words."""
-    command = call.command
-    payments = await call.tx.payments()
-    numbered = list(enumerate(payments, 1))
+    command, tr = call.command, call.tr
+    recorded = await call.tx.payments()
+    numbered = list(enumerate(recorded, 1))
     live = [(i, p) for i, p in numbered if p.voided_at is None]
     asked = command.expect
     chosen = call.options.get("payment")
@@ -286,37 +332,42 @@ async def undo_payment(call: Call) -> Outcome:
         number, payment = found
     elif chosen is not None:
         number = int(chosen)
-        if number > len(payments):
-            raise UserError(f"There is no payment {number}: /ledger history numbers "
-                            f"{i18n.plural(len(payments), 'payment')}.")
-        payment = payments[number - 1]
+        if number > len(recorded):
+            raise UserError(_("There is no payment {no}: /ledger history numbers {payments}.",
+                              no=number, payments=payments(len(recorded), tr)))
+        payment = recorded[number - 1]
         if payment.voided_at is not None:
-            raise UserError(f"Payment {number} ({_payment(payment)}) is undone already.")
+            raise UserError(_("Payment {no} ({payment}) is undone already.", no=number,
+                              payment=_payment(payment, tr)))
     else:
         if not named and not command.buttons:
-            raise UserError(("No game is open here. " if call.session is None else "")
-                            + "To take a payment back, say so: /undo payment (the latest "
-                            "you recorded) or /undo payment:N (N as /ledger history numbers "
-                            "it).")
+            raise UserError(_("To take a payment back, say so: /undo payment (the latest you "
+                              "recorded) or /undo payment:N (N as /ledger history numbers "
+                              "it).") if call.session is not None else
+                            _("No game is open here. To take a payment back, say so: /undo "
+                              "payment (the latest you recorded) or /undo payment:N (N as "
+                              "/ledger history numbers it)."))
         if not live:
-            raise UserError("There is no payment to undo." if call.session is not None
-                            else "No game is open here, and there is no payment to undo.")
+            raise UserError(_("There is no payment to undo.") if call.session is not None
+                            else _("No game is open here, and there is no payment to undo."))
         mine = live if call.roles.admin else [
             (i, p) for i, p in live if p.recorded_by == command.actor.id]
         if not mine:
-            raise UserError("You have recorded no payment that is still in the ledger. "
-                            "/undo payment:N undoes payment N of /ledger history: "
-                            f"{permissions.WHO[Rule.PAYMENT]} may.")
+            raise UserError(_("You have recorded no payment that is still in the ledger. "
+                              "/undo payment:N undoes payment N of /ledger history: {who} "
+                              "may.", who=permissions.WHO[Rule.PAYMENT]))
         number, payment = mine[-1]
     assert payment.id is not None
-    permissions.check(Rule.PAYMENT, call.roles, f"undo payment {number} (recorded by "
-                      f"{payment.recorded_by_name})", recorded_by=payment.recorded_by)
+    permissions.check(Rule.PAYMENT, call.roles,
+                      tr("undo payment {no} (recorded by {who})", no=number,
+                         who=payment.recorded_by_name), recorded_by=payment.recorded_by)
     decided = named or call.options.get("reason")
     if command.buttons and asked is None and not decided:
         return ask(flows.confirm(
-            flows.Step.UNDO, f"Undo payment {number}: {_payment(payment)}?",
-            "Yes, undo it", 0, payment.id, starter(call)))
+            flows.Step.UNDO, tr("Undo payment {no}: {payment}?", no=number,
+                                payment=_payment(payment, tr)),
+            tr("Yes, undo it"), 0, payment.id, starter(call)))
     await call.tx.void_payment(payment.id, command.actor.id)
-    return Outcome(Reply(f"Undid payment {number}: {_payment(payment)} (recorded by "
-                         f"{payment.recorded_by_name}). /ledger shows the balances."),
-                   changed=True)
+    return Outcome(Reply(tr("Undid payment {no}: {payment} (recorded by {who}). /ledger shows "
+                            "the balances.", no=number, payment=_payment(payment, tr),
+                            who=payment.recorded_by_name)), changed=True)

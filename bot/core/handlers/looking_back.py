@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime
 
-from bot.core import i18n, stats
+from bot.core import stats
 from bot.core.command import Attachment, Reply
 from bot.core.errors import UserError
 from bot.core.grammar import clip, parse_int
 from bot.core.handlers.call import Call, Outcome
-from bot.core.i18n import t
+from bot.core.i18n import Msg, _
+from bot.core.i18n.words import numbered
 
 HISTORY_ROWS = 20
 
@@ -19,13 +20,15 @@ async def chart(call: Call) -> Outcome:
     session = await call.chosen_session()
     game = call.table.games[session.game]
     assert session.id is not None
+    tr = call.tr
     hands = await call.tx.all_hands(session.id)
     if not hands:
-        raise UserError(f"No {t(game.hand_word + 's')} yet: nothing to chart.")
+        raise UserError(_nothing_yet(game.hand_word, chart=True))
     columns = game.chart_columns(session.roster, session.game_state)
     rules = game.rulebook.complete(session.rules)
-    title = f"{game.title}: {len(hands)} {game.hand_word}{'s' if len(hands) > 1 else ''}"
-    text = f"Running totals after {i18n.plural(len(hands), game.hand_word)}."
+    entries = stats.counted(game.hand_word, len(hands), tr)
+    title = tr("{game}: {count}", game=tr.text(game.title), count=entries)
+    text = tr("Running totals after {count}.", count=entries)
     name = f"chart-{session.id}-{len(hands)}.png"
     goal = game.goal(rules, session.game_state)
 
@@ -34,17 +37,26 @@ async def chart(call: Call) -> Outcome:
 
         # matplotlib takes a moment: off the event loop, and after the transaction
         png = await asyncio.to_thread(render_chart, columns, hands, rules, title,
-                                      game.hand_word, game.point_places, goal)
+                                      game.hand_word, game.point_places, goal, tr=tr)
         return Reply(text, file=Attachment(name, png, "image"))
 
     return Outcome(Reply(text), later=draw)
+
+
+def _nothing_yet(word: str, chart: bool = False) -> Msg:
+    """"No hands yet." (the game's word, written out whole)."""
+    if word == "round":
+        return _("No rounds yet: nothing to chart.") if chart else _("No rounds yet.")
+    if word == "result":
+        return _("No results yet: nothing to chart.") if chart else _("No results yet.")
+    return _("No hands yet: nothing to chart.") if chart else _("No hands yet.")
 
 
 async def history(call: Call) -> Outcome:
     session = await call.chosen_session()
     game = call.table.games[session.game]
     assert session.id is not None
-    zone = call.settings.zone
+    zone, tr = call.settings.zone, call.tr
     log = await call.tx.history(session.id)
     word = game.edit_key
     if word in call.options:
@@ -53,18 +65,26 @@ async def history(call: Call) -> Outcome:
     elif len(log) > HISTORY_ROWS:
         log = log[-HISTORY_ROWS:]
     if not log:
-        return Outcome(Reply(f"No {t(game.hand_word + 's')} yet."))
+        return Outcome(Reply(tr.render(_nothing_yet(game.hand_word))))
     lines = []
     for hand in log:
-        when = hand.created_at.astimezone(zone).strftime("%d %b %H:%M") \
-            if hand.created_at else ""
-        lines.append(f"{t(game.hand_word).capitalize()} {hand.no} · {when} · recorded by "
-                     f"{hand.recorded_by_name}: {call.tr.render(hand.summary).splitlines()[0]}")
+        # the moment in the chat's timezone, as the reader's language writes it
+        when = tr.datetime(hand.created_at.astimezone(zone)) if hand.created_at else ""
+        lines.append(tr("{entry} · {when} · recorded by {who}: {summary}",
+                        entry=tr.render(numbered(game.hand_word, hand.no)), when=when,
+                        who=hand.recorded_by_name,
+                        summary=tr.render(hand.summary).splitlines()[0]))
         if hand.voided_at is not None and hand.void is not None:
-            at = hand.voided_at.astimezone(zone).strftime("%d %b %H:%M")
-            what = "replaced by an edit" if hand.void.edited else "undone"
+            at = tr.datetime(hand.voided_at.astimezone(zone))
             reason = hand.void.reason
-            lines.append(f"   {what} {at}" + (f" (reason: {reason})" if reason else ""))
+            if hand.void.edited:
+                line = tr("replaced by an edit {when} (reason: {reason})", when=at,
+                          reason=reason) if reason else tr("replaced by an edit {when}",
+                                                           when=at)
+            else:
+                line = tr("undone {when} (reason: {reason})", when=at, reason=reason) \
+                    if reason else tr("undone {when}", when=at)
+            lines.append("   " + line)
     return Outcome(Reply("\n".join(lines)))
 
 
@@ -90,12 +110,13 @@ async def stats_(call: Call) -> Outcome:
         assert past.id is not None
         played.append((past, await call.tx.all_hands(past.id)))
     table = stats.compute(played, settings.links, starts[period])
-    when = {"month": "this month", "year": "this year", "all": "all time"}[period]
+    tr = call.tr
+    when = {"month": _("this month"), "year": _("this year"), "all": _("all time")}[period]
     if not table:
-        return Outcome(Reply(f"No hands recorded here ({when})."))
+        return Outcome(Reply(tr("No hands recorded here ({when}).", when=when)))
     who = options.get("", "").strip()
     if not who:
-        lines = [f"Leaderboard ({when}):", *stats.leaderboard(table)]
+        lines = [tr("Leaderboard ({when}):", when=when), *stats.leaderboard(table, tr)]
         return Outcome(Reply("\n".join(lines)))
     people = {key: row.name for rows in table.values() for key, row in rows.items()}
     mentioned = call.command.mentions.get(who) or call.command.mentions.get(who.lower())
@@ -107,5 +128,6 @@ async def stats_(call: Call) -> Outcome:
              or (link is not None and key == link["id"])]
     if not found:
         names = ", ".join(sorted(set(people.values()), key=str.lower))
-        raise UserError(f"No stats for `{clip(who)}` ({when}). Players: {names}.")
-    return Outcome(Reply("\n".join(stats.describe(table, found[0], when))))
+        raise UserError(_("No stats for `{name}` ({when}). Players: {players}.",
+                          name=clip(who), when=when, players=names))
+    return Outcome(Reply("\n".join(stats.describe(table, found[0], tr.render(when), tr))))

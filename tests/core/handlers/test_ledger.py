@@ -558,3 +558,29 @@ async def test_one_currency_keeps_its_decimals_in_every_listing_and_a_zero_reads
     text = (await table.ok("/paid alice 1 USD to:carol", by="carol")).text
     assert "alice paid carol 1.00 USD" in text and "alice -3.00 USD → -2.00 USD" in text
     assert "payment 3: alice paid carol 1.00 USD" in (await table.ok("/ledger history")).text
+
+
+async def _language(table: Table, language: str) -> None:
+    """The chat's language set directly (/settings folds pt-BR to pt-br, refused: a matter
+    of the settings command, not of the ledger)."""
+    from dataclasses import replace
+
+    async with table.service.store.transaction(table.chat, write=True) as tx:
+        await tx.save_settings(replace(await tx.settings(), language=language))
+
+
+async def test_the_ledger_writes_money_as_the_chats_language_does(table: Table):
+    # 31 x 50.5 = 1,565.50 Rs for alice; bob -9 x 50.5 = -454.50; carol -22 x 50.5 = -1,111
+    await _game(table, "/rules rate:50.5 currency:Rs", HAND_A)
+    await _language(table, "pt-BR")
+    shown = (await table.ok("/ledger")).text
+    assert "alice +1.565,50 Rs" in shown and "carol -1.111,00 Rs" in shown, shown
+    # amounts are typed as the commands take them, whatever the language
+    paid = (await table.ok("/paid carol 1,111 to:alice")).text
+    assert "1.111,00 Rs" in paid, paid
+    await _language(table, "hi")
+    shown = (await table.ok("/ledger")).text
+    assert "alice +454.50 Rs" in shown and "bob -454.50 Rs" in shown, shown
+    await _game(table, "/rules rate:10000 currency:Rs", HAND_A)  # alice +310,000 more
+    shown = (await table.ok("/ledger")).text
+    assert "alice +3,10,454.50 Rs" in shown, shown  # grouped the Indian way

@@ -52,6 +52,8 @@ async def test_history_keeps_what_was_undone_and_edited_with_reasons(table: Tabl
 async def test_the_timezone_setting(table: Table):
     from datetime import UTC, datetime, timedelta
 
+    from bot.core.i18n import translator
+
     await table.ok(NEW)
     before = datetime.now(UTC)
     await table.ok(HANDS[0])
@@ -60,8 +62,9 @@ async def test_the_timezone_setting(table: Table):
     assert "Asia/Kathmandu" in (await table.ok("/settings")).text
     shown = (await table.ok("/history")).text.split(" · ")[1]
     # Kathmandu is UTC+5:45: the time shown is the hand's UTC time moved 5:45 ahead
-    nepal = [(moment + timedelta(hours=5, minutes=45)).strftime("%d %b %H:%M")
-             for moment in (before, after)]
+    # written as the reader's language writes a moment (English: Nov 24, 2026, 10:28:31 AM)
+    nepal = [translator("en").datetime((moment + timedelta(hours=5, minutes=45)).replace(
+        tzinfo=None)) for moment in (before, after)]
     assert shown in nepal, (shown, nepal)
     assert "not a timezone" in await table.error("/settings timezone:Mars/Base")
 
@@ -240,9 +243,9 @@ async def test_a_tranca_chart_names_the_sides_and_draws_the_target(table: Table,
     drawn: dict = {}
     real = chart.render_chart
 
-    def spy(columns, hands, rules, title, hand_word="hand", places=0, goal=None):
+    def spy(columns, hands, rules, title, hand_word="hand", places=0, goal=None, **kw):
         drawn.update(columns=columns, goal=goal)
-        return real(columns, hands, rules, title, hand_word, places, goal)
+        return real(columns, hands, rules, title, hand_word, places, goal, **kw)
 
     monkeypatch.setattr(chart, "render_chart", spy)
     await table.ok("/newgame tranca teams:ana+bia caio+davi")
