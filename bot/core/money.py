@@ -8,8 +8,6 @@ from decimal import Decimal
 from functools import cache
 from typing import TYPE_CHECKING, TypeVar
 
-from babel.numbers import format_decimal
-
 from bot.core.rules import RuleSpec, decimal_rule, text_rule
 
 if TYPE_CHECKING:
@@ -113,13 +111,8 @@ def format_money(amount: Decimal, currency: str = "", places: int | None = None,
 
 
 def local_number(amount: Decimal | float | int, places: int, tr: Tr) -> str:
-    """`amount` to exactly `places` decimals, grouped as `tr`'s language groups digits (the
-    locale's own pattern: Indian grouping for hi and ne, which a fixed #,##0 loses)."""
-    pattern = tr.locale.decimal_formats[None].pattern.split(";")[0].split(".")[0]
-    if places > 0:
-        pattern += "." + "0" * places
-    return format_decimal(amount, format=pattern, locale=tr.locale,
-                          decimal_quantization=True)
+    """`amount` to exactly `places` decimals as `tr`'s language writes it."""
+    return tr.number(amount, places)
 
 
 def json_number(amount: Decimal) -> int | float:

@@ -88,10 +88,14 @@ class Tr:
         return "" if text is None else render(text, self)
 
     def number(self, value: int | float | Decimal, places: int | None = None) -> str:
-        """A number as this language writes it (1,234.5; 1.234,5; 12,34,567)."""
+        """A number as this language writes it (1,234.5; 1.234,5; 12,34,567); with `places`,
+        exactly that many decimals, grouped by the locale's own pattern (Indian grouping
+        for hi and ne, which a fixed #,##0 would lose)."""
         if places is None:
             return format_decimal(value, locale=self.locale, group_separator=True)
-        pattern = "#,##0" + ("." + "0" * places if places > 0 else "")
+        pattern = self.locale.decimal_formats[None].pattern.split(";")[0].split(".")[0]
+        if places > 0:
+            pattern += "." + "0" * places
         return format_decimal(value, format=pattern, locale=self.locale,
                               decimal_quantization=True)
 
