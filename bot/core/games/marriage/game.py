@@ -27,7 +27,7 @@ from bot.core.games.marriage.scoring import (
     MarriageScoring,
     settle,
 )
-from bot.core.i18n import Text, _, _n, join
+from bot.core.i18n import Msg, Text, _, _n, join
 from bot.core.permissions import Rule
 from bot.core.players import Roster
 
@@ -253,7 +253,7 @@ class MarriageGame(Game):
     def _check_finish(self, ctx: PlayContext) -> PlayOutcome:
         options = ctx.options
         if "tiplu" not in options or "cards" not in options:
-            raise UserError(_("Usage: {usage}", usage=CHECK_USAGE))
+            raise UserError(_("Usage: {usage}", usage=Msg(CHECK_USAGE)))  # "<21 or 22 cards>"
         rules = ctx.rules
         tiplu = parse_card(options["tiplu"])
         if tiplu.is_printed_joker:
