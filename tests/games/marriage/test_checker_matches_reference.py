@@ -21,7 +21,7 @@ EXAMPLES = settings(max_examples=300, deadline=None,
 
 def answer(verdict) -> tuple:
     """Everything a verdict says, comparable across the two Verdict classes."""
-    return (*(getattr(verdict, f.name) for f in fields(verdict)), verdict.describe())
+    return (*(getattr(verdict, f.name) for f in fields(verdict)), str(verdict.describe()))
 
 
 def assert_same_answer(tiplu: Card, hand: list[Card], alter: str = ALTER_SAME) -> None:

@@ -67,20 +67,20 @@ def maal(cards: str, roles=TIPLU, table=PAGAT, tunnellas: str = "", jokers=False
 
 def test_the_issues_example_marriage_and_a_tiplu():
     result = maal("8H 8H 9H 7H 8D")
-    assert result.breakdown() == "marriage 10 + tiplu 3 = 13"
+    assert str(result.breakdown()) == "marriage 10 + tiplu 3 = 13"
 
 
 def test_pagat_table_rows():
     assert maal("9H").points == 2 and maal("9H 9H").points == 5 and maal("9H 9H 9H").points == 10
     assert maal("7H 7H").points == 5
     assert maal("8H").points == 3 and maal("8H 8H").points == 7
-    assert maal("7H 8H 9H 7H 8H 9H").breakdown() == "2 marriages 30 = 30"
-    assert maal("2C 5D KS").points == 0 and maal("2C").breakdown() == "no maal = 0"
+    assert str(maal("7H 8H 9H 7H 8H 9H").breakdown()) == "2 marriages 30 = 30"
+    assert maal("2C 5D KS").points == 0 and str(maal("2C").breakdown()) == "no maal = 0"
 
 
 def test_the_breakdown_that_scores_most_is_chosen():
     # house: marriage 10 + tiplu 3 + 2 poplu 5 = 18, but 2 tiplu 8 + 3 poplu 10 + jhiplu 2 = 20
-    assert maal("8H 8H 9H 9H 9H 7H", table=HOUSE).breakdown() == \
+    assert str(maal("8H 8H 9H 9H 9H 7H", table=HOUSE).breakdown()) == \
         "2 tiplu 8 + 3 poplu 10 + jhiplu 2 = 20"
 
 
@@ -94,9 +94,9 @@ def test_tunnellas_shown_at_the_deal():
 
 def test_alter_and_man():
     clubroyale = preset_table("clubroyale")
-    assert maal("8D", table=clubroyale).breakdown() == "alter 5 = 5"  # same colour as 8H
+    assert str(maal("8D", table=clubroyale).breakdown()) == "alter 5 = 5"  # same colour as 8H
     assert maal("8S", table=clubroyale).points == 0
     opposite = MaalRoles(Card(8, "H"), ALTER_OPPOSITE)
     assert maal("8S 8C", roles=opposite, table=clubroyale).points == 10
     assert maal("8D", roles=MaalRoles(Card(8, "H"), ALTER_OFF), table=clubroyale).points == 0
-    assert maal("jk jk", table=HOUSE, jokers=True).breakdown() == "2 man 15 = 15"
+    assert str(maal("jk jk", table=HOUSE, jokers=True).breakdown()) == "2 man 15 = 15"

@@ -24,6 +24,7 @@ from itertools import combinations_with_replacement
 from bot.core.cards import PRINTED_JOKER, SUITS, Card, describe
 from bot.core.errors import UserError
 from bot.core.games.marriage.maal import MaalRoles
+from bot.core.i18n import Text, _, join
 
 SETS, PURE_NEEDED, DUBLEES = 7, 3, 8
 PACKING_BUDGET = 3_000  # steps spent looking for the best partial arrangement
@@ -101,25 +102,33 @@ class Verdict:
     leftover: tuple[Card, ...] = ()
     by_dublees: bool = False
 
-    def describe(self) -> str:
-        throw = f"Throw {self.discard}. " if self.discard else ""
+    def describe(self) -> Text:
+        """What the checker found, as lazy text: the finish and one way to make it, or how
+        far the cards are from one."""
         if self.finished and self.by_dublees:
             pairs = " ".join(f"[{c} {c}]" for c in self.dublees[:DUBLEES])
-            return f"{throw}A finish with {DUBLEES} dublees: {pairs}"
+            if self.discard:
+                return _("Throw {card}. A finish with {dublees} dublees: {pairs}",
+                         card=str(self.discard), dublees=DUBLEES, pairs=pairs)
+            return _("A finish with {dublees} dublees: {pairs}", dublees=DUBLEES, pairs=pairs)
         if self.finished:
             shown = " ".join(f"[{_show(s)}]" for s in self.sets)
-            return f"{throw}A finish: 7 sets, {self.pure} pure: {shown}"
-        lines = ["Not a finish yet."]
+            if self.discard:
+                return _("Throw {card}. A finish: 7 sets, {pure} pure: {sets}",
+                         card=str(self.discard), pure=self.pure, sets=shown)
+            return _("A finish: 7 sets, {pure} pure: {sets}", pure=self.pure, sets=shown)
+        lines: list[Text] = [_("Not a finish yet.")]
         if self.sets:
-            lines.append(f"Best found: {len(self.sets)} of 7 sets: "
-                         + " ".join(f"[{_show(s)}]" for s in self.sets))
+            lines.append(_("Best found: {found} of 7 sets: {sets}", found=len(self.sets),
+                           sets=" ".join(f"[{_show(s)}]" for s in self.sets)))
         if self.leftover:
-            lines.append(f"Not in a set: {describe(self.leftover)}")
+            lines.append(_("Not in a set: {cards}", cards=describe(self.leftover)))
         if self.pure < PURE_NEEDED:
-            lines.append(f"Pure sets possible: {self.pure} of the {PURE_NEEDED} needed "
-                         "(pure sequences or tunnellas).")
-        lines.append(f"Dublees: {len(self.dublees)} of {DUBLEES}.")
-        return "\n".join(lines)
+            lines.append(_("Pure sets possible: {pure} of the {needed} needed (pure sequences "
+                           "or tunnellas).", pure=self.pure, needed=PURE_NEEDED))
+        lines.append(_("Dublees: {found} of {needed}.", found=len(self.dublees),
+                       needed=DUBLEES))
+        return join(lines)
 
 
 def _show(cards: tuple[Card, ...]) -> str:
@@ -477,8 +486,8 @@ def _fill(groups: list[Group], jokers: list[int]) -> list[Group]:
 def check_finish(cards: Sequence[Card], roles: MaalRoles) -> Verdict:
     """A verdict for 21 cards, or for 22 (then with the card to throw)."""
     if len(cards) not in (21, 22):
-        raise UserError(f"A finish is checked on 21 cards (or 22, to find the card to "
-                        f"throw); you gave {len(cards)}.")
+        raise UserError(_("A finish is checked on 21 cards (or 22, to find the card to throw); "
+                          "you gave {given}.", given=len(cards)))
     solver = _Solver(roles)
     counts = [0] * 53
     for card in cards:

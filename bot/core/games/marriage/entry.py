@@ -18,6 +18,7 @@ from bot.core.games.marriage import maal_table
 from bot.core.games.marriage.maal import MaalRoles, count_maal
 from bot.core.games.marriage.scoring import MURDER
 from bot.core.grammar import parse_bool, parse_int, parse_pairs, split_list
+from bot.core.i18n import Text, _, decode, encode
 from bot.core.players import Player, Roster
 
 MAX_MAAL = 999
@@ -38,7 +39,7 @@ class Entry:
     tiplu: str | None = None
     cards: dict[int, str] = field(default_factory=dict)  # seat -> the cards they held
     tunnellas: dict[int, list[str]] = field(default_factory=dict)  # shown at the deal
-    maal_detail: dict[int, str] = field(default_factory=dict)  # seat -> breakdown from cards
+    maal_detail: dict[int, Text] = field(default_factory=dict)  # seat -> breakdown from cards
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -55,7 +56,8 @@ class Entry:
             data["tiplu"] = self.tiplu
         if self.cards:
             data["cards"] = {str(k): v for k, v in sorted(self.cards.items())}
-            data["maal_detail"] = {str(k): v for k, v in sorted(self.maal_detail.items())}
+            data["maal_detail"] = {str(k): encode(v)
+                                   for k, v in sorted(self.maal_detail.items())}
         if self.tunnellas:
             data["tunnellas"] = {str(k): v for k, v in sorted(self.tunnellas.items())}
         return data
@@ -73,7 +75,7 @@ class Entry:
             tiplu=data.get("tiplu"),
             cards={int(k): v for k, v in data.get("cards", {}).items()},
             tunnellas={int(k): list(v) for k, v in data.get("tunnellas", {}).items()},
-            maal_detail={int(k): v for k, v in data.get("maal_detail", {}).items()},
+            maal_detail={int(k): decode(v) for k, v in data.get("maal_detail", {}).items()},
         )
 
     def needs_maal(self, unseen_maal: str) -> list[int]:
@@ -101,9 +103,10 @@ class EntryReader:
         if "winner" in options:
             names = split_list(options["winner"])
             if not names:
-                raise UserError("Name the winner: winner:NAME")
+                raise UserError(_("Name the winner: winner:NAME"))
             if len(names) > 1:
-                raise UserError(f"A hand has exactly one winner; got {', '.join(names)}.")
+                raise UserError(_("A hand has exactly one winner; got {names}.",
+                                  names=", ".join(names)))
             entry.winner = self.table.resolve(names[0], self.ctx.mentions).seat
         if "seen" in options:
             entry.seen = self.players(options["seen"], "seen")
@@ -136,11 +139,11 @@ class EntryReader:
                  if s in self.entry.maal and s not in self.entry.cards]
         if typed:
             name = self.ctx.roster.by_seat(typed[0]).name
-            raise UserError(
-                f"{name}'s maal is typed as a number, which is the whole maal, so the "
-                f"tunnella given for {name} would count for nothing. Either give {name}'s "
-                f"cards (tiplu: and cards:{name}=...) and the tunnella is counted with them, "
-                f"or count it into the number and drop it: tunnella:{name}=none.")
+            raise UserError(_(
+                "{name}'s maal is typed as a number, which is the whole maal, so the "
+                "tunnella given for {name} would count for nothing. Either give {name}'s "
+                "cards (tiplu: and cards:{name}=...) and the tunnella is counted with them, "
+                "or count it into the number and drop it: tunnella:{name}=none.", name=name))
 
     def players(self, text: str, what: str) -> set[int]:
         words = [w for w in split_list(text) if w.lower() not in ("none", "-")]
@@ -149,10 +152,10 @@ class EntryReader:
     def tiplu(self, text: str) -> None:
         card = parse_card(text)
         if card.is_printed_joker:
-            raise UserError("The tiplu is a card of the packs, not a printed joker.")
+            raise UserError(_("The tiplu is a card of the packs, not a printed joker."))
         if self.entry.tiplu and self.entry.tiplu != str(card) and self.entry.cards:
-            raise UserError(f"This hand's tiplu is {self.entry.tiplu}; cards were already "
-                            "counted with it. /undo the hand to start again.")
+            raise UserError(_("This hand's tiplu is {card}; cards were already counted with "
+                              "it. /undo the hand to start again.", card=self.entry.tiplu))
         self.entry.tiplu = str(card)
 
     def tunnellas(self, text: str) -> None:
@@ -168,8 +171,9 @@ class EntryReader:
         updates: dict[int, int] = {}
         for player, value in self._pairs(text, "maal"):
             if player.seat in updates:
-                raise UserError(f"{player.name}'s maal is given twice.")
-            updates[player.seat] = parse_int(value, f"{player.name}'s maal", 0, MAX_MAAL)
+                raise UserError(_("{name}'s maal is given twice.", name=player.name))
+            updates[player.seat] = parse_int(value, _("{name}'s maal", name=player.name),
+                                             0, MAX_MAAL)
         for seat, value in updates.items():
             self.entry.maal[seat] = value
             self.entry.cards.pop(seat, None)  # a number replaces cards given before
@@ -177,7 +181,8 @@ class EntryReader:
 
     def cards(self, text: str) -> None:
         if not self.entry.tiplu:
-            raise UserError("Say the tiplu first, e.g. tiplu:8H, so the cards can be counted.")
+            raise UserError(_("Say the tiplu first, e.g. tiplu:8H, so the cards can be "
+                              "counted."))
         for player, cards in self._pairs(text, "cards"):
             self.entry.cards[player.seat] = cards
         count_card_maal(self.entry, self.rules, self.ctx.roster)
@@ -185,24 +190,32 @@ class EntryReader:
     def _pairs(self, text: str, what: str) -> list[tuple[Player, str]]:
         pairs = parse_pairs(text)
         if not pairs:
-            raise UserError(f"Give {what} as name=value, e.g. {what}:alice=… bob=…")
+            raise UserError(_("Give {key} as name=value, e.g. {key}:alice=… bob=…", key=what))
         found = []
         for name, value in pairs:
             player = (self.table.resolve(name, self.ctx.mentions) if name
                       else self._own_seat())
             if not value:
-                raise UserError(f"Give {player.name}'s {what}: {player.name}=…")
+                raise UserError(self._missing_value(player.name, what))
             found.append((player, value))
         return found
 
     def _own_seat(self) -> Player:
         me = self.ctx.actor_player
         if me is None or me.seat not in self.entry.players:
-            raise UserError(
-                f"You are not playing in this hand, so a value without a name can't be "
-                f"yours. Write name=value; players: {self.table.listing()}."
-            )
+            raise UserError(_(
+                "You are not playing in this hand, so a value without a name can't be "
+                "yours. Write name=value; players: {players}.", players=self.table.listing()))
         return me
+
+    @staticmethod
+    def _missing_value(name: str, what: str) -> Text:
+        """"Give bob's maal: bob=…", for each key a pair may be given with."""
+        if what == "maal":
+            return _("Give {name}'s maal: {name}=…", name=name)
+        if what == "cards":
+            return _("Give {name}'s cards: {name}=…", name=name)
+        return _("Give {name}'s tunnella: {name}=…", name=name)
 
 
 def count_card_maal(entry: Entry, rules: Mapping[str, Any], roster: Roster) -> None:
@@ -210,7 +223,7 @@ def count_card_maal(entry: Entry, rules: Mapping[str, Any], roster: Roster) -> N
     if not entry.cards:
         return
     if not entry.tiplu:
-        raise UserError("Say the tiplu, e.g. tiplu:8H, so the cards can be counted.")
+        raise UserError(_("Say the tiplu, e.g. tiplu:8H, so the cards can be counted."))
     roles = MaalRoles(parse_card(entry.tiplu), rules["alter"])
     table = rules.get("maal_table") or maal_table.default_table()
     packs, jokers = rules["packs"], rules["printed_jokers"]
@@ -221,7 +234,8 @@ def count_card_maal(entry: Entry, rules: Mapping[str, Any], roster: Roster) -> N
             # every player's cards together must fit in the packs (and the tiplu turned up)
             held[seat] = parse_cards(text, packs, jokers, [*others, roles.tiplu])
         except UserError as error:
-            raise UserError(f"{roster.by_seat(seat).name}'s cards: {error.message}") from None
+            raise UserError(_("{name}'s cards: {error}", name=roster.by_seat(seat).name,
+                              error=error.message)) from None
     for seat, cards in held.items():
         shown = [parse_card(c) for c in entry.tunnellas.get(seat, [])]
         if rules["tunnel_pachaunu"] and seat not in entry.seen and seat != entry.winner:
@@ -229,6 +243,7 @@ def count_card_maal(entry: Entry, rules: Mapping[str, Any], roster: Roster) -> N
         try:
             result = count_maal(cards, roles, table, shown)
         except UserError as error:
-            raise UserError(f"{roster.by_seat(seat).name}: {error.message}") from None
+            raise UserError(_("{name}: {error}", name=roster.by_seat(seat).name,
+                              error=error.message)) from None
         entry.maal[seat] = result.points
         entry.maal_detail[seat] = result.breakdown()

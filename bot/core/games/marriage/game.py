@@ -27,7 +27,7 @@ from bot.core.games.marriage.scoring import (
     MarriageScoring,
     settle,
 )
-from bot.core.i18n import t
+from bot.core.i18n import Msg, Text, _, _n, join
 from bot.core.permissions import Rule
 from bot.core.players import Roster
 
@@ -159,26 +159,31 @@ class MarriageGame(Game):
         entry = Entry(players=playing)
         inputs = {**entry.to_json(), "charged_at_end": sorted(int(s) for s in carried)}
         return HandResult(players=playing, inputs=inputs, deltas=settlement.deltas,
-                          summary=f"foul from the last hand charged at the end: {who}")
+                          summary=_("foul from the last hand charged at the end: {players}",
+                                    players=who))
 
     # --- commands -------------------------------------------------------------------------
 
     def _hand(self, ctx: PlayContext) -> PlayOutcome:
         options = dict(ctx.options)
         if "" in options:
-            raise UserError(f"Give the hand as key:value options: {ctx.example(HAND_USAGE)}")
+            raise UserError(_("Give the hand as key:value options: {usage}",
+                              usage=ctx.example(HAND_USAGE)))
         only_maal = options.keys() <= {"maal", "cards", "tiplu", "tunnella"}
         if ctx.pending is not None:
             if only_maal and options:
                 return self._add_to_waiting(ctx, options)
             seats = Entry.from_json(ctx.pending).missing_maal(ctx.rules["unseen_maal"])
-            raise UserError(t("still_waiting", who=self._names(seats, ctx.roster),
+            raise UserError(_("A hand is waiting for maal from {players}. Send /maal 7 (or "
+                              "/maal {first}=7), or /undo to drop that hand first.",
+                              players=self._names(seats, ctx.roster),
                               first=ctx.roster.by_seat(sorted(seats)[0]).name))
         if only_maal:
             if not options:
-                raise UserError(f"Say who won and who saw: {ctx.example(HAND_USAGE)}")
-            raise UserError("No hand is waiting for maal. Record one with "
-                            + ctx.example(HAND_USAGE))
+                raise UserError(_("Say who won and who saw: {usage}",
+                                  usage=ctx.example(HAND_USAGE)))
+            raise UserError(_("No hand is waiting for maal. Record one with {usage}",
+                              usage=ctx.example(HAND_USAGE)))
         self._check_deal(len(ctx.hand_players), ctx.rules)
         entry = Entry(players=[p.seat for p in ctx.hand_players])
         return self._finish(EntryReader(ctx, entry).read(options), ctx)
@@ -188,28 +193,32 @@ class MarriageGame(Game):
         packs = rules["packs"]
         if not deal_fits(players, packs, rules["printed_jokers"]):
             cards = packs * 52 + (packs if rules["printed_jokers"] else 0)
-            raise UserError(
-                f"{players} players x {CARDS_EACH} cards = {players * CARDS_EACH}, but "
-                f"{packs} pack{'s' if packs > 1 else ''} hold {cards} cards, with one to turn "
-                f"up as the tiplu (rule packs). Sit someone out (/sitout), or play with more "
-                f"packs: /rules packs:{packs + 1}.")
+            raise UserError(_n(
+                "{players} players x {each} cards = {dealt}, but {n} pack holds {cards} "
+                "cards, with one to turn up as the tiplu (rule packs). Sit someone out "
+                "(/sitout), or play with more packs: /rules packs:{more}.",
+                "{players} players x {each} cards = {dealt}, but {n} packs hold {cards} "
+                "cards, with one to turn up as the tiplu (rule packs). Sit someone out "
+                "(/sitout), or play with more packs: /rules packs:{more}.",
+                packs, players=players, each=CARDS_EACH, dealt=players * CARDS_EACH,
+                cards=cards, more=packs + 1))
 
     def _maal(self, ctx: PlayContext) -> PlayOutcome:
         options = dict(ctx.options)
         if not options:
-            raise UserError("Give a number: /maal 7 for your own, /maal bob=5 for someone "
-                            "else, or /maal tiplu:8H cards:... to count from cards.")
+            raise UserError(_("Give a number: /maal 7 for your own, /maal bob=5 for someone "
+                              "else, or /maal tiplu:8H cards:... to count from cards."))
         if ctx.pending is None:
             if "cards" in options:
                 return self._calculate(ctx, options)
             if "tiplu" in options:
-                raise UserError("Give the cards too: /maal tiplu:8H cards:8H 9H 7H 8D")
+                raise UserError(_("Give the cards too: /maal tiplu:8H cards:8H 9H 7H 8D"))
             if not len(ctx.roster):  # no game open: only counting from cards works
-                raise UserError("No game is open, so there is no hand to give maal to. "
-                                "Count maal from cards with /maal tiplu:8H cards:8H 9H 7H, "
-                                "or start a game with /newgame.")
-            raise UserError("No hand is waiting for maal. Record one with "
-                            + ctx.example(HAND_USAGE))
+                raise UserError(_("No game is open, so there is no hand to give maal to. "
+                                  "Count maal from cards with /maal tiplu:8H cards:8H 9H 7H, "
+                                  "or start a game with /newgame."))
+            raise UserError(_("No hand is waiting for maal. Record one with {usage}",
+                              usage=ctx.example(HAND_USAGE)))
         if "" in options:
             options["maal"] = options.pop("")
         return self._add_to_waiting(ctx, options)
@@ -219,35 +228,36 @@ class MarriageGame(Game):
         entry = Entry.from_json(ctx.pending)
         if "tiplu" in options and entry.tiplu and parse_card(options["tiplu"]) != parse_card(
                 entry.tiplu):
-            raise UserError(f"This hand's tiplu is {entry.tiplu}.")
+            raise UserError(_("This hand's tiplu is {card}.", card=entry.tiplu))
         return self._finish(EntryReader(ctx, entry).read(options), ctx)
 
     def _calculate(self, ctx: PlayContext, options: Mapping[str, str]) -> PlayOutcome:
         """/maal tiplu:8H cards:...: count, record nothing."""
         if "tiplu" not in options:
-            raise UserError("Say the tiplu: /maal tiplu:8H cards:...")
+            raise UserError(_("Say the tiplu: /maal tiplu:8H cards:..."))
         if "" in options:
-            raise UserError("Give the cards with cards:, e.g. /maal tiplu:8H cards:8H 9H 7H")
+            raise UserError(_("Give the cards with cards:, e.g. /maal tiplu:8H cards:8H 9H 7H"))
         rules = ctx.rules
         roles = MaalRoles(parse_card(options["tiplu"]), rules["alter"])
         if roles.tiplu.is_printed_joker:
-            raise UserError("The tiplu is a card of the packs, not a printed joker.")
+            raise UserError(_("The tiplu is a card of the packs, not a printed joker."))
         cards = parse_cards(options["cards"], rules["packs"], rules["printed_jokers"],
                             [roles.tiplu])
         shown = parse_cards(options.get("tunnella", ""), rules["packs"],
                             rules["printed_jokers"])
         table = rules.get("maal_table") or maal_table.default_table()
         result = count_maal(cards, roles, table, shown)
-        return PlayOutcome(f"Maal with tiplu {roles.tiplu}: {result.breakdown()}")
+        return PlayOutcome(_("Maal with tiplu {card}: {maal}", card=str(roles.tiplu),
+                             maal=result.breakdown()))
 
     def _check_finish(self, ctx: PlayContext) -> PlayOutcome:
         options = ctx.options
         if "tiplu" not in options or "cards" not in options:
-            raise UserError(f"Usage: {CHECK_USAGE}")
+            raise UserError(_("Usage: {usage}", usage=Msg(CHECK_USAGE)))  # "<21 or 22 cards>"
         rules = ctx.rules
         tiplu = parse_card(options["tiplu"])
         if tiplu.is_printed_joker:
-            raise UserError("The tiplu is a card of the packs, not a printed joker.")
+            raise UserError(_("The tiplu is a card of the packs, not a printed joker."))
         cards = parse_cards(options["cards"], rules["packs"], rules["printed_jokers"], [tiplu])
         return PlayOutcome(check_finish(cards, MaalRoles(tiplu, rules["alter"])).describe())
 
@@ -255,15 +265,16 @@ class MarriageGame(Game):
         options = dict(ctx.options)
         table = ctx.rules.get("maal_table") or maal_table.default_table()
         if not options:
-            return PlayOutcome("Maal table (points for 1/2/3... held):\n"
-                               + maal_table.describe_table(table))
+            return PlayOutcome(join([_("Maal table (points for 1/2/3... held):"),
+                                     maal_table.describe_table(table)]))
         if "" in options:
-            raise UserError(f"Use key:value options: {SETMAAL_USAGE}")
+            raise UserError(_("Use key:value options: {usage}", usage=SETMAAL_USAGE))
         if "preset" in options:
             table = maal_table.preset_table(options.pop("preset"))
         table = maal_table.updated_table(table, options)
         return PlayOutcome(
-            "Maal table changed for the hands that follow:\n" + maal_table.describe_table(table),
+            join([_("Maal table changed for the hands that follow:"),
+                  maal_table.describe_table(table)]),
             rules={**ctx.rules, "maal_table": table},
         )
 
@@ -271,7 +282,8 @@ class MarriageGame(Game):
         assert ctx.editing is not None
         options = {k: v for k, v in ctx.options.items() if k in HAND_KEYS}
         if not options:
-            raise UserError("Say what to change, e.g. /edit hand:3 maal:bob=6 or seen:bob carol")
+            raise UserError(_("Say what to change, e.g. /edit hand:3 maal:bob=6 or "
+                              "seen:bob carol"))
         entry = EntryReader(ctx, Entry.from_json(ctx.editing)).read(options)
         return self._finish(entry, ctx)
 
@@ -280,46 +292,54 @@ class MarriageGame(Game):
     def _check(self, entry: Entry, ctx: PlayContext) -> None:
         names = ctx.roster
         if entry.winner is None and not entry.fouls:
-            raise UserError(t("name_winner", usage=ctx.example(HAND_USAGE)))
+            raise UserError(_("Name the winner: {usage}", usage=ctx.example(HAND_USAGE)))
         if entry.winner is not None:
             if entry.winner in entry.fouls:
-                raise UserError(f"{names.by_seat(entry.winner).name} can't win and foul "
-                                "in the same hand.")
+                raise UserError(_("{name} can't win and foul in the same hand.",
+                                  name=names.by_seat(entry.winner).name))
             entry.seen.add(entry.winner)
         if len(entry.fouls) == len(entry.players):
-            raise UserError("Everybody fouled? At least one player must be clean.")
+            raise UserError(_("Everybody fouled? At least one player must be clean."))
         foul_maal = [p for p in entry.fouls if p in entry.maal]
         if foul_maal:
-            raise UserError(f"{self._names(foul_maal, names)} fouled and takes no part in the "
-                            "maal exchange; leave their maal out.")
+            raise UserError(_("{players} fouled and takes no part in the maal exchange; "
+                              "leave their maal out.", players=self._names(foul_maal, names)))
         route = entry.dublee_route - entry.seen
         if route or entry.winner in entry.dublee_route:
             who = self._names(route or {entry.winner}, names)  # type: ignore[arg-type]
-            raise UserError(f"dublee_route: is for seen losers; {who} is not one.")
+            raise UserError(_("dublee_route: is for seen losers; {players} is not one.",
+                              players=who))
         if entry.dublee:
             if entry.winner is None:
-                raise UserError("A dublee finish needs a winner.")
+                raise UserError(_("A dublee finish needs a winner."))
             least = ctx.rules["dublee_min_players"]
             if len(entry.players) < least:
-                raise UserError(f"A dublee finish needs at least {least} players "
-                                f"(rule dublee_min_players); this hand has {len(entry.players)}.")
+                raise UserError(_("A dublee finish needs at least {least} players (rule "
+                                  "dublee_min_players); this hand has {players}.",
+                                  least=least, players=len(entry.players)))
 
     def _finish(self, entry: Entry, ctx: PlayContext) -> PlayOutcome:
         """Score the entry if every maal it needs is in; otherwise keep it waiting."""
         self._check(entry, ctx)
         count_card_maal(entry, ctx.rules, ctx.roster)
         missing = entry.missing_maal(ctx.rules["unseen_maal"])
-        counted = "".join(f"\n{ctx.roster.by_seat(s).name}: {d}"
-                          for s, d in sorted(entry.maal_detail.items()))
+        counted: list[Text] = [_("{name}: {maal}", name=ctx.roster.by_seat(s).name, maal=d)
+                               for s, d in sorted(entry.maal_detail.items())]
         if missing:
             who = self._names(missing, ctx.roster)
             if ctx.editing is not None:
-                raise UserError(f"The hand would need maal for {who}: add maal:name=number.")
+                raise UserError(_("The hand would need maal for {players}: add "
+                                  "maal:name=number.", players=who))
             first = ctx.roster.by_seat(sorted(missing)[0]).name
-            how = t("maal_how_one" if len(missing) == 1 else "maal_how_many", who=who,
-                    first=first)
-            return PlayOutcome(t("waiting_maal", who=who, how=how) + counted,
-                               pending=entry.to_json())
+            if len(missing) == 1:
+                waiting = _("The hand is scored once the maal of {players} is in: {players} "
+                            "sends /maal 7, or anyone sends /maal {first}=7. /undo drops the "
+                            "hand.", players=who, first=first)
+            else:
+                waiting = _("The hand is scored once the maal of {players} is in: each sends "
+                            "/maal 7 for their own, or anyone sends /maal {first}=7. /undo "
+                            "drops the hand.", players=who, first=first)
+            return PlayOutcome(join([waiting, *counted]), pending=entry.to_json())
         rules = ctx.rules
         carried = dict((ctx.state or {}).get("fouls", {}))
         charge_now = rules["foul_when"] != NEXT
@@ -335,52 +355,66 @@ class MarriageGame(Game):
             MarriageScoring.from_rules(rules),
         )
         next_fouls = {} if charge_now else {str(s): 1 for s in sorted(entry.fouls)}
-        summary = self.summary(entry, ctx.roster, rules)
+        parts = self._summary_parts(entry, ctx.roster, rules)
         if carried:
-            summary += "; foul from the last hand charged: " + self._names(
-                {int(s) for s in carried}, ctx.roster)
+            parts.append(_("foul from the last hand charged: {players}",
+                           players=self._names({int(s) for s in carried}, ctx.roster)))
         if next_fouls:
-            summary += "; foul charged with the next hand"
+            parts.append(_("foul charged with the next hand"))
+        summary = join([join(parts, "; "), *counted]) if counted else join(parts, "; ")
         result = HandResult(players=entry.players, inputs=entry.to_json(),
-                            deltas=settlement.deltas, summary=summary + counted)
+                            deltas=settlement.deltas, summary=summary)
         # The only thing Marriage carries between hands: fouls charged in the next hand.
         state = {"fouls": next_fouls} if next_fouls else None
         return PlayOutcome("", pending=None, result=result, state=state)
 
-    def summary(self, entry: Entry, roster: Roster, rules: Mapping[str, Any]) -> str:
+    def summary(self, entry: Entry, roster: Roster, rules: Mapping[str, Any]) -> Text:
+        """"alice won; seen bob; unseen carol (maal murdered); maal alice 10, bob 5": kept
+        as messages, shown later in the reader's language."""
+        return join(self._summary_parts(entry, roster, rules), "; ")
+
+    @staticmethod
+    def _summary_parts(entry: Entry, roster: Roster, rules: Mapping[str, Any]) -> list[Text]:
         def name(seat: int) -> str:
             return roster.by_seat(seat).name
 
-        parts = []
+        parts: list[Text] = []
         if entry.winner is not None:
-            parts.append(f"{name(entry.winner)} won" + (" with dublees" if entry.dublee else ""))
+            parts.append(_("{winner} won with dublees", winner=name(entry.winner))
+                         if entry.dublee else _("{winner} won", winner=name(entry.winner)))
             others = [p for p in entry.players if p != entry.winner and p not in entry.fouls]
-            seen = [name(p) + (" (dublee route)" if p in entry.dublee_route else "")
-                    for p in others if p in entry.seen]
-            unseen = [name(p) for p in others if p not in entry.seen]
+            seen: list[Text] = [_("{name} (dublee route)", name=name(p))
+                                if p in entry.dublee_route else name(p)
+                                for p in others if p in entry.seen]
+            unseen = ", ".join(name(p) for p in others if p not in entry.seen)
             if seen:
-                parts.append("seen " + ", ".join(seen))
+                parts.append(_("seen {players}", players=join(seen, ", ")))
             if unseen:
-                note = {MURDER: " (maal murdered)", KIDNAP: " (maal kidnapped)"}.get(
-                    rules["unseen_maal"], "")
-                parts.append("unseen " + ", ".join(unseen) + note)
+                if rules["unseen_maal"] == MURDER:
+                    parts.append(_("unseen {players} (maal murdered)", players=unseen))
+                elif rules["unseen_maal"] == KIDNAP:
+                    parts.append(_("unseen {players} (maal kidnapped)", players=unseen))
+                else:
+                    parts.append(_("unseen {players}", players=unseen))
             if entry.maal:
-                parts.append("maal " + ", ".join(
-                    f"{name(p)} {entry.maal[p]}" for p in entry.players if p in entry.maal))
+                parts.append(_("maal {amounts}", amounts=", ".join(
+                    f"{name(p)} {entry.maal[p]}" for p in entry.players if p in entry.maal)))
             if entry.tiplu:
-                parts.append(f"tiplu {entry.tiplu}")
+                parts.append(_("tiplu {card}", card=entry.tiplu))
         if entry.fouls:
-            parts.append("foul " + ", ".join(name(p) for p in sorted(entry.fouls)))
-        return "; ".join(parts)
+            parts.append(_("foul {players}",
+                           players=", ".join(name(p) for p in sorted(entry.fouls))))
+        return parts
 
     def waiting_for(self, pending: Mapping[str, Any], rules: Mapping[str, Any]) -> list[int]:
         return Entry.from_json(pending).missing_maal(rules["unseen_maal"])
 
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
-                     rules: Mapping[str, Any]) -> str:
+                     rules: Mapping[str, Any]) -> Text:
         entry = Entry.from_json(pending)
         who = self._names(entry.missing_maal(rules["unseen_maal"]), roster)
-        return f"waiting for maal from {who} ({self.summary(entry, roster, rules)})"
+        return _("waiting for maal from {players} ({summary})", players=who,
+                 summary=self.summary(entry, roster, rules))
 
     @staticmethod
     def _names(seats: list[int] | set[int], roster: Roster) -> str:

@@ -13,6 +13,7 @@ from itertools import product
 
 from bot.core.cards import Card, next_rank, previous_rank
 from bot.core.errors import UserError
+from bot.core.i18n import Msg, Text, _, _n, join
 
 ALTER_OFF, ALTER_SAME, ALTER_OPPOSITE = "off", "same", "opposite"
 
@@ -56,16 +57,41 @@ def value_for(values: Sequence[int], count: int) -> int:
     return whole * values[-1] + (values[rest - 1] if rest else 0)
 
 
+def item_points(kind: str, count: int, points: int) -> Msg:
+    """"marriage 10", "2 tiplu 7", "2 joker tunnellas 20": one item of a maal breakdown."""
+    if kind == "marriage":
+        return _n("marriage {points}", "{n} marriages {points}", count, points=points)
+    if kind == "tunnella":
+        return _n("tunnella {points}", "{n} tunnellas {points}", count, points=points)
+    if kind == "joker_tunnella":
+        return _n("joker tunnella {points}", "{n} joker tunnellas {points}", count,
+                  points=points)
+    if kind == "maal_tunnella":
+        return _n("maal tunnella {points}", "{n} maal tunnellas {points}", count,
+                  points=points)
+    if kind == "poplu":
+        return _n("poplu {points}", "{n} poplu {points}", count, points=points)
+    if kind == "jhiplu":
+        return _n("jhiplu {points}", "{n} jhiplu {points}", count, points=points)
+    if kind == "alter":
+        return _n("alter {points}", "{n} alter {points}", count, points=points)
+    if kind == "man":
+        return _n("man {points}", "{n} man {points}", count, points=points)
+    return _n("tiplu {points}", "{n} tiplu {points}", count, points=points)
+
+
 @dataclass(frozen=True)
 class Maal:
     points: int
-    parts: tuple[tuple[str, int], ...]  # ("marriage", 10), ("tiplu", 3) ...
+    parts: tuple[tuple[str, int, int], ...]  # (kind, how many, points): ("marriage", 1, 10)
 
-    def breakdown(self) -> str:
+    def breakdown(self) -> Text:
+        """"marriage 10 + tiplu 3 = 13", as lazy text (it is kept in a hand's summary)."""
         if not self.parts:
-            return "no maal = 0"
-        return " + ".join(f"{name} {points}" for name, points in self.parts) + \
-            f" = {self.points}"
+            return _("no maal = 0")
+        items = join([item_points(kind, count, points) for kind, count, points in self.parts],
+                     " + ")
+        return _("{items} = {total}", items=items, total=self.points)
 
 
 def count_maal(cards: Iterable[Card], roles: MaalRoles, table: Mapping[str, Sequence[int]],
@@ -75,18 +101,19 @@ def count_maal(cards: Iterable[Card], roles: MaalRoles, table: Mapping[str, Sequ
     held = Counter(cards)
     for shown in tunnellas:
         if held[shown] < 3:
-            raise UserError(f"A tunnella of {shown} needs three {shown} among the cards.")
+            raise UserError(_("A tunnella of {card} needs three {card} among the cards.",
+                              card=str(shown)))
     best: Maal | None = None
     most_marriages = min(held[roles.tiplu], held[roles.poplu], held[roles.jhiplu])
     for marriages, counted in product(range(most_marriages + 1),
                                       product((False, True), repeat=len(tunnellas))):
         left = held.copy()
-        parts: list[tuple[str, int]] = []
+        parts: list[tuple[str, int, int]] = []
         left[roles.tiplu] -= marriages
         left[roles.poplu] -= marriages
         left[roles.jhiplu] -= marriages
         if marriages:
-            parts.append(("marriage" if marriages == 1 else f"{marriages} marriages",
+            parts.append(("marriage", marriages,
                           value_for(table.get("marriage", ()), marriages)))
         kinds: Counter[str] = Counter()
         for shown, used in zip(tunnellas, counted, strict=True):
@@ -98,9 +125,7 @@ def count_maal(cards: Iterable[Card], roles: MaalRoles, table: Mapping[str, Sequ
             kinds[_tunnella_kind(shown, roles)] += 1
         else:
             for kind, number in kinds.items():
-                name = kind.replace("_", " ")
-                parts.append((name if number == 1 else f"{number} {name}s",
-                              value_for(table.get(kind, ()), number)))
+                parts.append((kind, number, value_for(table.get(kind, ()), number)))
             for name, count in (("tiplu", left[roles.tiplu]), ("poplu", left[roles.poplu]),
                                 ("jhiplu", left[roles.jhiplu]),
                                 ("alter", sum(n for c, n in left.items()
@@ -108,10 +133,9 @@ def count_maal(cards: Iterable[Card], roles: MaalRoles, table: Mapping[str, Sequ
                                 ("man", sum(n for c, n in left.items()
                                             if c.is_printed_joker))):
                 if count > 0:
-                    label = name if count == 1 else f"{count} {name}"
-                    parts.append((label, value_for(table.get(name, ()), count)))
-            parts = [(label, points) for label, points in parts if points]
-            total = sum(points for _, points in parts)
+                    parts.append((name, count, value_for(table.get(name, ()), count)))
+            parts = [part for part in parts if part[2]]
+            total = sum(part[2] for part in parts)
             if best is None or total > best.points:
                 best = Maal(total, tuple(parts))
     assert best is not None
@@ -120,7 +144,7 @@ def count_maal(cards: Iterable[Card], roles: MaalRoles, table: Mapping[str, Sequ
 
 def _tunnella_kind(card: Card, roles: MaalRoles) -> str:
     if card == roles.tiplu:
-        raise UserError("A tunnella of tiplu can't be held: one copy is the tiplu turned up.")
+        raise UserError(_("A tunnella of tiplu can't be held: one copy is the tiplu turned up."))
     if card in (roles.poplu, roles.jhiplu):
         return "maal_tunnella"
     if roles.is_ordinary_joker(card):

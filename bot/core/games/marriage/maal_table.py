@@ -11,25 +11,26 @@ from dataclasses import dataclass
 
 from bot.core.errors import UserError
 from bot.core.grammar import clip, parse_int, split_list
+from bot.core.i18n import N_, Joined, Msg, _, join
 
 
 @dataclass(frozen=True)
 class MaalItem:
     key: str
-    label: str
+    label: str  # translated where it is shown (describe_table; /setmaal's option help)
     max_copies: int  # how many of it one player can hold in three packs
 
 
 ITEMS = (
-    MaalItem("tiplu", "tiplu (the joker card)", 2),
-    MaalItem("poplu", "poplu (one above tiplu)", 3),
-    MaalItem("jhiplu", "jhiplu (one below tiplu)", 3),
-    MaalItem("alter", "alter (same rank, same colour)", 3),
-    MaalItem("man", "man (printed joker)", 3),
-    MaalItem("marriage", "marriage (jhiplu+tiplu+poplu)", 2),
-    MaalItem("tunnella", "tunnella of ordinary cards, shown at the deal", 4),
-    MaalItem("joker_tunnella", "tunnella of ordinary jokers, shown at the deal", 4),
-    MaalItem("maal_tunnella", "tunnella of poplu or jhiplu, shown at the deal", 2),
+    MaalItem("tiplu", N_("tiplu (the joker card)"), 2),
+    MaalItem("poplu", N_("poplu (one above tiplu)"), 3),
+    MaalItem("jhiplu", N_("jhiplu (one below tiplu)"), 3),
+    MaalItem("alter", N_("alter (same rank, same colour)"), 3),
+    MaalItem("man", N_("man (printed joker)"), 3),
+    MaalItem("marriage", N_("marriage (jhiplu+tiplu+poplu)"), 2),
+    MaalItem("tunnella", N_("tunnella of ordinary cards, shown at the deal"), 4),
+    MaalItem("joker_tunnella", N_("tunnella of ordinary jokers, shown at the deal"), 4),
+    MaalItem("maal_tunnella", N_("tunnella of poplu or jhiplu, shown at the deal"), 2),
 )
 _BY_KEY = {item.key: item for item in ITEMS}
 MAX_VALUE = 500
@@ -69,7 +70,8 @@ def default_table() -> Table:
 def preset_table(name: str) -> Table:
     key = name.strip().lower()
     if key not in PRESETS:
-        raise UserError(f"There is no maal table `{clip(name)}`. Tables: {', '.join(PRESETS)}.")
+        raise UserError(_("There is no maal table `{name}`. Tables: {tables}.",
+                          name=clip(name), tables=", ".join(PRESETS)))
     return {k: list(v) for k, v in PRESETS[key][1].items()}
 
 
@@ -79,27 +81,26 @@ def updated_table(table: Mapping[str, list[int]], changes: Mapping[str, str]) ->
     for key, text in changes.items():
         item = _BY_KEY.get(key)
         if item is None:
-            raise UserError(
-                f"`{clip(key)}` is not in the maal table. Items: {', '.join(_BY_KEY)}."
-            )
+            raise UserError(_("`{key}` is not in the maal table. Items: {items}.",
+                              key=clip(key), items=", ".join(_BY_KEY)))
         words = split_list(text)
         if words in ([], ["none"], ["-"], ["0"]):
             result[key] = []
             continue
         if len(words) > item.max_copies:
-            raise UserError(
-                f"`{key}` takes at most {item.max_copies} values (for holding 1 to "
-                f"{item.max_copies}); got {len(words)}."
-            )
-        result[key] = [parse_int(w, f"The value of {key}", 0, MAX_VALUE) for w in words]
+            raise UserError(_("`{key}` takes at most {most} values (for holding 1 to {most}); "
+                              "got {given}.", key=key, most=item.max_copies, given=len(words)))
+        result[key] = [parse_int(w, _("The value of {key}", key=key), 0, MAX_VALUE)
+                       for w in words]
     return result
 
 
-def describe_table(table: Mapping[str, list[int]]) -> str:
+def describe_table(table: Mapping[str, list[int]]) -> Joined:
+    """One line per item: its key, its values and what it is (in the reader's language)."""
     lines = []
     width = max(len(item.key) for item in ITEMS)
     for item in ITEMS:
         values = table.get(item.key) or []
         shown = "/".join(str(v) for v in values) if values else "-"
-        lines.append(f"{item.key:<{width}}  {shown:<12} {item.label}")
-    return "\n".join(lines)
+        lines.append(join([f"{item.key:<{width}}  {shown:<12}", Msg(item.label)], " "))
+    return join(lines)

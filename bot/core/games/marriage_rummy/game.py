@@ -24,6 +24,7 @@ from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.errors import UserError
 from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome
 from bot.core.grammar import parse_int, parse_pairs, split_list
+from bot.core.i18n import Text, _, _n, join
 from bot.core.money import money_rules
 from bot.core.permissions import Rule
 from bot.core.players import Roster
@@ -185,11 +186,11 @@ class MarriageRummyGame(Game):
         options = {k: v for k, v in ctx.options.items() if k in HAND_KEYS}
         if ctx.editing is not None:
             if not options:
-                raise UserError("Say what to change, e.g. /edit hand:2 points:bikash=30")
+                raise UserError(_("Say what to change, e.g. /edit hand:2 points:bikash=30"))
             entry = RummyEntry.from_json(ctx.editing)
         else:
             if not options:
-                raise UserError(f"Say who showed: {ctx.example(USAGE)}")
+                raise UserError(_("Say who showed: {usage}", usage=ctx.example(USAGE)))
             self._check_deal(len(ctx.hand_players), ctx.rules)
             entry = RummyEntry(players=[p.seat for p in ctx.hand_players])
         self._read(entry, options, ctx)
@@ -199,22 +200,27 @@ class MarriageRummyGame(Game):
     def _check_deal(players: int, rules: Mapping[str, Any]) -> None:
         packs, each = rules["packs"], rules["cards"]
         if players * each + 1 > packs * 52:
-            raise UserError(
-                f"{players} players x {each} cards = {players * each}, but {packs} packs "
-                f"hold {packs * 52} cards, with one to turn up (rule packs). Sit someone "
-                f"out (/sitout), or play with more packs: /rules packs:{packs + 1}.")
+            raise UserError(_n(
+                "{players} players x {each} cards = {dealt}, but {n} pack holds {cards} "
+                "cards, with one to turn up (rule packs). Sit someone out (/sitout), or "
+                "play with more packs: /rules packs:{more}.",
+                "{players} players x {each} cards = {dealt}, but {n} packs hold {cards} "
+                "cards, with one to turn up (rule packs). Sit someone out (/sitout), or "
+                "play with more packs: /rules packs:{more}.",
+                packs, players=players, each=each, dealt=players * each, cards=packs * 52,
+                more=packs + 1))
 
     def _read(self, entry: RummyEntry, options: Mapping[str, str], ctx: PlayContext) -> None:
         table = ctx.roster.in_hand(entry.players)
         if "winner" in options:
             names = split_list(options["winner"])
             if len(names) != 1:
-                raise UserError("Name exactly one winner: winner:NAME")
+                raise UserError(_("Name exactly one winner: winner:NAME"))
             entry.winner = table.resolve(names[0], ctx.mentions).seat
         if "joker" in options:
             joker = parse_card(options["joker"])
             if joker.is_printed_joker:
-                raise UserError("joker: is the card picked as the joker, e.g. joker:8H.")
+                raise UserError(_("joker: is the card picked as the joker, e.g. joker:8H."))
             entry.joker = str(joker)
         for key, limit in (("honours", MAX_COUNT), ("marriages", MAX_COUNT),
                            ("points", MAX_HAND_POINTS)):
@@ -222,12 +228,13 @@ class MarriageRummyGame(Game):
                 values: dict[int, int] = getattr(entry, key)
                 for name, text in parse_pairs(options[key]):
                     if not name:
-                        raise UserError(f"Give {key} as name=number, e.g. {key}:asha=3")
+                        raise UserError(_("Give {key} as name=number, e.g. {key}:asha=3",
+                                          key=key))
                     player = table.resolve(name, ctx.mentions)
                     if key == "points" and not text.strip().isdigit():
                         entry.cards[player.seat] = text  # the cards left in hand
                         continue
-                    values[player.seat] = parse_int(text, f"{player.name}'s {key}", 0, limit)
+                    values[player.seat] = parse_int(text, _whose(player.name, key), 0, limit)
                     if key == "points":
                         entry.cards.pop(player.seat, None)  # a number replaces the cards
         for key in ("surrender", "surrender_late", "no_turn"):
@@ -244,8 +251,8 @@ class MarriageRummyGame(Game):
         if not entry.cards:
             return
         if entry.joker is None:
-            raise UserError("Say the joker picked (joker:8H), so its cards count 0 in "
-                            "points:.")
+            raise UserError(_("Say the joker picked (joker:8H), so its cards count 0 in "
+                              "points:."))
         joker = parse_card(entry.joker)
         held: list[Card] = [joker]  # the joker picked lies face up
         for seat, text in sorted(entry.cards.items()):
@@ -253,25 +260,30 @@ class MarriageRummyGame(Game):
             try:
                 cards = parse_cards(text, ctx.rules["packs"], True, held)
             except UserError as error:
-                raise UserError(f"{name}'s points: {error.message}") from None
+                raise UserError(_("{name}'s points: {error}", name=name,
+                                  error=error.message)) from None
             held += cards
             entry.points[seat] = sum(card_points(c, joker) for c in cards)
 
     def _score(self, entry: RummyEntry, ctx: PlayContext) -> HandResult:
         roster, rules = ctx.roster, ctx.rules
         if entry.winner is None:
-            raise UserError(f"Say who showed: winner:NAME. {ctx.example(USAGE)}")
+            raise UserError(_("Say who showed: winner:NAME. {usage}",
+                              usage=ctx.example(USAGE)))
         special = entry.surrender | entry.surrender_late | entry.no_turn
         if entry.winner in special:
-            raise UserError("The player who showed can't also surrender or miss their turn.")
+            raise UserError(_("The player who showed can't also surrender or miss their "
+                              "turn."))
         if len(entry.surrender & entry.surrender_late):
-            raise UserError("A player surrenders once: on the first move or later, not both.")
+            raise UserError(_("A player surrenders once: on the first move or later, not "
+                              "both."))
         losers = [p for p in entry.players if p != entry.winner]
         missing = [p for p in losers if p not in entry.points
                    and p not in entry.surrender | entry.surrender_late]
         if missing:
             who = ", ".join(roster.by_seat(p).name for p in missing)
-            raise UserError(f"Give the points in hand for {who}: points:name=number")
+            raise UserError(_("Give the points in hand for {players}: points:name=number",
+                              players=who))
         points: dict[int, Fraction] = {}
         for p in losers:
             if p in entry.surrender:
@@ -289,19 +301,28 @@ class MarriageRummyGame(Game):
             RummyScoring(rules["hand_factor"], rules["hand_cap"]),
         )
         name = roster.by_seat
-        parts = [f"{name(entry.winner).name} showed"]
+        parts: list[Text] = [_("{winner} showed", winner=name(entry.winner).name)]
         if any(honour.values()):
-            parts.append("honour points " + ", ".join(
-                f"{name(p).name} {v}" for p, v in honour.items() if v))
-        parts.append("in hand " + ", ".join(f"{name(p).name} {_plain(v)}"
-                                             for p, v in points.items()))
+            parts.append(_("honour points {amounts}", amounts=", ".join(
+                f"{name(p).name} {v}" for p, v in honour.items() if v)))
+        parts.append(_("in hand {amounts}", amounts=", ".join(
+            f"{name(p).name} {_plain(v)}" for p, v in points.items())))
         return HandResult(players=entry.players, inputs=entry.to_json(),
                           deltas={p: in_tenths(v) for p, v in exact.items()},
-                          summary="; ".join(parts))
+                          summary=join(parts, "; "))
 
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
-                     rules: Mapping[str, Any]) -> str:
+                     rules: Mapping[str, Any]) -> Text:
         return ""
+
+
+def _whose(name: str, key: str) -> Text:
+    """"asha's honours", as parse_int names the value it reads."""
+    if key == "honours":
+        return _("{name}'s honours", name=name)
+    if key == "marriages":
+        return _("{name}'s marriages", name=name)
+    return _("{name}'s points", name=name)
 
 
 def _plain(value: Fraction) -> str:
