@@ -91,19 +91,26 @@ def _translated_name(msgid: str, english: str, tr: Tr) -> str | None:
 def _siblings(found: dict[tuple[str, ...], str], items: list[tuple[tuple[str, ...], str,
                                                                     str]], tr: Tr) -> None:
     """Names of one level (the commands, a group's subcommands, a command's options): each
-    translated where it can be, and unique among them, as Discord wants."""
+    translated where it can be, and unique among them, as Discord wants. Where two would
+    show the same name, an English one (which can't give way) or the first translated one
+    keeps it; the others are shown in English."""
     wanted = {path: _translated_name(msgid, english, tr) for path, english, msgid in items}
     english = {path: name for path, name, _ in items}
     while True:
-        shown: dict[str, list[tuple[str, ...]]] = {}
+        holders: dict[str, list[tuple[str, ...]]] = {}
         for path, _name, _msgid in items:
-            shown.setdefault(wanted[path] or english[path], []).append(path)
-        clashes = [p for paths in shown.values() if len(paths) > 1 for p in paths
-                   if wanted[p] is not None]
-        if not clashes:
+            holders.setdefault(wanted[path] or english[path], []).append(path)
+        dropped = []
+        for paths in holders.values():
+            if len(paths) < 2:
+                continue
+            translated = [p for p in paths if wanted[p] is not None]
+            keep = translated[0] if len(translated) == len(paths) else None
+            dropped += [p for p in translated if p != keep]
+        if not dropped:
             break
-        for path in clashes:
-            log.warning("discord: %r in %s clashes with another name; English is used",
+        for path in dropped:
+            log.warning("discord: %r in %s is another command's name too; English is used",
                         wanted[path], tr.language)
             wanted[path] = None
     found.update({path: name for path, name in wanted.items() if name is not None})
