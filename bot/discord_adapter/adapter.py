@@ -150,7 +150,7 @@ class DiscordAdapter:
             return self._command(command, (command.name,))
         group = app_commands.Group(name=name_str((command.name,), command.name),
                                    description=description_str(command.description,
-                                                               command.text))
+                                                               command.text, command.name))
         for sub in command.subcommands:
             group.add_command(self._command(sub, (command.name, sub.name)))
         return group
@@ -179,11 +179,11 @@ class DiscordAdapter:
                 p: name_str((*path, f"{o.name}:"), o.name) for p, o in names.items()
             })(callback)
             callback = app_commands.describe(**{
-                p: description_str(o.description, o.text) for p, o in names.items()
+                p: description_str(o.description, o.text, path[0]) for p, o in names.items()
             })(callback)
         built = app_commands.Command(
             name=name_str(path, command.name) if len(path) == 1 else command.name,
-            description=description_str(command.description, command.text),
+            description=description_str(command.description, command.text, path[0]),
             callback=callback)
         for param, option in names.items():
             if option.autocomplete:

@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextTypes, locale_str
 
 from bot.core.i18n import Text, Tr, translator
-from bot.discord_adapter.tree import MAX_DESCRIPTION, SlashCommand, describe
+from bot.discord_adapter.tree import MAX_CHARACTERS, MAX_DESCRIPTION, SlashCommand, describe
 
 log = logging.getLogger(__name__)
 
@@ -135,8 +135,9 @@ def name_str(path: tuple[str, ...], name: str) -> locale_str:
     return locale_str(name, path=path)
 
 
-def description_str(english: str, text: Text) -> locale_str:
-    return locale_str(english, text=text)
+def description_str(english: str, text: Text, root: str) -> locale_str:
+    """A description; `root` is the top-level command it belongs to."""
+    return locale_str(english, text=text, root=root)
 
 
 class SlashTranslator(app_commands.Translator):
@@ -145,6 +146,7 @@ class SlashTranslator(app_commands.Translator):
     def __init__(self, commands: Iterable[SlashCommand]) -> None:
         self.commands = list(commands)
         self._names: dict[str, dict[tuple[str, ...], str]] = {}
+        self._english_help: set[str] | None = None
 
     def names(self, language: str) -> dict[tuple[str, ...], str]:
         if language not in self._names:
@@ -159,10 +161,44 @@ class SlashTranslator(app_commands.Translator):
         extras: dict[str, Any] = string.extras
         if "path" in extras:
             return self.names(language).get(extras["path"])
-        if extras.get("text"):
+        if extras.get("text") and extras.get("root") not in self.english_help():
             said = _description(extras["text"], language)
             return said if said != string.message else None
         return None
+
+    def english_help(self) -> set[str]:
+        """Commands whose help stays English everywhere: with the longest of each text in
+        any language they would be over Discord's 8,000 characters a command."""
+        if self._english_help is None:
+            self._english_help = {c.name for c in self.commands
+                                  if self.characters(c) > MAX_CHARACTERS}
+            for name in sorted(self._english_help):
+                log.warning("discord: /%s's help is too long translated; English is used", name)
+        return self._english_help
+
+    def characters(self, command: SlashCommand) -> int:
+        """What Discord counts of a command, taking each text at its longest in any
+        language."""
+        languages = list(LOCALES.values())
+
+        def name(path: tuple[str, ...], english: str) -> int:
+            return max([len(english), *(len(self.names(lang).get(path, english))
+                                        for lang in languages)])
+
+        def description(english: str, text: Text) -> int:
+            return max([len(english), *(len(_description(text, lang)) for lang in languages
+                                        if text)])
+
+        def options(path: tuple[str, ...], owner: SlashCommand) -> int:
+            return sum(name((*path, option_msgid(o.name)), o.name)
+                       + description(o.description, o.text)
+                       + sum(2 * len(choice) for choice in o.choices) for o in owner.options)
+
+        root = (command.name,)
+        return (name(root, command.name) + description(command.description, command.text)
+                + options(root, command)
+                + sum(len(sub.name) + description(sub.description, sub.text)
+                      + options((command.name, sub.name), sub) for sub in command.subcommands))
 
 
 def _description(text: Text, language: str) -> str:

@@ -16,7 +16,7 @@ from bot.core.commands.built import TABLE
 from bot.core.service import Service
 from bot.discord_adapter import DiscordAdapter
 from bot.discord_adapter.adapter import chat_key
-from bot.discord_adapter.locales import localised_names, msgids, valid_name
+from bot.discord_adapter.locales import SlashTranslator, localised_names, msgids, valid_name
 from bot.discord_adapter.tree import slash_commands
 from bot.storage import SqlStore
 from tests.discord_helpers import ALICE, DiscordHarness, slash
@@ -144,3 +144,38 @@ def test_clashing_translations_leave_english(tmp_path: Path):
     assert ("hand",) not in names
     assert names[("board",)] == "undo"
     assert ("help",) not in names
+
+
+def _msgids(command: object) -> set[str]:
+    """The messages of a command's help and its options' (and its subcommands')."""
+    from bot.core.i18n import Msg
+
+    found = set()
+    for item in [command, *getattr(command, "options", ()), *getattr(command, "subcommands", ())]:
+        text = getattr(item, "text", None)
+        if isinstance(text, Msg):
+            found.add(text.msgid)
+        if item is not command:
+            found |= _msgids(item) if getattr(item, "subcommands", None) is not None else set()
+    return found
+
+
+async def test_help_too_long_in_another_language_stays_english(store: SqlStore,
+                                                               tmp_path: Path):
+    """Discord counts 8,000 characters a command: with every text of /rules 100 characters
+    long in Portuguese it would be over, so /rules' help stays English (and the sync works)."""
+    long = {msgid: "p" * 100 for msgid in _msgids(BY_NAME["rules"])}
+    long[HAND_HELP] = "registrar uma mão"
+    with temporary_catalogue(tmp_path, {"pt_BR": long}):
+        async with discord_in(store) as dc:
+            synced = {c["name"]: c for c in dc.fake.commands["global"]}
+            rules = synced["rules"]
+            translator = dc.adapter.client.tree.translator
+            assert isinstance(translator, SlashTranslator)
+            assert translator.english_help() == {"rules"}
+            assert len(long) > 20 and translator.characters(BY_NAME["rules"]) > 8000
+            assert localizations(rules, "description") == {}
+            for sub in rules["options"]:
+                assert localizations(sub, "description") == {}
+                assert all(localizations(o, "description") == {} for o in sub["options"])
+            assert localizations(synced["hand"], "description") == {"pt-BR": "registrar uma mão"}

@@ -70,9 +70,29 @@ def _description_ok(text: Any) -> bool:
     return isinstance(text, str) and 1 <= len(text) <= MAX_DESCRIPTION
 
 
+MAX_CHARACTERS = 8000
+
+
 def check_commands(commands: list[dict[str, Any]]) -> None:
     """Discord's rules for a bulk overwrite of chat-input commands, localizations too."""
     _check_level(commands, "commands")
+    for command in commands:
+        counted = _characters(command)
+        if counted > MAX_CHARACTERS:
+            raise Invalid(f"{command['name']}: {counted} characters, over {MAX_CHARACTERS}")
+
+
+def _characters(item: dict[str, Any]) -> int:
+    """Name, description and choice values of a command and everything in it, each at its
+    longest in any locale (the strictest reading of Discord's 8,000 characters)."""
+    total = 0
+    for field_name in ("name", "description"):
+        texts = [item.get(field_name) or "",
+                 *(item.get(f"{field_name}_localizations") or {}).values()]
+        total += max(len(t) for t in texts)
+    for choice in item.get("choices") or []:
+        total += len(str(choice.get("name", ""))) + len(str(choice.get("value", "")))
+    return total + sum(_characters(o) for o in item.get("options") or [])
 
 
 def _check_level(items: list[dict[str, Any]], where: str) -> None:
