@@ -25,8 +25,10 @@ from discord.gateway import DiscordWebSocket
 from bot.core.command import Actor, Command, Reply
 from bot.core.commands.spec import Kind
 from bot.core.flows import Ask, seal
+from bot.core.i18n import Tr, _, choose, translator
 from bot.core.service import Service
 from bot.discord_adapter import components as ui
+from bot.discord_adapter.locales import SlashTranslator, description_str, name_str
 from bot.discord_adapter.render import NO_PINGS, message_parts
 from bot.discord_adapter.tree import SlashCommand, SlashOption, slash_commands
 
@@ -40,6 +42,17 @@ _MENTION = re.compile(r"<@!?(\d+)>")
 
 def chat_key(channel_id: int | None) -> str:
     return f"discord:{channel_id}"
+
+
+def locale_of(interaction: discord.Interaction) -> str | None:
+    """The person's Discord language ("pt-BR", "hi", "en-US")."""
+    locale = interaction.locale
+    return None if locale is None else str(getattr(locale, "value", locale))
+
+
+def person_tr(interaction: discord.Interaction) -> Tr:
+    """For what the adapter says before the core has chosen a language: the person's."""
+    return translator(choose(None, locale_of(interaction)))
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -62,8 +75,11 @@ class _MaalSetup:
     async def setup_hook(self) -> None:
         self.tree.on_error = self.adapter.on_command_error  # type: ignore[method-assign]
         self.add_dynamic_items(*ui.DYNAMIC_ITEMS)  # type: ignore[attr-defined]
-        for command in slash_commands(self.adapter.service.table):
+        commands = slash_commands(self.adapter.service.table)
+        for command in commands:
             self.tree.add_command(self.adapter.build(command))
+        # names and descriptions in Hindi and Portuguese, given to Discord at sync
+        await self.tree.set_translator(SlashTranslator(commands))
         await self.adapter.sync()
 
 
@@ -131,15 +147,19 @@ class DiscordAdapter:
     def build(self, command: SlashCommand) -> app_commands.Command[Any, Any, Any] \
             | app_commands.Group:
         if not command.subcommands:
-            return self._command(command)
-        group = app_commands.Group(name=command.name, description=command.description)
+            return self._command(command, (command.name,))
+        group = app_commands.Group(name=name_str((command.name,), command.name),
+                                   description=description_str(command.description,
+                                                               command.text, command.name))
         for sub in command.subcommands:
-            group.add_command(self._command(sub))
+            group.add_command(self._command(sub, (command.name, sub.name)))
         return group
 
-    def _command(self, command: SlashCommand) -> app_commands.Command[Any, Any, Any]:
+    def _command(self, command: SlashCommand, path: tuple[str, ...]
+                 ) -> app_commands.Command[Any, Any, Any]:
         """A slash command with `command`'s typed options (Python parameters p0, p1 ...
-        renamed to the options' names, which may be Python keywords such as `from`)."""
+        renamed to the options' names, which may be Python keywords such as `from`). Names
+        and descriptions are locale_str: `path` says which command it is in the tree."""
         adapter = self
         names = {f"p{i}": o for i, o in enumerate(command.options)}
 
@@ -155,11 +175,16 @@ class DiscordAdapter:
                 default=inspect.Parameter.empty if option.required else None))
         callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         if names:
-            callback = app_commands.rename(**{p: o.name for p, o in names.items()})(callback)
-            callback = app_commands.describe(
-                **{p: o.description for p, o in names.items()})(callback)
-        built = app_commands.Command(name=command.name, description=command.description,
-                                     callback=callback)
+            callback = app_commands.rename(**{
+                p: name_str((*path, f"{o.name}:"), o.name) for p, o in names.items()
+            })(callback)
+            callback = app_commands.describe(**{
+                p: description_str(o.description, o.text, path[0]) for p, o in names.items()
+            })(callback)
+        built = app_commands.Command(
+            name=name_str(path, command.name) if len(path) == 1 else command.name,
+            description=description_str(command.description, command.text, path[0]),
+            callback=callback)
         for param, option in names.items():
             if option.autocomplete:
                 built.autocomplete(param)(_complete_player_names)
@@ -171,16 +196,18 @@ class DiscordAdapter:
         files = [v for o, v in values.items() if o.kind == Kind.FILE and v is not None]
         if files:
             if files[0].size > MAX_FILE_BYTES:
-                await self.send(interaction, Reply.error(
-                    f"That file is over {MAX_FILE_BYTES // 1_000_000} MB; /export sends big "
-                    "games compressed (.json.gz)."))
+                tr = person_tr(interaction)
+                await self.send(interaction, Reply.error(tr.render(_(
+                    "That file is over {megabytes} MB; /export sends big games compressed "
+                    "(.json.gz).", megabytes=MAX_FILE_BYTES // 1_000_000)), tr.language))
                 return
             attachment = await files[0].read()
         options, mentions = await self._core_options(interaction, values)
         core = Command(chat=chat_key(interaction.channel_id), actor=actor_of(interaction),
                        name=command.command, options=options,
                        origin_id=f"discord:{interaction.id}", mentions=mentions,
-                       attachment=attachment, buttons=True, game=command.game)
+                       attachment=attachment, buttons=True, game=command.game,
+                       locale=locale_of(interaction))
         await self._respond(interaction, self.service.handle(core))
 
     async def _core_options(self, interaction: discord.Interaction,
@@ -221,20 +248,22 @@ class DiscordAdapter:
     async def on_command_error(self, interaction: discord.Interaction,
                                error: app_commands.AppCommandError) -> None:
         """A value Discord let through that the option can't take, or a bug: always answer."""
+        tr = person_tr(interaction)
         if isinstance(error, app_commands.TransformerError):
-            text = f"That doesn't fit this command: {error}"[:1900]
+            # TRANSLATORS: {problem} is discord.py's own explanation, in English
+            text = tr("That doesn't fit this command: {problem}", problem=str(error))[:1900]
         elif isinstance(error, app_commands.CommandSignatureMismatch |
                         app_commands.CommandNotFound):
             # Discord's copy of the commands is older than ours (they sync at start).
-            text = ("This command has just changed. Reload Discord (Ctrl+R) and try again; "
-                    "nothing was recorded.")
+            text = tr("This command has just changed. Reload Discord (Ctrl+R) and try again; "
+                      "nothing was recorded.")
         else:
             self.errors += 1
             log.error("discord: command failed", exc_info=error,
                       extra={"chat": chat_key(interaction.channel_id),
                              "origin": f"discord:{interaction.id}"})
-            text = "Something went wrong on my side and nothing was recorded."
-        await self.send(interaction, Reply.error(text))
+            text = tr("Something went wrong on my side and nothing was recorded.")
+        await self.send(interaction, Reply.error(text, tr.language))
 
     # --- answers to the bot's questions --------------------------------------------------
 
@@ -245,8 +274,15 @@ class DiscordAdapter:
         origin = f"discord:{interaction.id}" if modal or message is None \
             else f"discord:{message.id}"
         running = self.service.answer(chat_key(interaction.channel_id), actor_of(interaction),
-                                      token, value, origin)
+                                      token, value, origin, **self._locale_for(interaction))
         await self._respond(interaction, running, tap=not modal or message is not None)
+
+    def _locale_for(self, interaction: discord.Interaction) -> dict[str, str | None]:
+        """The person's language for Service.answer, once the core takes it (the answer to a
+        tap is then in their language when the channel has set none)."""
+        if _answers_take_locale(self.service):
+            return {"locale": locale_of(interaction)}
+        return {}
 
     # --- answering -----------------------------------------------------------------------
 
@@ -263,8 +299,9 @@ class DiscordAdapter:
         reply = await task
         if reply.duplicate:
             if tap:  # a second press of a button already acted on: a new interaction
-                await self.send(interaction, Reply.error("That was already done; nothing "
-                                                         "changed."))
+                tr = translator(reply.language)
+                await self.send(interaction, Reply.error(
+                    tr("That was already done; nothing changed."), tr.language))
             else:  # the same interaction delivered again: it was answered the first time
                 log.info("discord: duplicate interaction %s ignored", interaction.id)
             return
@@ -273,7 +310,8 @@ class DiscordAdapter:
                 and tap and not interaction.response.is_done():
             token = seal(question.token, chat_key(interaction.channel_id),
                          self.service.secret)
-            await interaction.response.send_modal(ui.InputModal(token, question))
+            await interaction.response.send_modal(
+                ui.InputModal(token, question, translator(reply.language)))
             return
         await self.send(interaction, reply, edit=tap and reply.in_place)
         if reply.publish is not None and interaction.channel_id is not None:
@@ -308,7 +346,8 @@ class DiscordAdapter:
         view: discord.ui.View | None = None
         if board.question is not None and not ended:
             view = ui.view_for(board.question, seal(board.question.token, chat_key(channel_id),
-                                                    self.service.secret))
+                                                    self.service.secret),
+                               translator(board.language))
         if ref is not None:
             try:
                 await channel.get_partial_message(int(ref)).edit(
@@ -338,7 +377,7 @@ class DiscordAdapter:
         if reply.question is not None:
             token = seal(reply.question.token, chat_key(interaction.channel_id),
                          self.service.secret)
-            view = ui.view_for(reply.question, token)
+            view = ui.view_for(reply.question, token, translator(reply.language))
         elif edit:
             view = None  # the question answered: its buttons go
         extra: dict[str, Any] = {}
@@ -368,6 +407,13 @@ class DiscordAdapter:
         else:
             await response.send_message(content, embeds=embeds, allowed_mentions=NO_PINGS,
                                         **extra)
+
+
+def _answers_take_locale(service: Service) -> bool:
+    try:
+        return "locale" in inspect.signature(service.answer).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _annotation(option: SlashOption) -> Any:

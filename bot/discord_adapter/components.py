@@ -15,6 +15,7 @@ from discord import ui
 
 from bot.core import flows
 from bot.core.flows import Ask, Question
+from bot.core.i18n import Tr
 
 if TYPE_CHECKING:
     from bot.discord_adapter.adapter import DiscordAdapter
@@ -28,14 +29,20 @@ def adapter_of(interaction: discord.Interaction) -> DiscordAdapter:
 
 
 class FlowSelect(ui.DynamicItem[ui.Select], template=r"mb:s:(?P<token>[^|]+)"):
-    def __init__(self, token: str, question: Question | None = None) -> None:
+    def __init__(self, token: str, question: Question | None = None,
+                 tr: Tr | None = None) -> None:
+        """A select for `question`, in the language of `tr` (discord.py also rebuilds one
+        from its custom_id alone, to dispatch a pick: then only the token matters)."""
         self.token = token
-        options = [discord.SelectOption(label=c.label[:100], value=c.value, default=c.chosen)
+        render = tr.render if tr is not None else str
+        options = [discord.SelectOption(label=render(c.label)[:100], value=c.value,
+                                        default=c.chosen)
                    for c in (question.choices if question else ())
                    if c.value != flows.DONE][:MAX_SELECT]
         many = question is not None and question.ask == Ask.TOGGLE
         super().__init__(ui.Select(
-            custom_id=f"mb:s:{token}", placeholder=(question.text if question else "")[:150],
+            custom_id=f"mb:s:{token}",
+            placeholder=render(question.text if question else "")[:150],
             min_values=0 if many else 1, max_values=max(1, len(options)) if many else 1,
             options=options or [discord.SelectOption(label="-", value="-")]))
 
@@ -72,9 +79,10 @@ class InputModal(ui.Modal):
     """A typed answer: one field per person who still owes one (five a form); the answer is
     `name=value` pairs, as someone would type them."""
 
-    def __init__(self, token: str, question: Question) -> None:
-        super().__init__(title=question.choices[0].label[:45] if question.choices else "-",
-                         timeout=600, custom_id=f"mb:m:{token}")
+    def __init__(self, token: str, question: Question, tr: Tr) -> None:
+        super().__init__(
+            title=tr.render(question.choices[0].label)[:45] if question.choices else "-",
+            timeout=600, custom_id=f"mb:m:{token}")
         self.token = token
         self.inputs: list[tuple[str, ui.TextInput[InputModal]]] = []
         for name in question.fields[:MAX_MODAL_INPUTS]:
@@ -91,17 +99,18 @@ class InputModal(ui.Modal):
 DYNAMIC_ITEMS = (FlowSelect, FlowButton)
 
 
-def view_for(question: Question, token: str) -> ui.View:
+def view_for(question: Question, token: str, tr: Tr) -> ui.View:
+    """The question's components, labelled in the language of `tr` (the reply's)."""
     view = ui.View(timeout=None)
     if question.ask in (Ask.PICK, Ask.TOGGLE):
-        view.add_item(FlowSelect(token, question))
+        view.add_item(FlowSelect(token, question, tr))
         done = next((c for c in question.choices if c.value == flows.DONE), None)
         if done is not None:
-            view.add_item(FlowButton(token, done.value, done.label))
+            view.add_item(FlowButton(token, done.value, tr.render(done.label)))
         return view
     for choice in question.choices:
         style = discord.ButtonStyle.danger if choice.danger else (
             discord.ButtonStyle.secondary if choice.value in (flows.NO, flows.UNDO)
             else discord.ButtonStyle.primary)
-        view.add_item(FlowButton(token, choice.value, choice.label, style))
+        view.add_item(FlowButton(token, choice.value, tr.render(choice.label), style))
     return view

@@ -7,6 +7,7 @@ import re
 import discord
 
 from bot.core.command import Reply
+from bot.core.i18n import translator
 
 CONTENT_LIMIT = 2000
 EMBED_LIMIT = 4096
@@ -25,7 +26,9 @@ def message_parts(reply: Reply) -> tuple[str | None, list[discord.Embed]]:
     if reply.table is None:
         return _clip(text, CONTENT_LIMIT), []
     table = _code_block(reply.table, EMBED_LIMIT - len(text) - 2)
-    title = "Final standings" if reply.board is not None and reply.board.ended else "Board"
+    tr = translator(reply.language)
+    title = tr("Final standings") if reply.board is not None and reply.board.ended \
+        else tr("Board")
     description = f"{text}\n{table}" if text else table
     if len(description) > EMBED_LIMIT:
         return _clip(text, CONTENT_LIMIT), [

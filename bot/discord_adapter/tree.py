@@ -6,6 +6,9 @@ choices: Discord's application-commands reference). Where they clash (`hand:` is
 Marriage's /edit and the tiles in Riichi's) or don't fit (/rules: every game's rule keys),
 each game gets a subcommand of its own (/rules marriage, /edit riichi), split further if one
 game alone has more than 25 options. Nothing here is written per command.
+
+Descriptions are kept as lazy text (`Text`) beside their English form, so the Discord
+adapter can give Discord each one in every language we have (bot/discord_adapter/locales.py).
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from dataclasses import dataclass, field
 
 from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.commands.table import CommandTable
+from bot.core.i18n import Joined, Msg, Text, _, join, render
+from bot.core.i18n.words import placeholders
 
 MAX_OPTIONS = 25
 MAX_SUBCOMMANDS = 25
@@ -27,11 +32,12 @@ class SlashOption:
     name: str  # what Discord shows
     key: str  # the core option it fills ("" = the words after the command)
     kind: Kind
-    description: str
+    description: str  # in English, the default
     required: bool = False
     low: int | None = None
     high: int | None = None
     choices: tuple[str, ...] = ()
+    text: Text = field(default="", compare=False)  # the description, to translate
 
     @property
     def autocomplete(self) -> bool:
@@ -45,12 +51,13 @@ class SlashOption:
 @dataclass(frozen=True)
 class SlashCommand:
     name: str
-    description: str
+    description: str  # in English, the default
     command: str  # the core command it runs
     options: tuple[SlashOption, ...] = ()
     subcommands: tuple[SlashCommand, ...] = ()
     game: str | None = None  # a subcommand for one game: refused in a chat playing another
     notes: tuple[str, ...] = field(default=(), compare=False)
+    text: Text = field(default="", compare=False)  # the description, to translate
 
     def characters(self) -> int:
         return (len(self.name) + len(self.description)
@@ -63,13 +70,30 @@ def _clip(text: str, limit: int = MAX_DESCRIPTION) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def describe(text: Text, tr: object = None) -> str:
+    """A description as Discord takes it (1 to 100 characters) in the language of `tr`
+    (None: English)."""
+    return _clip(render(text, tr))  # type: ignore[arg-type]
+
+
+def _data(text: str, word: str = "hand") -> Text:
+    """Text declared as data (a command's summary, an option's help), to translate where
+    it is shown; the core's {hand} placeholders in the words of the game."""
+    return Msg(text, placeholders(word)) if text else ""
+
+
+def _titles(games: list[str]) -> Joined:
+    return join([Msg(title) for title in games], ", ")
+
+
 def _slash_option(option: Option, games: list[str] | None = None) -> SlashOption:
-    help_text = option.help or option.label
+    text: Text = _data(option.help) if option.help else option.label
     if games:
-        help_text = f"{help_text} ({', '.join(games)})"
+        # TRANSLATORS: an option's help on Discord, and the games that have the option
+        text = _("{help} ({games})", help=text, games=_titles(games))
     choices = option.choices if len(option.choices) <= MAX_CHOICES else ()
-    return SlashOption(option.label, option.key, option.kind, _clip(help_text),
-                       option.required, option.low, option.high, choices)
+    return SlashOption(option.label, option.key, option.kind, describe(text),
+                       option.required, option.low, option.high, choices, text=text)
 
 
 def _same(a: Option, b: Option) -> bool:
@@ -96,7 +120,8 @@ def _merged(name: str, variants: dict[str, CommandSpec],
                       else [titles[g] for g in owners[label]])
         for label, o in by_label.items())
     first = next(iter(variants.values()))
-    return SlashCommand(name, _clip(first.summary), name, _ordered(options))
+    text = _data(first.summary)
+    return SlashCommand(name, describe(text), name, _ordered(options), text=text)
 
 
 def _optional(option: Option) -> Option:
@@ -112,21 +137,24 @@ def _ordered(options: tuple[SlashOption, ...]) -> tuple[SlashOption, ...]:
 
 
 def _per_game(name: str, variants: dict[str, CommandSpec],
-              titles: dict[str, str]) -> SlashCommand:
+              titles: dict[str, str], words: dict[str, str]) -> SlashCommand:
     subcommands: list[SlashCommand] = []
     for game, spec in variants.items():
         options = _ordered(tuple(_slash_option(o) for o in spec.options))
         chunks = [options[i:i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)] \
             or [()]
+        # TRANSLATORS: a command's help on Discord, for one game (its title)
+        text = _("{summary} ({game})", summary=_data(spec.summary, words[game]),
+                 game=Msg(titles[game]))
         for i, chunk in enumerate(chunks):
             suffix = f"_{i + 1}" if i else ""
             subcommands.append(SlashCommand(
-                f"{game}{suffix}", _clip(f"{spec.summary} ({titles[game]})"), name, chunk,
-                game=game))
+                f"{game}{suffix}", describe(text), name, chunk, game=game, text=text))
     if len(subcommands) > MAX_SUBCOMMANDS:
         raise ValueError(f"/{name}: more than {MAX_SUBCOMMANDS} games' variants")
     first = next(iter(variants.values()))
-    return SlashCommand(name, _clip(first.summary), name, subcommands=tuple(subcommands))
+    text = _data(first.summary)
+    return SlashCommand(name, describe(text), name, subcommands=tuple(subcommands), text=text)
 
 
 def _fits(command: SlashCommand) -> bool:
@@ -135,6 +163,7 @@ def _fits(command: SlashCommand) -> bool:
 
 def slash_commands(table: CommandTable) -> list[SlashCommand]:
     titles = {key: game.title for key, game in table.games.items()}
+    words = {key: game.hand_word for key, game in table.games.items()}
     shaped = []
     for name in table.names():
         variants = table.variants(name)
@@ -142,7 +171,7 @@ def slash_commands(table: CommandTable) -> list[SlashCommand]:
             continue
         merged = _merged(name, variants, titles)
         command = merged if merged is not None and _fits(merged) else _per_game(
-            name, variants, titles)
+            name, variants, titles, words)
         if command.characters() > MAX_CHARACTERS:
             raise ValueError(f"/{name} is over Discord's {MAX_CHARACTERS} characters")
         shaped.append(command)

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import dataclasses
 import hashlib
+import inspect
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -46,7 +47,8 @@ from bot.core.command import Actor, Command, Reply
 from bot.core.errors import UserError
 from bot.core.flows import Ask, seal
 from bot.core.grammar import is_command, parse_command_text
-from bot.core.i18n import t
+from bot.core.i18n import DEFAULT, LANGUAGES, Tr, _, choose, translator
+from bot.core.i18n.words import placeholders
 from bot.core.service import Service
 from bot.storage.inbox import Inbox
 from bot.telegram_adapter import keyboards as kb
@@ -62,11 +64,22 @@ PUBLISH_AFTER = 1.0  # seconds: changes within this are one edit of the live boa
 SEND_ATTEMPTS = 4
 ANONYMOUS_ADMIN_ID = 1087968824  # "GroupAnonymousBot": an admin posting as the group
 MAX_DOCUMENT_BYTES = 20_000_000  # the most a bot may download from Telegram (getFile)
+# Telegram's language_code is ISO 639-1 (two letters): a menu per language we speak, shown
+# to people whose app is in it; everyone else gets the default one, in English.
+MENU_LANGUAGES = {language.split("-")[0].lower(): language for language in LANGUAGES
+                  if language != DEFAULT}
+MAX_MENU_DESCRIPTION = 256
 
 
 def chat_key(chat_id: int) -> str:
     """The core's session key for a Telegram chat."""
     return f"telegram:{chat_id}"
+
+
+def person_tr(user: User | None) -> Tr:
+    """For what the adapter says before the core has chosen a language (the chat's setting
+    is not known here): the person's own, where we have it."""
+    return translator(choose(None, user.language_code if user is not None else None))
 
 
 class TelegramAdapter:
@@ -118,7 +131,10 @@ class TelegramAdapter:
 
     async def start(self) -> None:
         await self.app.initialize()
-        await self._retry(lambda: self.app.bot.set_my_commands(self._menu(None)))
+        for code, language in [(None, DEFAULT), *MENU_LANGUAGES.items()]:
+            commands = self._menu(None, translator(language))
+            await self._retry(lambda commands=commands, code=code:
+                              self.app.bot.set_my_commands(commands, language_code=code))
         await self.app.start()  # the handlers; updates come in through the intake
         allowed = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.CALLBACK_QUERY]
         store = self.service.store
@@ -166,7 +182,7 @@ class TelegramAdapter:
         try:
             parsed = parse_command_text(rewritten)
         except UserError as error:
-            await self._send(message, Reply.error(error.message))
+            await self._send(message, _error_reply(error, person_tr(user)))
             return
         addressed = parsed.addressee is not None
         if addressed and parsed.addressee.lower() != (self.app.bot.username or "").lower():
@@ -177,12 +193,13 @@ class TelegramAdapter:
         try:
             attachment = await self._document(message)
         except UserError as error:
-            await self._send(message, Reply.error(error.message))
+            await self._send(message, _error_reply(error, person_tr(user)))
             return
         command = Command(
             chat=chat_key(message.chat_id), actor=self._actor_for(user, False),
             name=parsed.name, options=parsed.options, origin_id=self._origin(message),
-            mentions=mentions, attachment=attachment, buttons=True)
+            mentions=mentions, attachment=attachment, buttons=True,
+            locale=user.language_code)
         reply = await self.service.handle(command, self._admin_check(message, user))
         await self._deliver(message, reply)
 
@@ -201,7 +218,8 @@ class TelegramAdapter:
         assert user is not None
         reply = await self.service.answer(chat, self._actor_for(user, False), token,
                                           text.strip(), self._origin(message),
-                                          self._admin_check(message, user))
+                                          self._admin_check(message, user),
+                                          **self._locale_of(user))
         await self._deliver(message, reply)
 
     async def _document(self, message: Message) -> bytes | None:
@@ -210,9 +228,9 @@ class TelegramAdapter:
         if document is None:
             return None
         if (document.file_size or 0) > MAX_DOCUMENT_BYTES:
-            raise UserError(f"That file is over {MAX_DOCUMENT_BYTES // 1_000_000} MB, the most "
-                            "a bot can fetch from Telegram; /export sends big games "
-                            "compressed (.json.gz).")
+            raise UserError(_("That file is over {megabytes} MB, the most a bot can fetch "
+                              "from Telegram; /export sends big games compressed (.json.gz).",
+                              megabytes=MAX_DOCUMENT_BYTES // 1_000_000))
         file = await self._retry(lambda: document.get_file())
         return bytes(await self._retry(lambda: file.download_as_bytearray()))
 
@@ -227,9 +245,11 @@ class TelegramAdapter:
         mine = parsed.addressee is None or parsed.addressee.lower() == (
             self.app.bot.username or "").lower()
         if mine and self.service.knows(parsed.name):
+            tr = person_tr(message.from_user)
             await self._send(message, Reply(
-                "I don't re-read edited messages, so nothing changed. Send the command again, "
-                "or correct a recorded hand with /edit hand:N."))
+                tr("I don't re-read edited messages, so nothing changed. Send the command "
+                   "again, or correct a recorded hand with /edit hand:N."),
+                language=tr.language))
 
     async def _deliver(self, message: Message, reply: Reply) -> None:
         """A reply to `message`: the text, its buttons, a prompt to reply to, the menu."""
@@ -308,32 +328,45 @@ class TelegramAdapter:
         if reply.question is None or not reply.question.choices:
             return None
         token = seal(reply.question.token, chat_key(chat_id), self.service.secret)
-        return kb.markup_for(reply.question, token, t("flow_cancel"))
+        return kb.markup_for(reply.question, token, translator(reply.language))
 
     async def _prompt(self, message: Message, reply: Reply) -> None:
         """Ask for a typed answer in a message people reply to; the core remembers it."""
         question = reply.question
         assert question is not None
+        tr = translator(reply.language)
+        text, example = tr.render(question.text), tr.render(question.example)
         sent = await self._retry(lambda: message.chat.send_message(
-            escape(question.text, quote=False), parse_mode=ParseMode.HTML,
+            escape(text, quote=False), parse_mode=ParseMode.HTML,
             reply_markup=ForceReply(selective=False,
-                                    input_field_placeholder=question.example[:64] or None)))
+                                    input_field_placeholder=example[:64] or None)))
         await self.service.note_prompt(chat_key(message.chat_id), str(sent.message_id))
 
-    def _menu(self, game: str | None) -> list[BotCommand]:
+    def _menu(self, game: str | None, tr: Tr) -> list[BotCommand]:
+        """The command menu in the language of `tr`: one game's commands (their help in
+        that game's words, a Tranca "round"), or every game's."""
         table = self.service.table
         chosen = table.games.get(game) if game else None
-        return [BotCommand(name, summary[:256]) for name, summary in table.menu(chosen)]
+        words = placeholders(chosen.hand_word if chosen is not None else "hand")
+        return [BotCommand(name, _menu_text(tr.text(summary, **words) if summary else name))
+                for name, summary in table.menu(chosen)]
 
     async def _chat_menu(self, chat_id: int, game: str) -> None:
-        """The chat's menu follows its game: /ron and /tsumo in a Riichi group, not /maal."""
+        """The chat's menu follows its game: /ron and /tsumo in a Riichi group, not /maal.
+        A chat's menu outranks the default one in every language (Telegram looks for the
+        chat's menu in the person's language, then the chat's, then the default in theirs),
+        so it is set in each language too, or a Hindi speaker would see the English one."""
         scope = BotCommandScopeChat(chat_id)
         try:
-            if game:
-                await self._retry(lambda: self.app.bot.set_my_commands(self._menu(game),
-                                                                       scope=scope))
-            else:
-                await self._retry(lambda: self.app.bot.delete_my_commands(scope=scope))
+            for code, language in [(None, DEFAULT), *MENU_LANGUAGES.items()]:
+                if game:
+                    commands = self._menu(game, translator(language))
+                    await self._retry(lambda commands=commands, code=code:
+                                      self.app.bot.set_my_commands(commands, scope=scope,
+                                                                   language_code=code))
+                else:
+                    await self._retry(lambda code=code: self.app.bot.delete_my_commands(
+                        scope=scope, language_code=code))
         except (BadRequest, Forbidden) as error:
             log.warning("telegram: chat menu not set: %s", error)
 
@@ -348,7 +381,7 @@ class TelegramAdapter:
             notice = await self._handle_tap(query)
         except Exception:
             log.exception("telegram: button failed")
-            notice = "Something went wrong; nothing was recorded."
+            notice = person_tr(query.from_user)("Something went wrong; nothing was recorded.")
         finally:
             # Always answer, or the button spins on the person's screen.
             await self._retry(lambda: query.answer(notice[:200] or None,
@@ -356,13 +389,14 @@ class TelegramAdapter:
 
     async def _handle_tap(self, query: CallbackQuery) -> str:
         message = query.message
-        if not isinstance(message, Message):
-            return "This button is no longer valid."
-        token, value = kb.split(query.data or "")
         presser = query.from_user
+        if not isinstance(message, Message):
+            return person_tr(presser)("This button is no longer valid.")
+        token, value = kb.split(query.data or "")
         reply = await self.service.answer(
             chat_key(message.chat_id), self._actor_for(presser, False), token, value,
-            self._origin(message), self._admin_check(message, presser))
+            self._origin(message), self._admin_check(message, presser),
+            **self._locale_of(presser))
         if reply.duplicate:
             return ""
         if not reply.ok and not reply.in_place:
@@ -386,6 +420,11 @@ class TelegramAdapter:
     def _admin_check(self, message: Message, user: User) -> Callable[[], Awaitable[bool]]:
         """Asked by the core only when a permission can depend on it."""
         return lambda: self._is_admin(message, user)
+
+    def _locale_of(self, user: User) -> dict[str, str | None]:
+        """The presser's language for Service.answer, once the core takes it (a tap or a
+        typed answer is answered in their language when the chat has set none)."""
+        return {"locale": user.language_code} if _answers_take_locale(self.service) else {}
 
     @staticmethod
     def _actor_for(user: User, is_admin: bool) -> Actor:
@@ -483,6 +522,23 @@ class TelegramAdapter:
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         self.errors += 1
         log.error("telegram: update failed: %s", context.error, exc_info=context.error)
+
+
+def _error_reply(error: UserError, tr: Tr) -> Reply:
+    return Reply.error(tr.render(error.message), tr.language)
+
+
+def _menu_text(text: str) -> str:
+    """A menu entry's description within Telegram's 1 to 256 characters."""
+    text = " ".join(text.split()) or "-"
+    return text if len(text) <= MAX_MENU_DESCRIPTION else text[:MAX_MENU_DESCRIPTION - 1] + "…"
+
+
+def _answers_take_locale(service: Service) -> bool:
+    try:
+        return "locale" in inspect.signature(service.answer).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _boundary(encoded: bytes, offset: int) -> bool:

@@ -8,6 +8,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core import flows
 from bot.core.flows import Ask, Question
+from bot.core.i18n import Tr
 
 MAX_CALLBACK_BYTES = 64
 
@@ -24,15 +25,17 @@ def split(data: str) -> tuple[str, str]:
     return token, value
 
 
-def markup_for(question: Question, token: str, cancel: str) -> InlineKeyboardMarkup:
-    def button(label: str, value: str) -> InlineKeyboardButton:
-        return InlineKeyboardButton(label[:60], callback_data=callback_data(token, value))
+def markup_for(question: Question, token: str, tr: Tr) -> InlineKeyboardMarkup:
+    """The question's buttons, labelled in the language of `tr` (the reply's)."""
+    def button(label: object, value: str) -> InlineKeyboardButton:
+        return InlineKeyboardButton(tr.render(label)[:60],  # type: ignore[arg-type]
+                                    callback_data=callback_data(token, value))
 
     if question.ask in (Ask.PICK, Ask.TOGGLE):
-        picks = [button(("✅ " if c.chosen else "") + c.label, c.value)
+        picks = [button(("✅ " if c.chosen else "") + tr.render(c.label), c.value)
                  for c in question.choices if c.value != flows.DONE]
         rows = [picks[i:i + 2] for i in range(0, len(picks), 2)]
         last = [button(c.label, c.value) for c in question.choices if c.value == flows.DONE]
-        rows.append([*last, button(cancel, flows.CANCEL)])
+        rows.append([*last, button(tr("Cancel"), flows.CANCEL)])
         return InlineKeyboardMarkup(rows)
     return InlineKeyboardMarkup([[button(c.label, c.value) for c in question.choices]])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from bot.core.command import Reply
+from bot.core.i18n import translator
 
 # Telegram allows 4096 characters a message; stay clear of it after escaping.
 LIMIT = 4000
@@ -24,7 +25,7 @@ def reply_chunks(reply: Reply, limit: int = LIMIT) -> list[str]:
             chunks[-1] += "\n" + block
         else:
             chunks.append(block)
-    return chunks or ["(nothing to say)"]
+    return chunks or [escape(translator(reply.language)("(nothing to say)"), quote=False)]
 
 
 def _split_lines(text: str, limit: int) -> list[str]:

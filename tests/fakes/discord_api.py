@@ -12,6 +12,7 @@ import contextlib
 import itertools
 import json
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,90 @@ def user(user_id: int, name: str) -> dict[str, Any]:
 
 BOT_USER = {**user(BOT_USER_ID, "MaalBot"), "bot": True}
 _NotFound: Any = object()  # an answer: 404 Unknown Message
+
+# Discord's locales (the API reference, "Locales"): the only keys a localization may have.
+LOCALES = frozenset({
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu",
+    "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru",
+    "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko"})
+MAX_NAME, MAX_DESCRIPTION = 32, 100
+
+
+class Invalid(Exception):
+    """A command payload Discord would refuse (400, Invalid Form Body)."""
+
+
+def _name_ok(name: Any) -> bool:
+    r"""^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$, lowercase where a letter has a
+    lowercase form (CHAT_INPUT commands and options)."""
+    if not isinstance(name, str) or name != name.lower():
+        return False
+    try:
+        import regex  # Unicode scripts, as Discord's own pattern says them
+    except ImportError:  # pragma: no cover - the same rule by Unicode blocks
+        return 1 <= len(name) <= MAX_NAME and all(
+            ch in "-_" or unicodedata.category(ch)[0] in "LN"
+            or 0x0900 <= ord(ch) <= 0x097F or 0x0E01 <= ord(ch) <= 0x0E5B for ch in name)
+    return regex.fullmatch(r"[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}", name) is not None
+
+
+def _description_ok(text: Any) -> bool:
+    return isinstance(text, str) and 1 <= len(text) <= MAX_DESCRIPTION
+
+
+MAX_CHARACTERS = 8000
+
+
+def check_commands(commands: list[dict[str, Any]]) -> None:
+    """Discord's rules for a bulk overwrite of chat-input commands, localizations too."""
+    _check_level(commands, "commands")
+    for command in commands:
+        counted = _characters(command)
+        if counted > MAX_CHARACTERS:
+            raise Invalid(f"{command['name']}: {counted} characters, over {MAX_CHARACTERS}")
+
+
+def _characters(item: dict[str, Any]) -> int:
+    """Name, description and choice values of a command and everything in it, each at its
+    longest in any locale (the strictest reading of Discord's 8,000 characters)."""
+    total = 0
+    for field_name in ("name", "description"):
+        texts = [item.get(field_name) or "",
+                 *(item.get(f"{field_name}_localizations") or {}).values()]
+        total += max(len(t) for t in texts)
+    for choice in item.get("choices") or []:
+        total += len(str(choice.get("name", ""))) + len(str(choice.get("value", "")))
+    return total + sum(_characters(o) for o in item.get("options") or [])
+
+
+def _check_level(items: list[dict[str, Any]], where: str) -> None:
+    shown: dict[str, set[str]] = {}
+    for item in items:
+        at = f"{where}.{item.get('name')}"
+        if not _name_ok(item.get("name")):
+            raise Invalid(f"{at}: invalid name")
+        if not _description_ok(item.get("description")):
+            raise Invalid(f"{at}: description must be 1 to {MAX_DESCRIPTION} characters")
+        names = item.get("name_localizations") or {}
+        descriptions = item.get("description_localizations") or {}
+        for field_name, values, ok in (("name", names, _name_ok),
+                                       ("description", descriptions, _description_ok)):
+            if not isinstance(values, dict):
+                raise Invalid(f"{at}: {field_name}_localizations must be an object")
+            for locale, value in values.items():
+                if locale not in LOCALES:
+                    raise Invalid(f"{at}: {locale!r} is not a valid locale")
+                if not ok(value):
+                    raise Invalid(f"{at}: invalid {field_name} in {locale}: {value!r}")
+        for locale in ("", *LOCALES):
+            name = names.get(locale, item["name"]) if locale else item["name"]
+            taken = shown.setdefault(locale, set())
+            if name in taken:
+                raise Invalid(f"{at}: name {name!r} is not unique in {locale or 'default'}")
+            taken.add(name)
+        children = [o for o in item.get("options") or [] if isinstance(o, dict)]
+        if children:
+            _check_level(children, at)
 
 
 @dataclass
@@ -144,7 +229,12 @@ class FakeDiscord:
         self.captured.append(Captured(request.method, path, body))
         async with self._changed:
             self._changed.notify_all()
-        result = self._answer(request.method, path, body, request.query)
+        try:
+            result = self._answer(request.method, path, body, request.query)
+        except Invalid as error:
+            return web.Response(status=400, headers={"Content-Type": "application/json"},
+                                body=json.dumps({"code": 50035, "message":
+                                                 f"Invalid Form Body: {error}"}).encode())
         if result is _NotFound:
             return web.Response(status=404, headers={"Content-Type": "application/json"},
                                 body=json.dumps({"code": 10008,
@@ -171,6 +261,7 @@ class FakeDiscord:
                                             "reset_after": 0, "max_concurrency": 1}}
         if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
             scope = "global" if len(parts) == 3 else parts[3]
+            check_commands(body or [])
             synced = [{**c, "id": snowflake(), "application_id": str(APP_ID), "version": "1",
                        "default_member_permissions": None, "type": c.get("type", 1)}
                       for c in body or []]

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,11 @@ from tests.fakes import serve
 
 BOT_ID = 700000001
 BOT_USERNAME = "MaalTestBot"
+# The Bot API's rules for setMyCommands: a command is 1-32 of a-z, 0-9 and _, its
+# description 1-256 characters; language_code is a two-letter ISO 639-1 code (or empty).
+COMMAND = re.compile(r"[a-z0-9_]{1,32}")
+LANGUAGE_CODE = re.compile(r"[a-z]{2}")
+MAX_COMMANDS = 100
 
 
 @dataclass
@@ -53,6 +59,9 @@ class FakeTelegram:
         self._runner: web.AppRunner | None = None
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}  # every message seen
         self.files: dict[str, bytes] = {}  # file_id -> content, for getFile and downloads
+        # the command menus set: (scope, language_code) -> commands; scope "default" or, for
+        # one chat, "chat:ID"; language "" for everyone without a menu of their own
+        self.menus: dict[tuple[str, str], list[dict[str, str]]] = {}
         self.base = ""
 
     # --- running ---------------------------------------------------------------------------
@@ -196,8 +205,36 @@ class FakeTelegram:
         """Has every update pushed been confirmed (by an offset past it)?"""
         return not self.pending
 
-    async def _m_setMyCommands(self, _: dict) -> bool:
+    async def _m_setMyCommands(self, params: dict) -> Any:
+        key = _menu_key(params)
+        if isinstance(key, web.Response):
+            return key
+        commands = params.get("commands")
+        if isinstance(commands, str):
+            commands = json.loads(commands)
+        if not isinstance(commands, list) or len(commands) > MAX_COMMANDS:
+            return _bad_request("commands must be a list of at most 100 BotCommand")
+        names = set()
+        for command in commands:
+            name, description = command.get("command", ""), command.get("description", "")
+            if not COMMAND.fullmatch(name) or name in names:
+                return _bad_request(f"BOT_COMMAND_INVALID: {name!r}")
+            if not 1 <= len(description) <= 256:
+                return _bad_request(f"BOT_COMMAND_DESCRIPTION_INVALID: {name!r}")
+            names.add(name)
+        self.menus[key] = commands
         return True
+
+    async def _m_getMyCommands(self, params: dict) -> Any:
+        key = _menu_key(params)
+        if isinstance(key, web.Response):
+            return key
+        return self.menus.get(key, [])
+
+    def menu(self, language: str = "", chat_id: int | None = None) -> list[dict[str, str]]:
+        """The menu set for everyone (or one chat) in `language` ("": the default)."""
+        scope = "default" if chat_id is None else f"chat:{chat_id}"
+        return self.menus.get((scope, language), [])
 
     async def _m_answerCallbackQuery(self, _: dict) -> bool:
         return True
@@ -247,7 +284,11 @@ class FakeTelegram:
             del self.pinned[chat]
         return True
 
-    async def _m_deleteMyCommands(self, _: dict) -> bool:
+    async def _m_deleteMyCommands(self, params: dict) -> Any:
+        key = _menu_key(params)
+        if isinstance(key, web.Response):
+            return key
+        self.menus.pop(key, None)
         return True
 
     async def _m_editMessageReplyMarkup(self, params: dict) -> dict:
@@ -323,6 +364,24 @@ async def _params(request: web.Request) -> dict[str, Any]:
 
 
 user = _user
+
+
+def _menu_key(params: dict) -> tuple[str, str] | web.Response:
+    """(scope, language_code) of a set/get/deleteMyCommands call, checked as Telegram does."""
+    language = params.get("language_code") or ""
+    if language and not LANGUAGE_CODE.fullmatch(str(language)):
+        return _bad_request(f"LANGUAGE_CODE_INVALID: {language!r}")
+    scope = params.get("scope") or {"type": "default"}
+    if isinstance(scope, str):
+        scope = json.loads(scope)
+    kind = scope.get("type")
+    if kind == "default":
+        return "default", str(language)
+    if kind == "chat":
+        return f"chat:{int(scope['chat_id'])}", str(language)
+    if kind in ("all_private_chats", "all_group_chats", "all_chat_administrators"):
+        return kind, str(language)
+    return _bad_request(f"invalid scope {scope!r}")
 
 
 def _bad_request(description: str) -> web.Response:
