@@ -88,7 +88,7 @@ def parse_pairs(value: str) -> list[tuple[str, str]]:
     pairs: list[tuple[str, list[str]]] = []
     for token in split_list(value):
         if "=" in token:
-            name, _, rest = token.partition("=")
+            name, _equals, rest = token.partition("=")
             if not name:
                 raise UserError(_("`{token}` has no name before `=`; write it as name={value}.",
                                   token=clip(token), value=clip(rest)))

@@ -63,6 +63,7 @@ class Snapshot:
     session: SessionState
     game: Game
     last_hand: HandRecord | None
+    settings: ChatSettings | None = None  # for the language of an answer to a tap
 
 
 class Service:
@@ -198,12 +199,8 @@ class Service:
             return Reply.error(i18n.translator(language).text(answers.INVALID), language)
 
         async def run(_c: object, _a: object) -> Reply:
-            async with self.store.transaction(chat, write=False) as tx:
-                settings = await tx.settings()
-            # as for a command: the chat's setting wins, else the sender's language
-            tr = i18n.translator(i18n.choose(settings.language, locale))
-            tap = answers.Tap(self, chat, actor, origin, admin, tr, locale)
-            return await answers.answer(tap, token, value)
+            return await answers.answer(answers.Tap(self, chat, actor, origin, admin, locale),
+                                        token, value)
 
         return await self._safely(run, Command(chat, actor, "answer", locale=locale), None)
 
@@ -260,7 +257,13 @@ class Service:
                 return None
             assert session.id is not None
             last = await tx.hand(session.id, session.hand_count) if session.hand_count else None
-        return Snapshot(session, self.table.games[session.game], last)
+            settings = await tx.settings()
+        return Snapshot(session, self.table.games[session.game], last, settings)
+
+    async def language_of(self, chat: str) -> str:
+        """The chat's language setting (auto unless one was chosen)."""
+        async with self.store.transaction(chat, write=False) as tx:
+            return (await tx.settings()).language
 
     # --- failures ------------------------------------------------------------------------
 

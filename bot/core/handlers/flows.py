@@ -18,7 +18,7 @@ from bot.core.flows import Step, Token
 from bot.core.handlers.board import waiting_names
 from bot.core.handlers.call import Call, Outcome, platform_number
 from bot.core.handlers.hands import STALE
-from bot.core.i18n import N_, Text, Tr, translator
+from bot.core.i18n import N_, Text, Tr, choose, translator
 from bot.core.session import SessionState
 
 if TYPE_CHECKING:
@@ -30,24 +30,32 @@ NOT_YOURS = N_("Only the person who started this, or a chat admin, can use these
 INVALID = N_("This button is no longer valid.")
 
 
-@dataclass(frozen=True)
+@dataclass
 class Tap:
-    """Who answered, in what language, and where: what every step of an answer needs."""
+    """Who answered, where, and in what language: what every step of an answer needs. The
+    language is looked up only when the answer itself says something (a tap that becomes
+    a command is answered in the command's language, chosen by the service)."""
 
     service: Service
     chat: str
     actor: Actor
     origin: str | None
     admin: AdminCheck | None
-    tr: Tr  # the chat's language, else the sender's (as the service chose it)
     locale: str | None  # the sender's platform language, for the commands a tap becomes
+    language: str | None = None  # the chat's, else the sender's: read when first needed
 
-    def error(self, text: Text) -> Reply:
-        shown = self.tr.text(text) if isinstance(text, str) else self.tr.render(text)
-        return Reply.error(shown, self.tr.language)
+    async def tr(self, game: str | None = None, snapshot: Snapshot | None = None) -> Tr:
+        if self.language is None:
+            setting = snapshot.settings.language if snapshot is not None \
+                and snapshot.settings is not None else await self.service.language_of(
+                    self.chat)
+            self.language = choose(setting, self.locale)
+        return translator(self.language, game)
 
-    def reply(self, text: str, **kw: object) -> Reply:
-        return Reply(text, language=self.tr.language, **kw)  # type: ignore[arg-type]
+    async def error(self, text: Text, snapshot: Snapshot | None = None) -> Reply:
+        tr = await self.tr(snapshot=snapshot)
+        shown = tr.text(text) if isinstance(text, str) else tr.render(text)
+        return Reply.error(shown, tr.language)
 
     async def handle(self, name: str, options: dict[str, str] | None = None,
                      origin: str | None = None, **kw: object) -> Reply:
@@ -60,10 +68,11 @@ async def answer(tap: Tap, token: Token, value: str) -> Reply:
     actor = tap.actor
     if token.starter and token.starter != platform_number(actor.id):
         if not (actor.is_admin or (tap.admin is not None and await tap.admin())):
-            return tap.error(NOT_YOURS)
+            return await tap.error(NOT_YOURS)
         tap = replace(tap, actor=replace(actor, is_admin=True))
     if value == flows.CANCEL or value == flows.NO:
-        return tap.reply(tap.tr("Cancelled; nothing changed."), in_place=True)
+        tr = await tap.tr()
+        return Reply(tr("Cancelled; nothing changed."), in_place=True, language=tr.language)
     step = token.step
     if step == Step.BOARD:
         return await _board_action(tap, value)
@@ -77,7 +86,7 @@ async def answer(tap: Tap, token: Token, value: str) -> Reply:
         return await _input(tap, token, value, snapshot)
     if step in (Step.WINNER, Step.SEEN) and len(token.args) >= 2:
         return await _hand_flow(tap, token, value, snapshot)
-    return tap.error(INVALID)
+    return await tap.error(INVALID)
 
 
 def start_hand(call: Call) -> Outcome | None:
@@ -125,16 +134,16 @@ def _fresh(snapshot: Snapshot | None, token: Token) -> bool:
 
 async def _hand_flow(tap: Tap, token: Token, value: str, snapshot: Snapshot | None) -> Reply:
     if not _fresh(snapshot, token):
-        return _in_place(tap.error(STALE))
+        return _in_place(await tap.error(STALE, snapshot))
     assert snapshot is not None
-    tr = translator(tap.tr.language, snapshot.game.key)
+    tr = await tap.tr(snapshot.game.key, snapshot)
     seats = {p.seat for p in snapshot.session.players if not p.sitting_out}
     if token.step == Step.WINNER:
         if not value.isdecimal() or int(value) not in seats:
-            return tap.error(INVALID)
+            return await tap.error(INVALID)
         return _in_place(seen_question(tr, snapshot.session, int(value), 0, token.starter))
     if len(token.args) != 4 or token.args[2] not in seats:
-        return tap.error(INVALID)
+        return await tap.error(INVALID)
     winner, mask = token.args[2], token.args[3]
     if value == flows.DONE:
         roster = snapshot.session.roster
@@ -149,22 +158,22 @@ async def _hand_flow(tap: Tap, token: Token, value: str, snapshot: Snapshot | No
     elif value[:1] == "s" and value[1:].isdecimal():
         mask = int(value[1:]) & sum(1 << s for s in seats)
     else:
-        return tap.error(INVALID)
+        return await tap.error(INVALID)
     return _in_place(seen_question(tr, snapshot.session, winner, mask, token.starter))
 
 
 async def _input(tap: Tap, token: Token, value: str, snapshot: Snapshot | None) -> Reply:
     if not _fresh(snapshot, token):
-        return tap.error(STALE)
+        return await tap.error(STALE, snapshot)
     assert snapshot is not None
     session, game = snapshot.session, snapshot.game
     if value == flows.OPEN:  # show the form: who still has to answer
         assert session.id is not None
         names = waiting_names(game, session)
-        question = flows.needed_input(translator(tap.tr.language, game.key), session.id,
+        question = flows.needed_input(await tap.tr(game.key, snapshot), session.id,
                                       session.hand_count + 1, game.waiting_input,
                                       game.hand_word, names, prompt_now=True)
-        return tap.reply(question.text, question=question)
+        return Reply(question.text, question=question, language=tap.language or "en")
     return await tap.handle(game.waiting_command, {"": value}, origin=tap.origin)
 
 
@@ -173,7 +182,7 @@ async def _board_action(tap: Tap, value: str) -> Reply:
         return await tap.handle("hand")
     if value == flows.UNDO:
         return await tap.handle("undo")
-    return tap.error(INVALID)
+    return await tap.error(INVALID)
 
 
 def _origin(origin: str | None, step: str) -> str | None:
