@@ -6,11 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.core import points as pts
 from bot.core.money import format_money, json_number, money_places, to_money
 from bot.core.session import HandRecord
+
+if TYPE_CHECKING:
+    from bot.core.i18n import Tr
 
 MAX_COLUMN = 10
 
@@ -76,16 +79,23 @@ def render_table(
     money: Mapping[str, Mapping[int, Decimal]],
     hand_count: int,
     places: int = 0,
+    tr: Tr | None = None,
 ) -> str:
-    """The board; `money` per currency, added hand by hand at each hand's rate."""
-    labels = _labels([label for _, label in columns])
-    money_rows = [(currency or "money",
+    """The board; `money` per currency, added hand by hand at each hand's rate. Points are
+    written as `tr`'s language writes numbers (the cells are padded to line up whatever
+    their length); the few words in it are translated."""
+    from bot.core.i18n import ENGLISH
+
+    tr = tr or ENGLISH
+    keys = [key for key, _label in columns]
+    labels = _labels([label for _key, label in columns])
+    money_rows = [(currency or tr("money"),
                    [format_money(amounts.get(key, Decimal(0)), places=money_places(
-                       amounts.values()), signed=True) for key, _ in columns])
+                       amounts.values()), signed=True) for key in keys])
                   for currency, amounts in money.items()]
-    cells_by_row = [[pts.show(hand.deltas[key], places) if key in hand.deltas else ""
-                     for key, _ in columns] for hand in hands]
-    total_cells = [pts.show(totals.get(key, 0), places) for key, _ in columns]
+    cells_by_row = [[pts.show(hand.deltas[key], places, tr=tr) if key in hand.deltas else ""
+                     for key in keys] for hand in hands]
+    total_cells = [pts.show(totals.get(key, 0), places, tr=tr) for key in keys]
     widths = [
         max([len(labels[i]), len(total_cells[i]), *(len(r[i]) for r in cells_by_row),
              *(len(cells[i]) for _, cells in money_rows)])
@@ -100,7 +110,8 @@ def render_table(
     out = [line("#", labels)]
     hidden = hand_count - len(hands)
     if hidden > 0:
-        out.append(f"(hands 1-{hidden} not shown)" if hidden > 1 else "(hand 1 not shown)")
+        # TRANSLATORS: above the board's rows when the first hands don't fit ({n}: how many)
+        out.append(tr.plural("(hand 1 not shown)", "(hands 1-{n} not shown)", hidden))
     out.extend(line(str(h.no), cells) for h, cells in zip(hands, cells_by_row, strict=True))
     out.append("-" * len(out[0]))
     out.append(line("Σ", total_cells))

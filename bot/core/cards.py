@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from bot.core.errors import UserError
 from bot.core.grammar import clip, split_list
+from bot.core.i18n.text import _, _n
 
 SUITS = "SHDC"  # spades, hearts, diamonds, clubs
 SUIT_SYMBOLS = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
@@ -61,10 +62,9 @@ def parse_card(token: str) -> Card:
         raw = raw.replace(symbol, letter)
     match = _CARD.match(raw)
     if not match:
-        raise UserError(
-            f"`{clip(token)}` is not a card. Write rank then suit: 8H, 10c, Tc, QS, A♥; "
-            "jk for a printed joker."
-        )
+        raise UserError(_(
+            "`{token}` is not a card. Write rank then suit: 8H, 10c, Tc, QS, A♥; "
+            "jk for a printed joker.", token=clip(token)))
     return Card(_RANKS[match.group(1).upper()], match.group(2).upper())
 
 
@@ -77,16 +77,25 @@ def parse_cards(text: str, packs: int = 3, printed_jokers: bool = False,
     for card, count in counts.items():
         if card.is_printed_joker:
             if not printed_jokers:
-                raise UserError("Printed jokers (jk) are not in play here; "
-                                "turn them on with /rules printed_jokers:yes.")
+                raise UserError(_("Printed jokers (jk) are not in play here; "
+                                  "turn them on with /rules printed_jokers:yes."))
             if count > packs:
-                raise UserError(f"There are only {packs} printed jokers in {packs} packs; "
-                                f"you gave {count}.")
+                raise UserError(_n("There is only {n} printed joker in {n} pack; you gave {count}.",
+                                   "There are only {n} printed jokers in {n} packs; "
+                                   "you gave {count}.", packs, count=count))
         elif count > packs:
-            where = (f" ({count - elsewhere[card]} here, {elsewhere[card]} already held "
-                     "elsewhere or turned up as tiplu)" if elsewhere[card] else "")
-            raise UserError(f"{card} appears {count} times{where}, but {packs} packs hold "
-                            f"only {packs} of it.")
+            if elsewhere[card]:
+                raise UserError(_n(
+                    "{card} appears {count} times ({here} here, {held} already held "
+                    "elsewhere or turned up as tiplu), but {n} pack holds only {n} of it.",
+                    "{card} appears {count} times ({here} here, {held} already held "
+                    "elsewhere or turned up as tiplu), but {n} packs hold only {n} of it.",
+                    packs, card=str(card), count=count, here=count - elsewhere[card],
+                    held=elsewhere[card]))
+            raise UserError(_n("{card} appears {count} times, but {n} pack holds only {n} "
+                               "of it.",
+                               "{card} appears {count} times, but {n} packs hold only {n} "
+                               "of it.", packs, card=str(card), count=count))
     return cards
 
 

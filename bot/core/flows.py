@@ -14,9 +14,13 @@ import hashlib
 import hmac
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from bot.core.i18n import t
+from bot.core.i18n.words import numbered, placeholders
 from bot.core.players import Player
+
+if TYPE_CHECKING:
+    from bot.core.i18n import Tr
 
 SIG_BYTES = 8  # 64 bits: forging one by guessing is hopeless
 
@@ -106,44 +110,59 @@ def _signature(payload: str, chat: str, secret: bytes) -> str:
 
 
 # --- the questions ------------------------------------------------------------------------
+# The core builds each question in the language of the command being answered (`tr`): a
+# Question carries rendered text, so a platform shows `text` and each choice's `label` as
+# they are.
 
-def winner(session_id: int, hand_no: int, word: str, players: list[Player],
+def winner(tr: Tr, session_id: int, hand_no: int, word: str, players: list[Player],
            starter: int) -> Question:
-    return Question(Ask.PICK, t("flow_who_won", Word=t(word).capitalize(), no=hand_no),
+    return Question(Ask.PICK, tr("{entry}: who won?", entry=numbered(word, hand_no)),
                     Token(Step.WINNER, starter, (session_id, hand_no)),
                     tuple(Choice(p.name, str(p.seat)) for p in players))
 
 
-def seen(session_id: int, hand_no: int, players: list[Player], winner: Player, mask: int,
-         starter: int) -> Question:
+def seen(tr: Tr, session_id: int, hand_no: int, players: list[Player], winner: Player,
+         mask: int, starter: int) -> Question:
     others = [p for p in players if p.seat != winner.seat]
     return Question(
-        Ask.TOGGLE, t("flow_who_saw", winner=winner.name),
+        Ask.TOGGLE, tr("{winner} won. Who else has seen? Tap to mark, then Done.",
+                       winner=winner.name),
         Token(Step.SEEN, starter, (session_id, hand_no, winner.seat, mask)),
         (*(Choice(p.name, f"t{p.seat}", chosen=bool(mask >> p.seat & 1)) for p in others),
-         Choice(t("flow_done"), DONE)))
+         # TRANSLATORS: the button that ends picking who has seen
+         Choice(tr("Done"), DONE)))
 
 
-def confirm(step: Step, text: str, yes: str, session_id: int, no: int,
-            starter: int) -> Question:
+def confirm(step: Step, text: str, yes: str, session_id: int, no: int, starter: int,
+            tr: Tr | None = None) -> Question:
+    """`text` and `yes` already in the language of `tr` (pass it: without one the "keep it"
+    button is English)."""
+    if tr is None:
+        from bot.core.i18n import ENGLISH as tr
     return Question(Ask.CONFIRM, text, Token(step, starter, (session_id, no)),
-                    (Choice(yes, YES, danger=True), Choice(t("flow_keep"), NO)))
+                    (Choice(yes, YES, danger=True), Choice(tr("No, keep it"), NO)))
 
 
-def board_actions(session_id: int, next_hand: bool) -> Question:
+def board_actions(tr: Tr, session_id: int, next_hand: bool) -> Question:
     """Under a board: start the next hand, or undo. Anyone may press; what they start
     checks who they are."""
-    choices = ((Choice(t("flow_next_hand"), NEXT),) if next_hand else ()) + (
-        Choice(t("flow_undo"), UNDO),)
+    choices = ((Choice(tr("Next hand"), NEXT),) if next_hand else ()) + (
+        Choice(tr("Undo"), UNDO),)
     return Question(Ask.ACTIONS, "", Token(Step.BOARD, 0, (session_id,)), choices)
 
 
-def needed_input(session_id: int, hand_no: int, what: str, word: str,
+def needed_input(tr: Tr, session_id: int, hand_no: int, what: str, word: str,
                  names: list[str], prompt_now: bool) -> Question:
-    """A waiting hand asks for what is missing (Marriage: each named player's maal)."""
+    """A waiting hand asks for what is missing (Marriage: each named player's maal).
+    `what`: the game's word for it (its `waiting_input`), translated here."""
     example = " ".join(f"{n}=5" for n in names[:3])
-    text = t("flow_input", What=what.capitalize(), word=t(word), no=hand_no, example=example,
-             names=", ".join(names))
+    said = tr.text(what)
+    # TRANSLATORS: {What} is what a waiting hand needs from each player (Maal), {hand}
+    # the game's word for a hand
+    text = tr("{What} for {hand} {no}: reply to this message. Each player can send their "
+              "own number, or anyone sends {example}. Still needed: {names}.",
+              What=said[:1].upper() + said[1:], hand=placeholders(word)["hand"], no=hand_no,
+              example=example, names=", ".join(names))
     return Question(Ask.TYPE, text, Token(Step.INPUT, 0, (session_id, hand_no)),
-                    (Choice(t("flow_enter", what=what), OPEN),), tuple(names), example,
+                    (Choice(tr("Enter {what}", what=said), OPEN),), tuple(names), example,
                     prompt_now)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from bot.core.errors import UserError
+from bot.core.i18n.text import Text, _
 
 MAX_COMMAND_LENGTH = 4000
 # `key:` starts at the beginning or after whitespace, so "10:30" or ":smile:" are not keys.
@@ -26,8 +27,8 @@ def clean_text(text: str) -> str:
     """Control characters become spaces; half an emoji (a lone surrogate, which no database
     can store) is refused with a word on what to do."""
     if _SURROGATE.search(text):
-        raise UserError("That message has a broken character in it (half of an emoji?); "
-                        "please type it again.")
+        raise UserError(_("That message has a broken character in it (half of an emoji?); "
+                          "please type it again."))
     return _CONTROL.sub(" ", text)
 
 
@@ -46,11 +47,12 @@ def parse_command_text(text: str) -> ParsedText:
     """Split "/hand winner:alice seen:bob carol" into its name and options."""
     text = text.strip()
     if len(text) > MAX_COMMAND_LENGTH:
-        raise UserError(f"That command is too long (over {MAX_COMMAND_LENGTH} characters).")
+        raise UserError(_("That command is too long (over {limit} characters).",
+                          limit=MAX_COMMAND_LENGTH))
     text = clean_text(text)
     match = _COMMAND.match(text)
     if not match:
-        raise UserError("Commands start with / and a name, for example /board. Try /help.")
+        raise UserError(_("Commands start with / and a name, for example /board. Try /help."))
     name, addressee = match.group(1).lower(), match.group(2)
     return ParsedText(name, addressee, parse_options(text[match.end() :]))
 
@@ -66,7 +68,7 @@ def parse_options(text: str) -> dict[str, str]:
         key = match.group(1).lower()
         end = keys[i + 1].start() if i + 1 < len(keys) else len(text)
         if key in options:
-            raise UserError(f"`{key}:` is given twice; give it once.")
+            raise UserError(_("`{key}:` is given twice; give it once.", key=key))
         options[key] = text[match.end() : end].strip()
     return options
 
@@ -86,11 +88,10 @@ def parse_pairs(value: str) -> list[tuple[str, str]]:
     pairs: list[tuple[str, list[str]]] = []
     for token in split_list(value):
         if "=" in token:
-            name, _, rest = token.partition("=")
+            name, _equals, rest = token.partition("=")
             if not name:
-                raise UserError(
-                    f"`{clip(token)}` has no name before `=`; write it as name={clip(rest)}."
-                )
+                raise UserError(_("`{token}` has no name before `=`; write it as name={value}.",
+                                  token=clip(token), value=clip(rest)))
             pairs.append((name, [rest] if rest else []))
         elif pairs:
             pairs[-1][1].append(token)
@@ -99,32 +100,39 @@ def parse_pairs(value: str) -> list[tuple[str, str]]:
     return [(name, " ".join(words)) for name, words in pairs]
 
 
-def parse_int(text: str, what: str, low: int, high: int) -> int:
+def parse_int(text: str, what: Text, low: int, high: int) -> int:
     """A whole number within [low, high], or an error that says what was expected."""
     raw = text.strip()
     digits = raw.lstrip("+-")
     if not digits.isdecimal() or not digits.isascii() or raw.count("-") + raw.count("+") > 1:
-        raise UserError(f"{what} must be a whole number, not `{clip(raw)}`.")
+        raise UserError(_("{what} must be a whole number, not `{raw}`.", what=what,
+                          raw=clip(raw)))
     if len(digits) > 9:
-        raise UserError(f"{what} must be between {low} and {high}; `{clip(raw)}` is too large.")
+        raise UserError(_("{what} must be between {low} and {high}; `{raw}` is too large.",
+                          what=what, low=low, high=high, raw=clip(raw)))
     number = int(raw)
     if not low <= number <= high:
-        raise UserError(f"{what} must be between {low} and {high}, not {number}.")
+        raise UserError(_("{what} must be between {low} and {high}, not {number}.", what=what,
+                          low=low, high=high, number=number))
     return number
 
 
-def parse_decimal(text: str, what: str, low: Decimal, high: Decimal, places: int = 4) -> Decimal:
+def parse_decimal(text: str, what: Text, low: Decimal, high: Decimal, places: int = 4) -> Decimal:
     raw = text.strip()
     if len(raw) > 20:
-        raise UserError(f"{what} must be a number between {low} and {high}.")
+        raise UserError(_("{what} must be a number between {low} and {high}.", what=what,
+                          low=str(low), high=str(high)))
     try:
         number = Decimal(raw)
     except InvalidOperation:
-        raise UserError(f"{what} must be a number like 1 or 0.25, not `{clip(raw)}`.") from None
+        raise UserError(_("{what} must be a number like 1 or 0.25, not `{raw}`.", what=what,
+                          raw=clip(raw))) from None
     if not number.is_finite() or not low <= number <= high:
-        raise UserError(f"{what} must be between {low} and {high}, not `{clip(raw)}`.")
+        raise UserError(_("{what} must be between {low} and {high}, not `{raw}`.", what=what,
+                          low=str(low), high=str(high), raw=clip(raw)))
     if number.as_tuple().exponent < -places:  # type: ignore[operator]
-        raise UserError(f"{what} may have at most {places} decimal places.")
+        raise UserError(_("{what} may have at most {places} decimal places.", what=what,
+                          places=places))
     return number
 
 
@@ -132,13 +140,13 @@ _YES = {"yes", "y", "true", "on", "1"}
 _NO = {"no", "n", "false", "off", "0"}
 
 
-def parse_bool(text: str, what: str) -> bool:
+def parse_bool(text: str, what: Text) -> bool:
     word = text.strip().lower()
     if word in _YES:
         return True
     if word in _NO:
         return False
-    raise UserError(f"{what} must be yes or no, not `{clip(word)}`.")
+    raise UserError(_("{what} must be yes or no, not `{word}`.", what=what, word=clip(word)))
 
 
 def clip(text: str, limit: int = 30) -> str:

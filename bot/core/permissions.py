@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from bot.core.command import Actor
 from bot.core.errors import UserError
+from bot.core.i18n.text import Msg, Text, _
 
 if TYPE_CHECKING:
     from bot.core.players import Player
@@ -35,23 +36,23 @@ class Rule(StrEnum):
     PAYMENT = "payment"  # undo a payment: whoever recorded it, an admin
 
 
-WHO = {
-    Rule.ANYONE: "anyone",
-    Rule.PLAYER: "a player at the table, the person who started the game or a chat admin",
-    Rule.TABLE_RULES: "before the first hand a player; after it the person who started the "
-                      "game or a chat admin",
-    Rule.STARTER: "the person who started the game or a chat admin",
-    Rule.ADMIN: "a chat admin",
-    Rule.RECORDER: "the person who recorded it, the person who started the game or a chat "
-                   "admin",
-    Rule.HAND_PLAYER: "its players, the person who recorded it, the person who started the "
-                      "game or a chat admin",
-    Rule.SELF: "the player themselves, the person who started the game or a chat admin",
-    Rule.SEAT: "anyone for a new seat; for a seat typed by name, the person who started "
-               "the game or a chat admin",
-    Rule.PAYEE: "the person who was paid (by their account, not a typed name; up to what "
-                "the payer owes and they are owed) or a chat admin",
-    Rule.PAYMENT: "the person who recorded it or a chat admin",
+WHO: dict[Rule, Msg] = {
+    Rule.ANYONE: _("anyone"),
+    Rule.PLAYER: _("a player at the table, the person who started the game or a chat admin"),
+    Rule.TABLE_RULES: _("before the first hand a player; after it the person who started "
+                        "the game or a chat admin"),
+    Rule.STARTER: _("the person who started the game or a chat admin"),
+    Rule.ADMIN: _("a chat admin"),
+    Rule.RECORDER: _("the person who recorded it, the person who started the game or a "
+                     "chat admin"),
+    Rule.HAND_PLAYER: _("its players, the person who recorded it, the person who started "
+                        "the game or a chat admin"),
+    Rule.SELF: _("the player themselves, the person who started the game or a chat admin"),
+    Rule.SEAT: _("anyone for a new seat; for a seat typed by name, the person who started "
+                 "the game or a chat admin"),
+    Rule.PAYEE: _("the person who was paid (by their account, not a typed name; up to what "
+                  "the payer owes and they are owed) or a chat admin"),
+    Rule.PAYMENT: _("the person who recorded it or a chat admin"),
 }
 
 # Rules the service can decide from the session alone, before the command runs.
@@ -129,7 +130,10 @@ def allowed(rule: Rule, roles: Roles, *, hand_count: int = 0,
     raise AssertionError(rule)
 
 
-def check(rule: Rule, roles: Roles, what: str, **facts: object) -> None:
-    """Raise a UserError that says who may, unless `roles` may."""
+def check(rule: Rule, roles: Roles, what: Text, **facts: object) -> None:
+    """Raise a UserError that says who may, unless `roles` may. `what` is lazy text, what
+    they tried to do: _("use /{command} here", command=name)."""
     if not allowed(rule, roles, **facts):  # type: ignore[arg-type]
-        raise UserError(f"Only {WHO[rule]} can {what}.")
+        # TRANSLATORS: {who} is one of the "who may" phrases (a chat admin; the person who
+        # started the game ...), {what} what was tried (use /hand here; undo hand 3 ...)
+        raise UserError(_("Only {who} can {what}.", who=WHO[rule], what=what))

@@ -12,7 +12,7 @@ from typing import Any
 from bot.core.command import Actor
 from bot.core.errors import UserError
 from bot.core.grammar import clip
-from bot.core.i18n import t
+from bot.core.i18n.text import Text, _
 
 MAX_NAME_LENGTH = 24
 # Words that mean something else on a chat platform or in the grammar.
@@ -91,30 +91,30 @@ def check_name(raw: str) -> str:
     # one form for what looks the same: fullwidth ａｌｉｃｅ is alice, é is one character
     name = unicodedata.normalize("NFKC", raw.strip()).lstrip("@")
     if not name:
-        raise UserError("A player needs a name.")
+        raise UserError(_("A player needs a name."))
     if len(name) > MAX_NAME_LENGTH:
-        raise UserError(
-            f"`{clip(name)}` is too long for a name ({len(name)} characters); "
-            f"use at most {MAX_NAME_LENGTH}."
-        )
+        raise UserError(_("`{name}` is too long for a name ({length} characters); use at "
+                          "most {limit}.", name=clip(name), length=len(name),
+                          limit=MAX_NAME_LENGTH))
     for char in name:
         if not (unicodedata.category(char)[0] in "LMN" or char in "-_.'"):
-            raise UserError(
-                f"`{clip(name)}` can't be a name: use letters, digits and - _ . ' "
-                "(no spaces, emoji or symbols), so it can be typed back in a command."
-            )
+            raise UserError(_(
+                "`{name}` can't be a name: use letters, digits and - _ . ' "
+                "(no spaces, emoji or symbols), so it can be typed back in a command.",
+                name=clip(name)))
     if not any(unicodedata.category(c)[0] == "L" for c in name):
-        raise UserError(f"`{clip(name)}` can't be a name: it needs a letter.")
+        raise UserError(_("`{name}` can't be a name: it needs a letter.", name=clip(name)))
     scripts = _scripts(name)
     if len(scripts) > 1:
-        mixed = " and ".join(sorted(scripts)).lower()
-        raise UserError(f"`{clip(name)}` mixes alphabets ({mixed}); letters that look alike "
-                        "would make two players look the same. Type it in one alphabet.")
+        mixed = ", ".join(sorted(scripts)).lower()
+        raise UserError(_("`{name}` mixes alphabets ({alphabets}); letters that look alike "
+                          "would make two players look the same. Type it in one alphabet.",
+                          name=clip(name), alphabets=mixed))
     if name.lower() in RESERVED_NAMES:
-        raise UserError(f"`{clip(raw.strip())}` is a reserved word on chat platforms; "
-                        "pick another name.")
+        raise UserError(_("`{name}` is a reserved word on chat platforms; pick another "
+                          "name.", name=clip(raw.strip())))
     if name[0].isdecimal():
-        raise UserError(f"`{name}` can't be a name: start it with a letter.")
+        raise UserError(_("`{name}` can't be a name: start it with a letter.", name=name))
     return name
 
 
@@ -192,11 +192,12 @@ class Roster:
         if mentioned is not None:
             player = self.find_user(mentioned.id) or self._by_handle(mentioned.handles)
             if player is None:
-                raise UserError(f"{clip(mentioned.name)} is not a player here. Players: "
-                                f"{self.listing()}.")
+                raise UserError(_("{name} is not a player here. Players: {players}.",
+                                  name=clip(mentioned.name), players=self.listing()))
             return player
         if _MENTION.match(raw):
-            raise UserError(f"That person is not a player here. Players: {self.listing()}.")
+            raise UserError(_("That person is not a player here. Players: {players}.",
+                              players=self.listing()))
         key = fold(raw.lstrip("@"))
         exact = [p for p in self.players if p.name.casefold() == key]
         if len(exact) == 1:
@@ -206,17 +207,21 @@ class Roster:
             return prefix[0]
         if len(prefix) > 1:
             options = ", ".join(p.name for p in prefix)
-            raise UserError(f"`{clip(raw)}` could be {options}; type more of the name.")
+            raise UserError(_("`{name}` could be {players}; type more of the name.",
+                              name=clip(raw), players=options))
         away = next((p for p in self.absent if p.name.casefold() == key), None)
         if away is not None:
-            raise UserError(t("sitting_out", name=away.name, back=away.name.lower()))
+            raise UserError(_("{name} is sitting out: /back {back} brings them back in.",
+                              name=away.name, back=away.name.lower()))
         close = difflib.get_close_matches(key, [p.name.casefold() for p in self.players],
                                           n=1, cutoff=0.6)
         if close:
             suggestion = next(p.name for p in self.players if p.name.casefold() == close[0])
-            raise UserError(t("no_such_player_close", name=clip(raw), close=suggestion,
+            raise UserError(_("No player called `{name}`: did you mean {close}? Players: "
+                              "{players}.", name=clip(raw), close=suggestion,
                               players=self.listing()))
-        raise UserError(t("no_such_player", name=clip(raw), players=self.listing()))
+        raise UserError(_("No player called `{name}`. Players: {players}.", name=clip(raw),
+                          players=self.listing()))
 
     def _by_handle(self, handles: Iterable[str]) -> Player | None:
         wanted = {h.lower() for h in handles}
@@ -225,11 +230,13 @@ class Roster:
 
     def resolve_many(self, tokens: Iterable[str], mentions: Mapping[str, Actor] | None = None,
                      what: str = "players") -> list[Player]:
+        """`what`: the option they were given in (players, seen:), as people type it."""
         found: list[Player] = []
         for token in tokens:
             player = self.resolve(token, mentions)
             if player in found:
-                raise UserError(f"{player.name} is listed twice in {what}.")
+                raise UserError(_("{name} is listed twice in {option}.", name=player.name,
+                                  option=what))
             found.append(player)
         return found
 
@@ -244,5 +251,6 @@ class Roster:
                 return player
         return None
 
-    def listing(self) -> str:
-        return ", ".join(self.names()) if self.players else "none yet"
+    def listing(self) -> Text:
+        # TRANSLATORS: the players of a table that has none yet
+        return ", ".join(self.names()) if self.players else _("none yet")

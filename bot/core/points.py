@@ -8,6 +8,10 @@ goes through here.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.core.i18n import Tr
 
 
 def value(points: int, places: int = 0) -> Decimal:
@@ -22,19 +26,21 @@ def as_json(points: int, places: int = 0) -> int | float:
     return int(amount) if amount == amount.to_integral() else float(amount)
 
 
-def show(points: int, places: int = 0, *, signed: bool = True) -> str:
-    """"+41", "-3.5", "0", with thousands separators: "+1,200"."""
-    if not places and type(points) is int:  # whole points, without a Decimal
+def show(points: int, places: int = 0, *, signed: bool = True, tr: Tr | None = None) -> str:
+    """"+41", "-3.5", "0", with thousands separators: "+1,200"; with `tr`, written as its
+    language writes numbers ("+1.200" in Portuguese)."""
+    if tr is None and not places and type(points) is int:  # whole points, without a Decimal
         if points == 0:
             return "0"
         return f"{points:+,}" if signed else f"{points:,}"
-    return show_value(value(points, places), places, signed=signed)
+    return show_value(value(points, places), places, signed=signed, tr=tr)
 
 
-def show_value(amount: Decimal, places: int = 0, *, signed: bool = True) -> str:
+def show_value(amount: Decimal, places: int = 0, *, signed: bool = True,
+               tr: Tr | None = None) -> str:
     """As show(), for an amount already in points (a sum of several hands)."""
     if amount == 0:
         return "0"
-    text = f"{abs(amount):,.{places}f}"
+    text = tr.number(abs(amount), places) if tr is not None else f"{abs(amount):,.{places}f}"
     sign = "-" if amount < 0 else ("+" if signed else "")
     return sign + text

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.core.errors import UserError
 from bot.core.grammar import clip, parse_bool, parse_decimal, parse_int
+from bot.core.i18n.text import Text, _
 
 Parser = Callable[[str], Any]
 
@@ -19,7 +20,7 @@ class RuleSpec:
     default: Any
     help: str
     parse: Parser  # raw text -> stored value (JSON-friendly), raises UserError
-    show: Callable[[Any], str] = str
+    show: Callable[[Any], Text] = str  # a value as /rules shows it (lazy text: yes, auto)
     # What kind of value it takes, so a platform can offer a typed option for it.
     kind: str = "text"  # "int", "bool", "choice", "decimal" or "text"
     low: int | None = None
@@ -30,23 +31,32 @@ class RuleSpec:
 def int_rule(key: str, default: int, low: int, high: int, help: str,
              zero: str = "") -> RuleSpec:
     """A whole number, shown with thousands separators; `zero` names what 0 means (Tranca's
-    target: "auto")."""
-    def show(value: Any) -> str:
-        return zero if zero and value == 0 else f"{value:,}"
+    target: "auto"), translated where it is shown."""
+    def show(value: Any) -> Text:
+        if zero and value == 0:
+            # TRANSLATORS: a number rule set to work itself out (Tranca's target:auto)
+            return _("auto") if zero == "auto" else _(zero)
+        return f"{value:,}"
     return RuleSpec(key, default, help, lambda text: parse_int(text, f"`{key}`", low, high),
                     show=show, kind="int", low=low, high=high)
 
 
 def bool_rule(key: str, default: bool, help: str) -> RuleSpec:
     return RuleSpec(key, default, help, lambda text: parse_bool(text, f"`{key}`"),
-                    lambda v: "yes" if v else "no", kind="bool")
+                    _yes_no, kind="bool")
+
+
+def _yes_no(value: Any) -> Text:
+    # TRANSLATORS: a yes/no rule's value as /rules shows it; people still type yes or no
+    return _("yes") if value else _("no")
 
 
 def choice_rule(key: str, default: str, choices: Mapping[str, str], help: str) -> RuleSpec:
     def parse(text: str) -> str:
         word = text.strip().lower()
         if word not in choices:
-            raise UserError(f"`{key}` is one of {', '.join(choices)}; not `{clip(word)}`.")
+            raise UserError(_("`{key}` is one of {choices}; not `{word}`.", key=key,
+                              choices=", ".join(choices), word=clip(word)))
         return word
 
     detail = "; ".join(f"{k}: {v}" for k, v in choices.items())
@@ -67,12 +77,18 @@ def text_rule(key: str, default: str, max_length: int, help: str) -> RuleSpec:
     def parse(text: str) -> str:
         value = text.strip()
         if len(value) > max_length:
-            raise UserError(f"`{key}` is at most {max_length} characters.")
+            raise UserError(_("`{key}` is at most {limit} characters.", key=key,
+                              limit=max_length))
         if any(not (c.isprintable()) for c in value):
-            raise UserError(f"`{key}` can't contain control characters.")
+            raise UserError(_("`{key}` can't contain control characters.", key=key))
         return "" if value.lower() in CLEARED else value
 
-    return RuleSpec(key, default, help, parse, show=lambda v: v or "none")
+    return RuleSpec(key, default, help, parse, show=_or_none)
+
+
+def _or_none(value: Any) -> Text:
+    # TRANSLATORS: a rule with no value (no currency), as /rules shows it
+    return value or _("none")
 
 
 CLEARED = ("none", "-")  # currency:none takes the currency away
@@ -101,16 +117,16 @@ class RuleBook:
         try:
             return self._by_key[key]
         except KeyError:
-            raise UserError(
-                f"There is no rule `{clip(key)}`. Rules: {', '.join(self._by_key)}."
-            ) from None
+            raise UserError(_("There is no rule `{key}`. Rules: {rules}.", key=clip(key),
+                              rules=", ".join(self._by_key))) from None
 
     def preset(self, name: str) -> Preset:
         for preset in self.presets:
             if preset.name == name.strip().lower():
                 return preset
         names = ", ".join(p.name for p in self.presets)
-        raise UserError(f"There is no preset `{clip(name)}`. Presets: {names}.")
+        raise UserError(_("There is no preset `{name}`. Presets: {presets}.", name=clip(name),
+                          presets=names))
 
     def apply(self, current: Mapping[str, Any], changes: Mapping[str, str]) -> dict[str, Any]:
         """Parse every change first, so one bad value changes nothing."""
@@ -126,11 +142,11 @@ class RuleBook:
         """Stored rules plus defaults for keys added since they were stored."""
         return {**self.defaults(), **stored}
 
-    def describe(self, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+    def describe(self, rules: Mapping[str, Any]) -> list[tuple[str, Text]]:
         values = self.complete(rules)
         return [(spec.key, spec.show(values[spec.key])) for spec in self.specs]
 
-    def brief(self, rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+    def brief(self, rules: Mapping[str, Any]) -> list[tuple[str, Text]]:
         """The headline keys and whatever differs from the defaults."""
         values = self.complete(rules)
         return [(spec.key, spec.show(values[spec.key])) for spec in self.specs

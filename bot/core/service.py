@@ -29,8 +29,8 @@ from bot.core.grammar import clip
 from bot.core.handlers import flows as answers
 from bot.core.handlers import hands
 from bot.core.handlers.board import board_reply
-from bot.core.handlers.call import Call, Outcome
-from bot.core.i18n import t
+from bot.core.handlers.call import NO_GAME, Call, Outcome
+from bot.core.i18n import Msg, Text, _
 from bot.core.session import (
     LIVE,
     ChatSettings,
@@ -44,12 +44,14 @@ from bot.core.session import (
 log = logging.getLogger(__name__)
 BOARD_ROWS = 10
 AdminCheck = Callable[[], Awaitable[bool]]
-FAILED = ("Something went wrong on my side and nothing was recorded. Please try again in a "
-          "moment.")
-SLOW = "That took too long, so I stopped; nothing was recorded. Please try again in a moment."
-NOT_SURE = ("Something went wrong on my side and I can't tell whether that was recorded: look "
-            "at /board before sending it again.")
-RECORDED = "(The connection dropped as this was saved; it was recorded.)"
+FAILED = _("Something went wrong on my side and nothing was recorded. Please try again in a "
+           "moment.")
+SLOW = _("That took too long, so I stopped; nothing was recorded. Please try again in a "
+         "moment.")
+NOT_SURE = _("Something went wrong on my side and I can't tell whether that was recorded: "
+             "look at /board before sending it again.")
+RECORDED = _("(The connection dropped as this was saved; it was recorded.)")
+ALREADY = _("Already recorded.")
 COMMAND_SECONDS = 20.0  # a command that takes longer is given up (and rolled back)
 CHECK_SECONDS = 5.0  # how long to look for whether a failed command was recorded
 
@@ -61,6 +63,7 @@ class Snapshot:
     session: SessionState
     game: Game
     last_hand: HandRecord | None
+    settings: ChatSettings | None = None  # for the language of an answer to a tap
 
 
 class Service:
@@ -100,7 +103,6 @@ class Service:
         async with self.store.transaction(command.chat, write=write) as tx:
             await tx.prefetch(command.origin_id)  # what follows is read in one round trip
             settings = await tx.settings()
-            i18n.language.set(settings.language)
             # The one place a command's language is chosen; it travels with it from here.
             language = i18n.choose(settings.language, command.locale)
             try:
@@ -110,7 +112,7 @@ class Service:
                 raise
         if outcome.later is not None:  # slow work (a chart) after the chat's turn is over
             reply = await outcome.later()
-            reply.language = language
+            reply.language = outcome.reply.language
             return reply
         return outcome.reply
 
@@ -126,16 +128,18 @@ class Service:
         session = await tx.open_session()
         game = self.table.games[session.game] if session else self.table.default_game
         if command.game is not None and session is not None and command.game != game.key:
-            raise UserError(f"This chat is playing {game.title}: use /{name} {game.key}.")
+            raise UserError(_("This chat is playing {game}: use /{command} {key}.",
+                              game=Msg(game.title), command=name, key=game.key))
         spec = self._route(name, game, session)
-        options = normalise(spec, command.options,
-                            session.roster.names() if session is not None else ())
-        command = replace(command, options=options)
         tr = i18n.translator(language, game.key)
+        options = normalise(spec, command.options,
+                            session.roster.names() if session is not None else (), tr)
+        command = replace(command, options=options)
         call = Call(tx, self.table, command, spec, session, game, settings,
                     permissions.roles_of(command.actor, session), self.board_rows, tr)
         outcome = await self._run(call)
-        outcome.reply.language = language
+        # the answer's language: the command's, or the one /settings language: just chose
+        outcome.reply.language = call.tr.language
         if outcome.changed and command.buttons and settings.board == LIVE:
             live_board(outcome.reply)
         if outcome.changed and command.origin_id is not None:
@@ -146,14 +150,15 @@ class Service:
         spec = self.table.lookup(name, game)
         if spec is not None:
             if spec.needs == Needs.GAME and session is None:
-                raise UserError(t("no_game"))
+                raise UserError(NO_GAME)
             return spec
-        elsewhere = [g.title for g in self.table.games_with(name)]
+        elsewhere = [Msg(g.title) for g in self.table.games_with(name)]
         if elsewhere and session is not None:
-            raise UserError(f"/{name} is for {', '.join(elsewhere)}; this chat is playing "
-                            f"{game.title}. See /help.")
+            raise UserError(_("/{command} is for {games}; this chat is playing {game}. See "
+                              "/help.", command=name, games=i18n.join(elsewhere, ", "),
+                              game=Msg(game.title)))
         if elsewhere:
-            raise UserError(t("no_game"))
+            raise UserError(NO_GAME)
         raise UserError(unknown_command(name, self.table.names()))
 
     async def _run(self, call: Call) -> Outcome:
@@ -174,7 +179,8 @@ class Service:
     def _check(call: Call) -> None:
         if call.spec.may in permissions.UP_FRONT:
             hand_count = call.session.hand_count if call.session else 0
-            permissions.check(call.spec.may, call.roles, f"use /{call.spec.name} here",
+            permissions.check(call.spec.may, call.roles,
+                              _("use /{command} here", command=call.spec.name),
                               hand_count=hand_count)
 
     # --- answers to the bot's questions --------------------------------------------------
@@ -183,15 +189,20 @@ class Service:
         return unseal(data, chat, self.secret)
 
     async def answer(self, chat: str, actor: Actor, data: str, value: str,
-                     origin: str | None = None, admin: AdminCheck | None = None) -> Reply:
+                     origin: str | None = None, admin: AdminCheck | None = None,
+                     locale: str | None = None) -> Reply:
         """A tap or a typed answer to a question the bot asked in `chat` (`data`: the sealed
-        token it rode on)."""
+        token it rode on); `locale`: the sender's platform language, as on a Command."""
         token = self.token(chat, data)
         if token is None:
-            return Reply.error(answers.INVALID)
-        return await self._safely(
-            lambda _c, _a: answers.answer(self, chat, actor, token, value, origin, admin),
-            None, None)
+            language = i18n.choose(None, locale)
+            return Reply.error(i18n.translator(language).text(answers.INVALID), language)
+
+        async def run(_c: object, _a: object) -> Reply:
+            return await answers.answer(answers.Tap(self, chat, actor, origin, admin, locale),
+                                        token, value)
+
+        return await self._safely(run, Command(chat, actor, "answer", locale=locale), None)
 
     async def note_prompt(self, chat: str, ref: str) -> None:
         """A platform sent the question of a waiting hand as message `ref`: a reply to it is
@@ -226,7 +237,6 @@ class Service:
                 if session is None:
                     return
                 settings = await tx.settings()
-                i18n.language.set(settings.language)
                 game = self.table.games[session.game]
                 # Everyone sees the live board: the chat's language, or English.
                 tr = i18n.translator(i18n.choose(settings.language, None), game.key)
@@ -247,7 +257,13 @@ class Service:
                 return None
             assert session.id is not None
             last = await tx.hand(session.id, session.hand_count) if session.hand_count else None
-        return Snapshot(session, self.table.games[session.game], last)
+            settings = await tx.settings()
+        return Snapshot(session, self.table.games[session.game], last, settings)
+
+    async def language_of(self, chat: str) -> str:
+        """The chat's language setting (auto unless one was chosen)."""
+        async with self.store.transaction(chat, write=False) as tx:
+            return (await tx.settings()).language
 
     # --- failures ------------------------------------------------------------------------
 
@@ -264,7 +280,8 @@ class Service:
             # Another process handled the same update at the same moment; give its answer.
             assert command is not None and command.origin_id is not None
             previous = await self.store.origin_reply(command.origin_id)
-            reply = Reply.from_json(previous or {"ok": True, "text": "Already recorded."})
+            reply = Reply.from_json(previous or {"ok": True, "text": self._say(command, ALREADY),
+                                                 "language": self._language(command)})
             reply.duplicate = True
             return reply
         except Exception as error:
@@ -277,20 +294,34 @@ class Service:
                     command.origin_id if command else "?", exc_info=not slow)
             return await self._after_failure(command, slow)
 
+    @staticmethod
+    def _language(command: Command | None) -> str:
+        """The language of an answer given without the chat's settings (they could not be
+        read): the sender's own."""
+        return i18n.choose(None, command.locale if command else None)
+
+    def _say(self, command: Command | None, text: Text) -> str:
+        return i18n.translator(self._language(command)).render(text)
+
+    def _failed(self, command: Command | None, text: Text) -> Reply:
+        return Reply.error(self._say(command, text), self._language(command))
+
     async def _after_failure(self, command: Command | None, slow: bool) -> Reply:
         if command is None or command.origin_id is None:
-            return Reply.error(NOT_SURE)
+            return self._failed(command, NOT_SURE)
         try:
             async with asyncio.timeout(CHECK_SECONDS):
                 previous = await self.store.origin_reply(command.origin_id)
         except Exception:
             log.warning("could not check origin %s after a failure", command.origin_id,
                         exc_info=True)
-            return Reply.error(NOT_SURE)
+            return self._failed(command, NOT_SURE)
         if previous is None:
-            return Reply.error(SLOW if slow else FAILED)
+            return self._failed(command, SLOW if slow else FAILED)
         reply = Reply.from_json(previous)
-        reply.text = f"{reply.text}\n{RECORDED}" if reply.ok else reply.text
+        if reply.ok:  # in the language the kept answer is in
+            recorded = i18n.translator(reply.language).render(RECORDED)
+            reply.text = f"{reply.text}\n{recorded}"
         return reply
 
 
@@ -313,13 +344,14 @@ def _session_of(reply: Reply) -> int | None:
     return board.session if board is not None else None
 
 
-def unknown_command(name: str, known: list[str]) -> str:
+def unknown_command(name: str, known: list[str]) -> Msg:
     import difflib
 
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     if close:
-        return f"I don't know /{clip(name)}. Did you mean /{close[0]}? See /help."
-    return f"I don't know /{clip(name)}. Try /help for the commands."
+        return _("I don't know /{command}. Did you mean /{close}? See /help.",
+                 command=clip(name), close=close[0])
+    return _("I don't know /{command}. Try /help for the commands.", command=clip(name))
 
 
 def known_commands() -> set[str]:

@@ -151,7 +151,7 @@ class SeasonRecord:
             self.ended_at is None or session.ended_at < self.ended_at)
 
 
-DEFAULT_TIMEZONE, DEFAULT_LANGUAGE = "UTC", "en"
+DEFAULT_TIMEZONE, DEFAULT_LANGUAGE = "UTC", "auto"  # auto: each person in their own language
 LIVE, NEW_EACH = "live", "new"  # one board message kept up to date, or a new one each change
 
 

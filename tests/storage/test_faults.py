@@ -67,7 +67,7 @@ async def test_a_lost_commit_answer_is_reported_as_recorded_and_never_doubled(pr
     proxy.drop_commits = 1  # the server commits the hand; its answer never arrives
     reply = await service.handle(command(HAND, "o-2"))
     assert proxy.dropped == 1
-    assert reply.ok and RECORDED in reply.text and "Hand 1" in reply.text
+    assert reply.ok and str(RECORDED) in reply.text and "Hand 1" in reply.text
     again = await service.handle(command(HAND, "o-2"))  # the same message, sent again
     assert again.duplicate
     assert await hand_count(service) == 1
@@ -84,7 +84,7 @@ async def test_a_failure_before_the_commit_says_nothing_was_recorded(proxied):
     reply = await stalled.handle(command(HAND, "o-3"))
     # it gave up; whether it checked the origin id (not recorded) or could not reach the
     # database to check (not sure), it never claims more than it knows
-    assert not reply.ok and reply.text in (SLOW, NOT_SURE, FAILED)
+    assert not reply.ok and reply.text in (str(SLOW), str(NOT_SURE), str(FAILED))
     proxy.stalled.clear()
     proxy.cut()
     assert await hand_count(service) == 1

@@ -17,8 +17,8 @@ from bot.core.handlers import (
     seasons,
     sessions,
 )
-from bot.core.i18n import LANGUAGES
-from bot.core.permissions import WHO, Rule
+from bot.core.i18n import AUTO, LANGUAGES, N_
+from bot.core.permissions import Rule
 from bot.core.rules import RuleSpec
 from bot.core.session import LIVE, NEW_EACH
 
@@ -28,9 +28,9 @@ PAST_GAME = Option("", Kind.TEXT, "a finished game: last, or its number (1: this
                    "first)", name="game")
 
 
-def _which(game: Game, what: str) -> Option:
-    return Option(game.edit_key, Kind.INT, f"which {game.hand_word} {what}", low=1,
-                  high=MAX_NUMBER)
+def _which(game: Game, help: str) -> Option:
+    """The option that names a hand by its number (hand:, round:, result:)."""
+    return Option(game.edit_key, Kind.INT, help, low=1, high=MAX_NUMBER)
 
 
 def _edit_usage(game: Game) -> str:
@@ -43,7 +43,7 @@ def _edit_usage(game: Game) -> str:
 
 
 def _edit_options(game: Game) -> tuple[Option, ...]:
-    which = _which(game, "to change")
+    which = _which(game, N_("which {hand} to change"))
     return (Option(which.key, which.kind, which.help, required=True, low=which.low,
                    high=which.high),
             *game.edit_options(), Option("reason", Kind.TEXT, "why, for the record"))
@@ -80,7 +80,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             needs=Needs.NOTHING, run=sessions.newgame),
         CommandSpec(
             "join", "sit down in the open game", "/join   or   /join name:Ram",
-            "You play from the next hand. A seat typed by name at /newgame is given to you "
+            "You play from the next {hand}. A seat typed by name at /newgame is given to you "
             "by the person who started the game or an admin (/seat).",
             (Option("", Kind.TEXT, "the name to play under", name="name"),),
             may=Rule.SEAT, run=sessions.join),
@@ -95,8 +95,8 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
         CommandSpec("players", "show the seats", "/players", run=sessions.players,
                     read_only=True),
         CommandSpec(
-            "sitout", "sit out the next hands", "/sitout   or   /sitout bob",
-            "The player keeps their seat and totals but is not in the hands that follow "
+            "sitout", "sit out the next {hands}", "/sitout   or   /sitout bob",
+            "The player keeps their seat and totals but is not in the {hands} that follow "
             "(n in the maal exchange counts only those playing).",
             (Option("", Kind.PLAYERS, "who sits out (you if empty)", name="player"),),
             may=Rule.SELF, run=sessions.sitout),
@@ -104,20 +104,20 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "back", "play again after sitting out", "/back   or   /back bob", "",
             (Option("", Kind.PLAYERS, "who is back (you if empty)", name="player"),),
             may=Rule.SELF, run=sessions.back),
-        CommandSpec("board", "the last hands and the totals", "/board   /board last   /board 2",
-                    "Money is shown when a rate or currency is set (/rules rate:0.25), hand by "
-                    "hand at the rate of each hand's time. last (or a number: 2 is this "
+        CommandSpec("board", "the last {hands} and the totals", "/board   /board last   /board 2",
+                    "Money is shown when a rate or currency is set (/rules rate:0.25), {hand} by "
+                    "{hand} at the rate of each {hand}'s time. last (or a number: 2 is this "
                     "chat's second game) shows a finished game.", (PAST_GAME,),
                     needs=Needs.NOTHING, run=board.board,
                     read_only=True),
         CommandSpec(
-            "undo", "undo the last hand (or drop a waiting one)",
+            "undo", "undo the last {hand} (or drop a waiting one)",
             "/undo [reason:wrong winner]   /undo payment   /undo payment:3",
-            "Nothing is deleted: the hand is kept in the log as undone. On Telegram and "
+            "Nothing is deleted: the {hand} is kept in the log as undone. On Telegram and "
             "Discord a bare /undo asks first; with a reason it is done at once. /undo "
             "payment undoes the latest payment you recorded in the ledger (an admin: the "
-            "latest of all), /undo payment:3 payment 3 of /ledger history: "
-            f"{WHO[Rule.PAYMENT]} may. With no game open, a bare /undo on Telegram and "
+            "latest of all), /undo payment:3 payment 3 of /ledger history: the person who "
+            "recorded it or a chat admin may. With no game open, a bare /undo on Telegram and "
             "Discord asks about that payment.",
             (Option("", Kind.TEXT, "payment: the latest payment you recorded",
                     name="what"),
@@ -126,50 +126,50 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
              Option("reason", Kind.TEXT, "why, for the record")),
             may=Rule.RECORDER, needs=Needs.NOTHING, run=hands.undo, confirm=True),
         CommandSpec(
-            "edit", "re-enter a recorded hand", "/edit hand:3 maal:bob=6 seen:bob carol",
-            "Give only what changes; the rest stays. The hand keeps the rules it was scored "
-            "with, and the totals follow. Every later hand is scored again with what this "
-            "one now carries forward (a foul charged in the next hand, riichi sticks and "
-            "honba, a race already won), and the reply says which hands changed; an edit a "
-            "later hand can't stand is refused.", may=Rule.HAND_PLAYER, run=hands.edit,
+            "edit", "re-enter a recorded {hand}", "/edit hand:3 maal:bob=6 seen:bob carol",
+            "Give only what changes; the rest stays. The {hand} keeps the rules it was scored "
+            "with, and the totals follow. Every later {hand} is scored again with what this "
+            "one now carries forward (a foul charged in the next {hand}, riichi sticks and "
+            "honba, a race already won), and the reply says which {hands} changed; an edit a "
+            "later {hand} can't stand is refused.", may=Rule.HAND_PLAYER, run=hands.edit,
             derive=_edit_options, usage_for=_edit_usage),
         CommandSpec(
             "rules", "show or change the rules",
             "/rules   /rules preset:kidnap   /rules unseen:15 rate:0.25 currency:Rs",
-            "Changes apply to the hands that follow; recorded hands keep their rules. See "
+            "Changes apply to the {hands} that follow; recorded {hands} keep their rules. See "
             "/help rules for every key.", may=Rule.TABLE_RULES, free_view=True,
             run=chat.rules, derive=_rules_options),
         CommandSpec(
             "endgame", "end the game: standings and who pays whom", "/endgame",
             "Settles up in the fewest transfers. Whatever the game still owes is charged "
-            "first, as one last hand (Marriage: a foul waiting for the next hand). The game "
+            "first, as one last {hand} (Marriage: a foul waiting for the next hand). The game "
             "is archived, not deleted. On Telegram and Discord it asks first.",
             may=Rule.PLAYER, run=sessions.endgame,
             confirm=True),
         CommandSpec("chart", "a chart of the running totals", "/chart   /chart last",
-                    "A picture of every player's total hand by hand; last (or a game's "
+                    "A picture of every player's total {hand} by {hand}; last (or a game's "
                     "number) for a finished game.", (PAST_GAME,), needs=Needs.NOTHING,
                     run=looking_back.chart, read_only=True),
         CommandSpec(
-            "history", "the hands as entered, undone and edited ones too",
+            "history", "the {hands} as entered, undone and edited ones too",
             "/history   or   /history hand:3   or   /history last",
-            "Who recorded each hand and when, and what was undone or edited, with the reason "
+            "Who recorded each {hand} and when, and what was undone or edited, with the reason "
             "when one was given (/undo reason:...). last (or a game's number): a finished "
             "game.",
             (PAST_GAME,), needs=Needs.NOTHING, run=looking_back.history, read_only=True,
-            derive=lambda game: (_which(game, "in full"),)),
+            derive=lambda game: (_which(game, N_("which {hand} in full")),)),
         CommandSpec(
             "settings", "this chat's settings",
             "/settings timezone:Asia/Kathmandu language:ne board:live",
             "timezone: used for the times in /history and the periods of /stats. board: live "
             "(default: one board message, pinned on Telegram, edited after every change; the "
             "reply to each command is one line) or new (a new board with every change). "
-            "language: "
-            + " or ".join(f"{k} ({v})" for k, v in LANGUAGES.items())
-            + " for the main replies and the Marriage words.",
+            "language: the replies' language, "
+            + ", ".join(f"{k} ({v})" for k, v in LANGUAGES.items())
+            + "; auto (the default) answers each person in their own app's language.",
             (Option("timezone", Kind.TEXT, "e.g. Asia/Kathmandu"),
-             Option("language", Kind.CHOICE, "the language of the replies",
-                    choices=tuple(LANGUAGES)),
+             Option("language", Kind.CHOICE, "the language of the replies (auto: each "
+                    "person's own)", choices=(AUTO, *LANGUAGES)),
              Option("board", Kind.CHOICE, "live: one board message kept up to date; new: a "
                     "new board with every change", choices=(LIVE, NEW_EACH))),
             may=Rule.ADMIN, free_view=True, needs=Needs.NOTHING, run=chat.settings),
@@ -239,7 +239,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
         CommandSpec(
             "export", "the game as a file",
             "/export   /export last   /export 2 format:csv   /export all",
-            "JSON (for /import) or CSV (a row per player per hand): the open game; last (or "
+            "JSON (for /import) or CSV (a row per player per {hand}): the open game; last (or "
             "a number: 2 is this chat's second game) a finished one; all: every session of "
             "this chat, with its ledger and seasons.",
             (Option("format", Kind.CHOICE, "json (for /import) or csv",

@@ -5,30 +5,36 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from bot.core.commands.spec import CommandSpec, Kind, Option
+from bot.core.commands.spec import CommandSpec, Kind, Option, spec_text
 from bot.core.errors import UserError
 from bot.core.examples import personal
 from bot.core.grammar import clean_text, clip, parse_bool, parse_int
+from bot.core.i18n.text import Msg, Text, _
+
+if TYPE_CHECKING:
+    from bot.core.i18n import Tr
 
 
 def normalise(spec: CommandSpec, options: Mapping[str, str],
-              players: Sequence[str] = ()) -> dict[str, str]:
+              players: Sequence[str] = (), tr: Tr | None = None) -> dict[str, str]:
     """The options under their core keys, each value checked against its kind; raises a
-    UserError that names the option and what it takes (its usage with the table's own
-    `players`, worked out only when it is shown)."""
+    UserError that names the option and what it takes (its usage in the language of `tr`,
+    with the table's own `players`)."""
     out: dict[str, str] = {}
     for given, text in options.items():
         option = spec.option(given) if given else _free(spec)
         if option is None:
-            raise UserError(_unknown(spec, given, players))
+            raise UserError(_unknown(spec, given, players, tr))
         if option.key in out:
-            raise UserError(f"`{option.label}` is given twice; give it once.")
+            raise UserError(_("`{key}` is given twice; give it once.", key=option.label))
         out[option.key] = _value(option, text)
     missing = [o.label for o in spec.options if o.required and o.key not in out]
     if missing:
-        raise UserError(f"/{spec.name} needs {', '.join(f'{m}:' for m in missing)}. "
-                        f"Usage: {personal(spec.usage, players)}")
+        raise UserError(_("/{command} needs {options}. Usage: {usage}", command=spec.name,
+                          options=", ".join(f"{m}:" for m in missing),
+                          usage=_usage(spec, players, tr)))
     return out
 
 
@@ -36,15 +42,25 @@ def _free(spec: CommandSpec) -> Option | None:
     return next((o for o in spec.options if not o.key), None)
 
 
-def _unknown(spec: CommandSpec, given: str, players: Sequence[str]) -> str:
+def _usage(spec: CommandSpec, players: Sequence[str], tr: Tr | None) -> Text:
+    """The usage in the answer's language, with the table's own names in its examples."""
+    if tr is None:
+        return personal(spec.usage, players)
+    return personal(spec_text(tr, spec.usage), players)
+
+
+def _unknown(spec: CommandSpec, given: str, players: Sequence[str], tr: Tr | None) -> Msg:
     if not given:
-        return (f"/{spec.name} takes key:value options ({spec.accepted()}). "
-                f"Usage: {personal(spec.usage, players)}")
+        return _("/{command} takes key:value options ({options}). Usage: {usage}",
+                 command=spec.name, options=spec.accepted(), usage=_usage(spec, players, tr))
     labels = [o.label for o in spec.options]
     close = difflib.get_close_matches(given, labels, n=1, cutoff=0.7)
-    hint = f" Did you mean `{close[0]}:`?" if close else ""
-    return (f"/{spec.name} has no option `{clip(given)}:`.{hint} It takes {spec.accepted()}. "
-            f"See /help {spec.name}.")
+    if close:
+        return _("/{command} has no option `{key}:`. Did you mean `{close}:`? It takes "
+                 "{options}. See /help {command}.", command=spec.name, key=clip(given),
+                 close=close[0], options=spec.accepted())
+    return _("/{command} has no option `{key}:`. It takes {options}. See /help {command}.",
+             command=spec.name, key=clip(given), options=spec.accepted())
 
 
 def _value(option: Option, text: str) -> str:
@@ -59,8 +75,10 @@ def _value(option: Option, text: str) -> str:
         return "yes" if parse_bool(word, option.label) else "no"
     if option.kind == Kind.CHOICE:
         word = text.strip().lower()
-        if word not in option.choices:
-            raise UserError(f"`{option.label}` is one of {', '.join(option.choices)}; "
-                            f"not `{clip(word)}`.")
-        return word
+        # a choice as declared, in any case (language:pt-br is pt-BR)
+        chosen = next((c for c in option.choices if c.lower() == word), None)
+        if chosen is None:
+            raise UserError(_("`{key}` is one of {choices}; not `{word}`.", key=option.label,
+                              choices=", ".join(option.choices), word=clip(word)))
+        return chosen
     return text

@@ -7,17 +7,19 @@ declared in `bot/core/commands/core.py`; a game declares its commands in its own
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from bot.core.i18n.text import Text, _
+from bot.core.i18n.words import placeholders
 from bot.core.permissions import Rule
 
 if TYPE_CHECKING:
     from bot.core.games.base import Game, PlayContext, PlayOutcome
     from bot.core.handlers.call import Call, Outcome
+    from bot.core.i18n import Tr
 
 
 class Kind(StrEnum):
@@ -61,23 +63,29 @@ class Option:
         """The name people see and type."""
         return self.key or self.name
 
-    def describe(self) -> str:
-        """One line for /help: the option, what it takes, and its help."""
+    def describe(self, tr: Tr, word: str = "hand") -> str:
+        """One line for /help in the language of `tr`: the option, what it takes, and its
+        help (`word`: the game's hand word, for {hand} in the core's help)."""
+        takes: Text = ""
         if self.kind == Kind.INT:
-            takes = f"{self.low} to {self.high}"
+            takes = _("{low} to {high}", low=tr.number(self.low or 0),
+                      high=tr.number(self.high or 0))
         elif self.kind == Kind.BOOL:
-            takes = "yes or no"
+            # TRANSLATORS: what a yes/no option takes; people type yes or no
+            takes = _("yes or no")
         elif self.kind == Kind.CHOICE:
             takes = " | ".join(self.choices)
         elif self.kind in (Kind.PLAYER, Kind.MEMBER):
-            takes = "a name or @mention"
+            takes = _("a name or @mention")
         elif self.kind == Kind.PLAYERS:
-            takes = "names or @mentions"
-        else:
-            takes = ""
-        head = f"{self.label}:" if self.key else f"{self.label} (or just the words)"
-        parts = [p for p in (takes, self.help) if p]
-        return f"{head} {' - '.join(parts)}" + (" (required)" if self.required else "")
+            takes = _("names or @mentions")
+        head = f"{self.label}:" if self.key else tr("{option} (or just the words)",
+                                                    option=self.label)
+        parts = [tr.render(p) for p in (takes,) if p]
+        if self.help:
+            parts.append(tr.text(self.help, **placeholders(word)))
+        line = f"{head} {' - '.join(parts)}"
+        return tr("{option} (required)", option=line) if self.required else line
 
 
 Handler = Callable[["Call"], Awaitable["Outcome"]]
@@ -122,8 +130,8 @@ class CommandSpec:
         return None
 
     def for_game(self, game: Game) -> CommandSpec:
-        """This command as it stands in a chat playing `game`: derived options filled in,
-        and a core command's words in the game's own (a Tranca "round")."""
+        """This command as it stands in a chat playing `game`: derived options filled in.
+        Its text is shown with `spec_text`, which says "hand" in the game's own word."""
         spec = self
         if self.derive is not None:
             extra = self.derive(game)
@@ -133,29 +141,23 @@ class CommandSpec:
                            derive=None)
         if self.usage_for is not None:
             spec = replace(spec, usage=self.usage_for(game), usage_for=None)
-        if self.game is None and game.hand_word != "hand":
-            spec = replace(spec, summary=in_words(spec.summary, game.hand_word),
-                           usage=in_words(spec.usage, game.hand_word),
-                           details=in_words(spec.details, game.hand_word))
         return spec
 
-    def accepted(self) -> str:
+    def accepted(self) -> Text:
         """The options it takes, as people type them, for error messages."""
         labels = [f"{o.label}:" for o in self.options if o.key] + [
             f"{o.label}" for o in self.options if not o.key]
-        return ", ".join(labels) or "no options"
+        # TRANSLATORS: what a command that takes no options takes
+        return ", ".join(labels) or _("no options")
 
 
-_HAND = re.compile(r"\b([Hh])and(s?)\b(?!:)")
-
-
-def in_words(text: str, word: str) -> str:
-    """A core command's text with "hand" in the game's own word ("round", "result"); an
-    option named hand: (Riichi's tiles) stays."""
-    def swap(match: re.Match[str]) -> str:
-        said = word + match.group(2)
-        return said.capitalize() if match.group(1) == "H" else said
-    return _HAND.sub(swap, text)
+def spec_text(tr: Tr, text: str, game: Game | None = None) -> str:
+    """A command's declared text (summary, usage, details, an option's help) as shown in a
+    chat playing `game`, in the language of `tr`: the core's {hand} placeholders say the
+    game's own word (a Tranca "round", a Riichi "result")."""
+    if not text:
+        return ""
+    return tr.text(text, **placeholders(game.hand_word if game is not None else "hand"))
 
 
 def describe_kind(option: Option) -> dict[str, Any]:

@@ -9,10 +9,14 @@ a name into the shapes a platform with limits needs.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
-from bot.core.commands.spec import CommandSpec
+from bot.core.commands.spec import CommandSpec, spec_text
 from bot.core.games.base import Game
 from bot.core.permissions import needs_admin_status
+
+if TYPE_CHECKING:
+    from bot.core.i18n import Tr
 
 
 class CommandTable:
@@ -61,11 +65,15 @@ class CommandTable:
         return [spec for name in [*self.core, *self._own[game.key]]
                 if (spec := self.lookup(name, game)) is not None]
 
-    def menu(self, game: Game | None = None) -> list[tuple[str, str]]:
-        """(name, summary) for a platform's command menu: one game's, or every game's."""
+    def menu(self, game: Game | None = None, tr: Tr | None = None) -> list[tuple[str, str]]:
+        """(name, summary) for a platform's command menu: one game's, or every game's, in
+        the language of `tr` (English if none)."""
+        from bot.core.i18n import ENGLISH
+
         specs = self.for_game(game) if game is not None else [
             next(iter(self.variants(name).values())) for name in self.names()]
-        return [(s.name, s.summary) for s in specs if not s.hidden]
+        return [(s.name, spec_text(tr or ENGLISH, s.summary, game)) for s in specs
+                if not s.hidden]
 
     def read_only(self, name: str) -> bool:
         """Whether `name` only reads, in every game that has it."""

@@ -18,7 +18,7 @@ from bot.core.command import Actor
 from bot.core.commands.spec import CommandSpec, Option
 from bot.core.errors import UserError
 from bot.core.examples import personal
-from bot.core.i18n.text import Text
+from bot.core.i18n.text import Msg, Text, _
 from bot.core.players import Player, Roster
 from bot.core.points import value as points_value
 from bot.core.rules import RuleBook
@@ -185,7 +185,8 @@ class Game(ABC):
         game that seats from an option of its own. By default nothing changes."""
         extra = [o.key for o in self.newgame_options if o.key in options]
         if extra:
-            raise UserError(f"{self.title} has no /newgame option {extra[0]}:")
+            raise UserError(_("{game} has no /newgame option {key}:", game=Msg(self.title),
+                              key=extra[0]))
         return players, None
 
     def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],

@@ -10,6 +10,7 @@ from bot.core.games.marriage_rummy import MarriageRummyGame
 from bot.core.games.riichi import RiichiGame
 from bot.core.games.tranca import TrancaGame
 from bot.core.grammar import clip
+from bot.core.i18n.text import _
 
 GAMES: dict[str, Game] = {
     game.key: game for game in (MarriageGame(), MarriageRummyGame(), TrancaGame(),
@@ -26,6 +27,5 @@ def get_game(name: str) -> Game:
     try:
         return GAMES[key]
     except KeyError:
-        raise UserError(
-            f"I don't know the game `{clip(name)}`. Games: {', '.join(GAMES)}."
-        ) from None
+        raise UserError(_("I don't know the game `{name}`. Games: {games}.", name=clip(name),
+                          games=", ".join(GAMES))) from None

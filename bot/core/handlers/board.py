@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from bot.core import flows, i18n
+from bot.core import flows
 from bot.core.board import board_view, render_table
 from bot.core.command import Reply
 from bot.core.games.base import Game
 from bot.core.handlers.call import Call, Outcome
-from bot.core.i18n import t
+from bot.core.i18n import Msg, Tr
+from bot.core.i18n.words import count, numbered
 from bot.core.money import MoneyBook, book_add, book_totals
 from bot.core.session import ENDED, SessionState
 
@@ -49,25 +50,27 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
     columns = game.columns(session.roster, session.game_state)
     places = game.point_places
     money = {} if game.money_at_end else await money_of(call, session)
-    table = render_table(columns, hands, session.totals, money, session.hand_count, places)
-    lines = [head] if head else [t("board_head", title=game.title, count=i18n.plural(
-        session.hand_count, game.hand_word))]
+    tr = call.tr
+    table = render_table(columns, hands, session.totals, money, session.hand_count, places,
+                         tr=tr)
     ended = session.status == ENDED
-    if ended and not head:
-        lines[0] += f" ({t('finished')})"
+    lines = [head] if head else [
+        tr("{game}: {count} (finished)" if ended else "{game}: {count}", game=Msg(game.title),
+           count=count(game.hand_word, session.hand_count))]
     status = game.status(session.totals, rules, session.game_state, session.roster,
                          ended=ended)
     if status:
         lines.append(call.tr.render(status))
     waiting = None
-    question = None if ended else flows.board_actions(session.id, next_hand=game.seen_flow)
+    question = None if ended else flows.board_actions(tr, session.id,
+                                                      next_hand=game.seen_flow)
     if session.pending is not None:
-        note = call.tr.render(game.pending_note(session.pending.entry, session.roster, rules))
+        note = tr.render(game.pending_note(session.pending.entry, session.roster, rules))
         if note:
-            lines.append(f"{t(game.hand_word).capitalize()} {session.hand_count + 1} {note}.")
+            lines.append(waiting_line(tr, game, session, note))
         waiting = waiting_names(game, session)
         if waiting and game.waiting_input:
-            question = flows.needed_input(session.id, session.hand_count + 1,
+            question = flows.needed_input(tr, session.id, session.hand_count + 1,
                                           game.waiting_input, game.hand_word, waiting,
                                           prompt_now=wait_began)
     view = board_view(game.key, columns, hands, session.totals, rules, session.hand_count,
@@ -77,4 +80,13 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
     if game.money_at_end:  # paid on the final results, nothing hand by hand
         view.money, view.moneys = {}, {}
     return Reply("\n".join(lines), table=table, board=view, question=question,
-                 brief=head or None)
+                 brief=head or None, language=tr.language)
+
+
+def waiting_line(tr: Tr, game: Game, session: SessionState, note: str) -> str:
+    """"Hand 4 waiting for maal from bob (...)": the waiting hand, and the game's note on
+    it (already in the language of `call`)."""
+    # TRANSLATORS: {entry} is "Hand 4" (Round 4 ...), {note} the game's words on what the
+    # hand waits for ("waiting for maal from bob")
+    return tr("{entry} {note}.", entry=numbered(game.hand_word, session.hand_count + 1),
+              note=note)

@@ -9,9 +9,14 @@ from typing import TYPE_CHECKING, Any
 from bot.core.command import Command, Reply
 from bot.core.errors import UserError
 from bot.core.games.base import Game
-from bot.core.i18n import Tr, t
+from bot.core.i18n import Joined, Msg, Tr, _, _n
+from bot.core.i18n.words import placeholders
 from bot.core.permissions import Roles
 from bot.core.session import ChatSettings, ChatTransaction, SessionState
+
+NO_GAME = _("No game is open here. Start one with /newgame marriage players:alice bob carol")
+PAST_GAMES = _("A finished game: /board last (or /board 2 for this chat's second game; /chart "
+               "and /history the same).")
 
 if TYPE_CHECKING:
     from bot.core.commands.spec import CommandSpec
@@ -49,9 +54,15 @@ class Call:
     def options(self) -> Mapping[str, str]:
         return self.command.options
 
+    @property
+    def words(self) -> dict[str, Msg]:
+        """{hand}, {hands}, {Hand}, {Hands}: the game's word for a hand, for messages that
+        speak of hands in every game ("Undo {hand} {no}?")."""
+        return placeholders(self.game.hand_word)
+
     def open_session(self) -> SessionState:
         if self.session is None:
-            raise UserError(t("no_game"))
+            raise UserError(NO_GAME)
         return self.session
 
     async def chosen_session(self) -> SessionState:
@@ -60,17 +71,18 @@ class Call:
         wanted = (self.options.get("") or self.options.get("game") or "").strip().lower()
         if not wanted:
             if self.session is None:
-                raise UserError(t("no_game") + "\n" + t("past_games"))
+                raise UserError(Joined((NO_GAME, PAST_GAMES)))
             return self.session
         games = await self.tx.chat_sessions()
         if not games:
-            raise UserError("No game has been played in this chat yet.")
+            raise UserError(_("No game has been played in this chat yet."))
         if wanted == "last":
             ended = [s for s in games if s.status != "open"]
             return ended[-1] if ended else games[-1]
         if not wanted.isdecimal() or not 1 <= int(wanted) <= len(games):
-            raise UserError(f"game is last or a number from 1 to {len(games)} (this chat "
-                            f"has played {len(games)}).")
+            raise UserError(_n("game is last or the number 1 (this chat has played {n}).",
+                               "game is last or a number from 1 to {n} (this chat has "
+                               "played {n}).", len(games)))
         return games[int(wanted) - 1]
 
     def rules(self) -> dict[str, Any]:

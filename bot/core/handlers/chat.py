@@ -10,22 +10,43 @@ from bot.core.errors import UserError
 from bot.core.grammar import clip, split_list
 from bot.core.handlers.call import Call, Outcome
 from bot.core.handlers.sessions import rules_line
-from bot.core.i18n import t
+from bot.core.i18n import AUTO, LANGUAGES, Msg, Tr, _, translator
 from bot.core.players import check_name
 
 MAX_TIMEZONE = 64  # the longest IANA name is 32 characters
 
 
+def language_name(tr: Tr, language: str) -> str:
+    """"ne (नेपाली)", or for auto what it means."""
+    if language in LANGUAGES:
+        return f"{language} ({LANGUAGES[language]})"
+    # TRANSLATORS: /settings language:auto, the default
+    return tr("auto (each person's own language)")
+
+
+def languages_line(tr: Tr) -> str:
+    return tr("Languages: {languages}.", languages=", ".join(
+        [language_name(tr, AUTO), *(language_name(tr, code) for code in LANGUAGES)]))
+
+
+def settings_line(tr: Tr, call: Call) -> str:
+    current = call.settings
+    return tr("timezone: {timezone} · language: {language} · board: {board}",
+              timezone=current.timezone, language=language_name(tr, current.language),
+              board=current.board)
+
+
 async def settings(call: Call) -> Outcome:
     options, current = call.options, call.settings
     if not options:
-        return Outcome(Reply(t("settings", timezone=current.timezone,
-                               language=current.language, board=current.board)))
+        return Outcome(Reply(settings_line(call.tr, call) + "\n" + languages_line(call.tr)))
     if "board" in options:
         current.board = options["board"]
     if "language" in options:
         current.language = options["language"]
-        i18n.language.set(current.language)
+        # the answer is in the language just chosen (auto: the sender's own)
+        call.tr = translator(i18n.choose(current.language, call.command.locale),
+                             call.game.key)
     if "timezone" in options:
         name = options["timezone"].strip()
         try:
@@ -33,12 +54,12 @@ async def settings(call: Call) -> Outcome:
                 raise ValueError(name)
             ZoneInfo(name)
         except (ZoneInfoNotFoundError, ValueError, OSError):
-            raise UserError(f"`{clip(name)}` is not a timezone; use a name like "
-                            "Asia/Kathmandu, Europe/London or UTC.") from None
+            raise UserError(_("`{name}` is not a timezone; use a name like Asia/Kathmandu, "
+                              "Europe/London or UTC.", name=clip(name))) from None
         current.timezone = name
     await call.tx.save_settings(current)
-    return Outcome(Reply(t("settings_saved", timezone=current.timezone,
-                           language=current.language, board=current.board)), changed=True)
+    return Outcome(Reply(call.tr("Settings saved. {settings}",
+                                 settings=settings_line(call.tr, call))), changed=True)
 
 
 async def link(call: Call) -> Outcome:
@@ -52,8 +73,8 @@ async def link(call: Call) -> Outcome:
         mentioned = call.command.mentions.get(words[0]) or call.command.mentions.get(
             words[0].lower())
         if mentioned is None:
-            raise UserError("Mention the person to link, e.g. /link name:Bob @bob (or "
-                            "leave it out to link the name to yourself).")
+            raise UserError(_("Mention the person to link, e.g. /link name:Bob @bob (or "
+                              "leave it out to link the name to yourself)."))
         target = mentioned
     guests: dict[str, str] = {}  # the guest names (seats typed by name) played here
     for session in await call.tx.chat_sessions():
@@ -61,32 +82,34 @@ async def link(call: Call) -> Outcome:
             if player.user_id is None:
                 guests[player.name.lower()] = player.name
     if name.lower() not in guests:
-        listing = ", ".join(sorted(guests.values(), key=str.lower)) or "none yet"
-        raise UserError(f"No guest called {name} has played here; guests: {listing}.")
+        listing = ", ".join(sorted(guests.values(), key=str.lower)) or _("none yet")
+        raise UserError(_("No guest called {name} has played here; guests: {guests}.",
+                          name=name, guests=listing))
     name = guests[name.lower()]
     before = call.settings.links.get(name.lower())
     if before is not None and before["id"] == target.id:
-        return Outcome(Reply(f"The guest {name} is {target.name} in /stats and the ledger "
-                             "already."))
+        return Outcome(Reply(call.tr("The guest {name} is {person} in /stats and the ledger "
+                                     "already.", name=name, person=target.name)))
     call.settings.links[name.lower()] = {"id": target.id, "name": target.name}
     await call.tx.save_settings(call.settings)
     if before is not None:  # a re-link moves the guest's games and money: say so plainly
-        return Outcome(Reply(f"{name} was {before['name']} in /stats and the ledger; now "
-                             f"{target.name}: the guest's games, money and payments go "
-                             "with the name."),
+        return Outcome(Reply(call.tr("{name} was {before} in /stats and the ledger; now "
+                                     "{person}: the guest's games, money and payments go "
+                                     "with the name.", name=name, before=before["name"],
+                                     person=target.name)),
                        changed=True)
-    return Outcome(Reply(f"The guest {name} is {target.name} in /stats and the ledger from "
-                         "now on."), changed=True)
+    return Outcome(Reply(call.tr("The guest {name} is {person} in /stats and the ledger from "
+                                 "now on.", name=name, person=target.name)), changed=True)
 
 
 async def rules(call: Call) -> Outcome:
-    session, game = call.open_session(), call.game
+    session, game, tr = call.open_session(), call.game, call.tr
     options = dict(call.options)
     if not options:
-        lines = [f"Rules in force ({game.title}):"]
-        lines += [f"{k}: {v}" for k, v in game.rulebook.describe(session.rules)]
-        lines.append("Presets: " + ", ".join(p.name for p in game.rulebook.presets)
-                     + ". See /help rules.")
+        lines = [tr("Rules in force ({game}):", game=Msg(game.title))]
+        lines += [f"{k}: {tr.render(v)}" for k, v in game.rulebook.describe(session.rules)]
+        lines.append(tr("Presets: {presets}. See /help rules.",
+                        presets=", ".join(p.name for p in game.rulebook.presets)))
         return Outcome(Reply("\n".join(lines)))
     updated = dict(session.rules)
     if "preset" in options:
@@ -94,6 +117,9 @@ async def rules(call: Call) -> Outcome:
     updated = game.rulebook.apply(updated, options)
     session.rules = updated
     await call.tx.save_session(session)
-    note = t("waiting_note") if session.pending else ""
-    return Outcome(Reply(t("rules_changed", note=note, rules=rules_line(game, updated))),
-                   changed=True)
+    lines = [tr("Rules changed for the {hands} that follow; recorded {hands} keep theirs.",
+                **call.words)]
+    if session.pending:
+        lines[0] += " " + tr("A waiting {hand} is scored with them too.", **call.words)
+    lines.append(rules_line(tr, game, updated))
+    return Outcome(Reply("\n".join(lines)), changed=True)

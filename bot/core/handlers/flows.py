@@ -9,7 +9,7 @@ asked is refused, never applied to whatever is current.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.core import flows
@@ -18,40 +18,75 @@ from bot.core.flows import Step, Token
 from bot.core.handlers.board import waiting_names
 from bot.core.handlers.call import Call, Outcome, platform_number
 from bot.core.handlers.hands import STALE
-from bot.core.i18n import t
+from bot.core.i18n import N_, Text, Tr, choose, translator
 from bot.core.session import SessionState
 
 if TYPE_CHECKING:
     from bot.core.service import Service, Snapshot
 
 AdminCheck = Callable[[], Awaitable[bool]]
-NOT_YOURS = ("Only the person who started this, or a chat admin, can use these buttons.")
-INVALID = "This button is no longer valid."
+# Strings (N_) that stay strings: shown with tr.text, and compared as they are in tests.
+NOT_YOURS = N_("Only the person who started this, or a chat admin, can use these buttons.")
+INVALID = N_("This button is no longer valid.")
 
 
-async def answer(service: Service, chat: str, actor: Actor, token: Token, value: str,
-                 origin: str | None, admin: AdminCheck | None) -> Reply:
+@dataclass
+class Tap:
+    """Who answered, where, and in what language: what every step of an answer needs. The
+    language is looked up only when the answer itself says something (a tap that becomes
+    a command is answered in the command's language, chosen by the service)."""
+
+    service: Service
+    chat: str
+    actor: Actor
+    origin: str | None
+    admin: AdminCheck | None
+    locale: str | None  # the sender's platform language, for the commands a tap becomes
+    language: str | None = None  # the chat's, else the sender's: read when first needed
+
+    async def tr(self, game: str | None = None, snapshot: Snapshot | None = None) -> Tr:
+        if self.language is None:
+            setting = snapshot.settings.language if snapshot is not None \
+                and snapshot.settings is not None else await self.service.language_of(
+                    self.chat)
+            self.language = choose(setting, self.locale)
+        return translator(self.language, game)
+
+    async def error(self, text: Text, snapshot: Snapshot | None = None) -> Reply:
+        tr = await self.tr(snapshot=snapshot)
+        shown = tr.text(text) if isinstance(text, str) else tr.render(text)
+        return Reply.error(shown, tr.language)
+
+    async def handle(self, name: str, options: dict[str, str] | None = None,
+                     origin: str | None = None, **kw: object) -> Reply:
+        return await self.service.handle(Command(
+            self.chat, self.actor, name, options or {}, origin_id=origin, buttons=True,
+            locale=self.locale, **kw), self.admin)  # type: ignore[arg-type]
+
+
+async def answer(tap: Tap, token: Token, value: str) -> Reply:
+    actor = tap.actor
     if token.starter and token.starter != platform_number(actor.id):
-        if not (actor.is_admin or (admin is not None and await admin())):
-            return Reply.error(NOT_YOURS)
-        actor = replace(actor, is_admin=True)
+        if not (actor.is_admin or (tap.admin is not None and await tap.admin())):
+            return await tap.error(NOT_YOURS)
+        tap = replace(tap, actor=replace(actor, is_admin=True))
     if value == flows.CANCEL or value == flows.NO:
-        return Reply(t("flow_cancelled"), in_place=True)
+        tr = await tap.tr()
+        return Reply(tr("Cancelled; nothing changed."), in_place=True, language=tr.language)
     step = token.step
     if step == Step.BOARD:
-        return await _board_action(service, chat, actor, value, admin)
+        return await _board_action(tap, value)
     if step in (Step.UNDO, Step.END) and value == flows.YES and len(token.args) == 2:
         name = "undo" if step == Step.UNDO else "endgame"
-        reply = await service.handle(Command(
-            chat, actor, name, origin_id=_origin(origin, "confirm"), buttons=True,
-            expect={"session": token.args[0], "hand": token.args[1]}), admin)
+        reply = await tap.handle(name, origin=_origin(tap.origin, "confirm"),
+                                 expect={"session": token.args[0], "hand": token.args[1]})
         return _in_place(reply)
-    snapshot = await service.snapshot(chat)
+    snapshot = await tap.service.snapshot(tap.chat)
     if step == Step.INPUT and len(token.args) == 2:
-        return await _input(service, chat, actor, token, value, origin, admin, snapshot)
+        return await _input(tap, token, value, snapshot)
     if step in (Step.WINNER, Step.SEEN) and len(token.args) >= 2:
-        return await _hand_flow(service, chat, actor, token, value, origin, admin, snapshot)
-    return Reply.error(INVALID)
+        return await _hand_flow(tap, token, value, snapshot)
+    return await tap.error(INVALID)
 
 
 def start_hand(call: Call) -> Outcome | None:
@@ -70,21 +105,22 @@ def start_hand(call: Call) -> Outcome | None:
     if "winner" in call.options:
         hand = session.roster.in_hand(p.seat for p in playing)
         winner = hand.resolve(call.options["winner"], call.command.mentions)
-        reply = seen_question(session, winner.seat, 0, starter)
+        reply = seen_question(call.tr, session, winner.seat, 0, starter)
     else:
-        question = flows.winner(session.id, session.hand_count + 1, game.hand_word, playing,
-                                starter)
+        question = flows.winner(call.tr, session.id, session.hand_count + 1, game.hand_word,
+                                playing, starter)
         reply = Reply(question.text, question=question)
     return Outcome(reply)
 
 
-def seen_question(session: SessionState, winner_seat: int, mask: int, starter: int) -> Reply:
+def seen_question(tr: Tr, session: SessionState, winner_seat: int, mask: int,
+                  starter: int) -> Reply:
     assert session.id is not None
     playing = [p for p in session.players if not p.sitting_out]
     winner = session.roster.by_seat(winner_seat)
-    question = flows.seen(session.id, session.hand_count + 1, playing, winner,
+    question = flows.seen(tr, session.id, session.hand_count + 1, playing, winner,
                           mask | 1 << winner_seat, starter)
-    return Reply(question.text, question=question)
+    return Reply(question.text, question=question, language=tr.language)
 
 
 def _fresh(snapshot: Snapshot | None, token: Token) -> bool:
@@ -96,63 +132,57 @@ def _fresh(snapshot: Snapshot | None, token: Token) -> bool:
             and (session.pending is None) == (token.step != Step.INPUT))
 
 
-async def _hand_flow(service: Service, chat: str, actor: Actor, token: Token, value: str,
-                     origin: str | None, admin: AdminCheck | None,
-                     snapshot: Snapshot | None) -> Reply:
+async def _hand_flow(tap: Tap, token: Token, value: str, snapshot: Snapshot | None) -> Reply:
     if not _fresh(snapshot, token):
-        return _in_place(Reply.error(STALE))
+        return _in_place(await tap.error(STALE, snapshot))
     assert snapshot is not None
+    tr = await tap.tr(snapshot.game.key, snapshot)
     seats = {p.seat for p in snapshot.session.players if not p.sitting_out}
     if token.step == Step.WINNER:
         if not value.isdecimal() or int(value) not in seats:
-            return Reply.error(INVALID)
-        return _in_place(seen_question(snapshot.session, int(value), 0, token.starter))
+            return await tap.error(INVALID)
+        return _in_place(seen_question(tr, snapshot.session, int(value), 0, token.starter))
     if len(token.args) != 4 or token.args[2] not in seats:
-        return Reply.error(INVALID)
+        return await tap.error(INVALID)
     winner, mask = token.args[2], token.args[3]
     if value == flows.DONE:
         roster = snapshot.session.roster
         seen = [p.name for p in roster if mask >> p.seat & 1 and p.seat in seats
                 and p.seat != winner]
-        reply = await service.handle(Command(
-            chat, actor, "hand", {"winner": roster.by_seat(winner).name,
-                                  "seen": " ".join(seen)},
-            origin_id=_origin(origin, "hand"), buttons=True), admin)
+        reply = await tap.handle("hand", {"winner": roster.by_seat(winner).name,
+                                          "seen": " ".join(seen)},
+                                 origin=_origin(tap.origin, "hand"))
         return _in_place(reply)
     if value[:1] == "t" and value[1:].isdecimal() and int(value[1:]) in seats:
         mask ^= 1 << int(value[1:])
     elif value[:1] == "s" and value[1:].isdecimal():
         mask = int(value[1:]) & sum(1 << s for s in seats)
     else:
-        return Reply.error(INVALID)
-    return _in_place(seen_question(snapshot.session, winner, mask, token.starter))
+        return await tap.error(INVALID)
+    return _in_place(seen_question(tr, snapshot.session, winner, mask, token.starter))
 
 
-async def _input(service: Service, chat: str, actor: Actor, token: Token, value: str,
-                 origin: str | None, admin: AdminCheck | None,
-                 snapshot: Snapshot | None) -> Reply:
+async def _input(tap: Tap, token: Token, value: str, snapshot: Snapshot | None) -> Reply:
     if not _fresh(snapshot, token):
-        return Reply.error(STALE)
+        return await tap.error(STALE, snapshot)
     assert snapshot is not None
     session, game = snapshot.session, snapshot.game
     if value == flows.OPEN:  # show the form: who still has to answer
         assert session.id is not None
         names = waiting_names(game, session)
-        question = flows.needed_input(session.id, session.hand_count + 1, game.waiting_input,
+        question = flows.needed_input(await tap.tr(game.key, snapshot), session.id,
+                                      session.hand_count + 1, game.waiting_input,
                                       game.hand_word, names, prompt_now=True)
-        return Reply(question.text, question=question)
-    command = game.waiting_command
-    return await service.handle(Command(chat, actor, command, {"": value},
-                                        origin_id=origin, buttons=True), admin)
+        return Reply(question.text, question=question, language=tap.language or "en")
+    return await tap.handle(game.waiting_command, {"": value}, origin=tap.origin)
 
 
-async def _board_action(service: Service, chat: str, actor: Actor, value: str,
-                        admin: AdminCheck | None) -> Reply:
+async def _board_action(tap: Tap, value: str) -> Reply:
     if value == flows.NEXT:
-        return await service.handle(Command(chat, actor, "hand", buttons=True), admin)
+        return await tap.handle("hand")
     if value == flows.UNDO:
-        return await service.handle(Command(chat, actor, "undo", buttons=True), admin)
-    return Reply.error(INVALID)
+        return await tap.handle("undo")
+    return await tap.error(INVALID)
 
 
 def _origin(origin: str | None, step: str) -> str | None:

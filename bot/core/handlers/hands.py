@@ -14,15 +14,16 @@ from bot.core.errors import UserError
 from bot.core.games.base import KEEP, Game, HandResult, PlayContext, PlayOutcome
 from bot.core.grammar import clip, parse_int
 from bot.core.handlers.board import board_reply, money_of
-from bot.core.handlers.call import Call, Outcome, ask, starter
-from bot.core.i18n import t
+from bot.core.handlers.call import NO_GAME, Call, Outcome, ask, starter
+from bot.core.i18n import Msg, Tr, _, _n, join
+from bot.core.i18n.words import numbered, placeholders
 from bot.core.money import MoneyBook, book_add
 from bot.core.permissions import Rule
 from bot.core.players import Roster
 from bot.core.points import show
 from bot.core.session import HandRecord, SessionState, Void, WaitingHand
 
-STALE = "The table changed since this was asked; nothing was done. Ask again."
+STALE = _("The table changed since this was asked; nothing was done. Ask again.")
 
 
 def _changes(outcome: PlayOutcome) -> bool:
@@ -44,16 +45,18 @@ async def play(call: Call) -> Outcome:
             rules=rules, pending=None, actor=command.actor, actor_player=None,
             mentions=command.mentions))
         if _changes(outcome):
-            raise UserError(t("no_game"))
+            raise UserError(NO_GAME)
         return Outcome(Reply(call.tr.render(outcome.text)))
     rules = game.rulebook.complete(session.rules)
     pending = session.pending
     playing = [p for p in session.players if not p.sitting_out]
     if spec.records and len(playing) < game.min_players and pending is None:
-        raise UserError(f"{game.title} needs at least {game.min_players} players in a "
-                        f"{t(game.hand_word)}; "
-                        f"playing: {Roster(playing).listing()}. Others sit down with /join "
-                        "or come back with /back.")
+        raise UserError(_n(
+            "{game} needs at least {n} player in a {hand}; playing: {players}. Others sit "
+            "down with /join or come back with /back.",
+            "{game} needs at least {n} players in a {hand}; playing: {players}. Others sit "
+            "down with /join or come back with /back.", game.min_players,
+            game=Msg(game.title), hand=call.words["hand"], players=Roster(playing).listing()))
     outcome = spec.play(PlayContext(
         command=spec.name, options=command.options, roster=session.roster,
         hand_players=playing, rules=rules, pending=pending.entry if pending else None,
@@ -61,7 +64,7 @@ async def play(call: Call) -> Outcome:
         state=session.game_state, totals=session.totals))
     if not _changes(outcome):
         return Outcome(Reply(call.tr.render(outcome.text)))
-    permissions.check(spec.may, call.roles, f"use /{spec.name} here",
+    permissions.check(spec.may, call.roles, _("use /{command} here", command=spec.name),
                       hand_count=session.hand_count)
     if outcome.rules is not None:
         session.rules = outcome.rules
@@ -101,20 +104,28 @@ async def play(call: Call) -> Outcome:
     book_add(_book(session), hand.deltas, hand.rules, game.point_places)
     session.hand_count = hand.no
     await call.tx.save_session(session)
-    head = (t("recorded", Word=t(game.hand_word).capitalize(), no=hand.no,
-              summary=call.tr.render(hand.summary))
-            + f"\n{deltas_line(game, session, hand.deltas)}")
+    tr = call.tr
+    head = (tr("{entry}: {summary}", entry=numbered(game.hand_word, hand.no),
+               summary=tr.render(hand.summary))
+            + f"\n{deltas_line(game, session, hand.deltas, tr)}")
     previous = await call.tx.hand(session.id, hand.no - 1) if hand.no > 1 else None
     twice = previous is not None and previous.inputs == hand.inputs
     if twice:  # the same message sent twice, most likely: undo is one tap away
-        head += "\n" + t("same_as_last", word=t(game.hand_word), no=hand.no - 1)
+        head += "\n" + tr("This is the same as {hand} {no}. If it was sent twice, /undo "
+                          "takes this one back.", **call.words, no=hand.no - 1)
     reply = await board_reply(call, session, head)
     if twice:
-        reply.question = flows.confirm(
-            flows.Step.UNDO, t("flow_undo_question", word=t(game.hand_word), no=hand.no,
-                               summary=call.tr.render(hand.summary).splitlines()[0]),
-            t("flow_yes_undo"), session.id, hand.no, starter(call))
+        reply.question = undo_question(call, hand)
     return Outcome(reply, True)
+
+
+def undo_question(call: Call, hand: HandRecord) -> flows.Question:
+    assert call.session is not None and call.session.id is not None
+    tr = call.tr
+    return flows.confirm(
+        flows.Step.UNDO, tr("Undo {hand} {no} ({summary})?", **call.words, no=hand.no,
+                            summary=tr.render(hand.summary).splitlines()[0]),
+        tr("Yes, undo"), call.session.id, hand.no, starter(call), tr)
 
 
 def _undo_word(call: Call) -> None:
@@ -128,16 +139,19 @@ def _undo_word(call: Call) -> None:
     if words[0] == "payment" and len(words) <= 2:
         if len(words) == 2:
             if not words[1].isdigit() or int(words[1]) < 1 or "payment" in options:
-                raise UserError(f"Undo one payment: /undo payment, or /undo payment:3 "
-                                f"(3 as /ledger history numbers it); not `{clip(raw)}`.")
+                raise UserError(_("Undo one payment: /undo payment, or /undo payment:3 "
+                                  "(3 as /ledger history numbers it); not `{text}`.",
+                                  text=clip(raw)))
             options["payment"] = words[1]
         options[""] = "payment"
         call.command = replace(call.command, options=options)
         return
-    hint = " Did you mean /undo payment? It undoes one payment at a time." \
-        if difflib.get_close_matches(words[0], ["payment"], cutoff=0.6) else ""
-    raise UserError(f"/undo takes payment (the latest payment you recorded), payment:3 "
-                    f"(payment 3 of /ledger history) or reason:WHY; not `{clip(raw)}`.{hint}")
+    said = _("/undo takes payment (the latest payment you recorded), payment:3 (payment 3 of "
+             "/ledger history) or reason:WHY; not `{text}`.", text=clip(raw))
+    if difflib.get_close_matches(words[0], ["payment"], cutoff=0.6):
+        raise UserError(join([said, _("Did you mean /undo payment? It undoes one payment at "
+                                      "a time.")], " "))
+    raise UserError(said)
 
 
 async def undo(call: Call) -> Outcome:
@@ -160,30 +174,28 @@ async def undo(call: Call) -> Outcome:
     if session.pending is not None:
         if asked is not None and asked != {"session": session.id, "hand": 0}:
             raise UserError(STALE)
-        permissions.check(Rule.RECORDER, call.roles, "drop the waiting "
-                          f"{t(game.hand_word)}", recorded_by=session.pending.by)
+        permissions.check(Rule.RECORDER, call.roles,
+                          _("drop the waiting {hand}", **call.words),
+                          recorded_by=session.pending.by)
         if asking:
             return ask(flows.confirm(
-                flows.Step.UNDO, t("flow_drop_waiting", word=t(game.hand_word)),
-                t("flow_yes_drop"), session.id, 0, starter(call)))
+                flows.Step.UNDO, call.tr("Drop the {hand} that is waiting?", **call.words),
+                call.tr("Yes, drop it"), session.id, 0, starter(call), call.tr))
         session.pending = None
         await call.tx.save_session(session)
-        return Outcome(await board_reply(call, session, t("dropped", word=t(game.hand_word))),
-                       True)
+        dropped = call.tr("Dropped the waiting {hand}.", **call.words)
+        return Outcome(await board_reply(call, session, dropped), True)
     if session.hand_count == 0:
-        raise UserError(f"There is no {t(game.hand_word)} to undo yet.")
+        raise UserError(_("There is no {hand} to undo yet.", **call.words))
     hand = await call.tx.hand(session.id, session.hand_count)
     assert hand is not None, "hand_count and the hand log disagree"
     if asked is not None and asked != {"session": session.id, "hand": hand.no}:
         raise UserError(STALE)
     permissions.check(Rule.RECORDER, call.roles,
-                      f"undo {t(game.hand_word)} {hand.no} (recorded by "
-                      f"{hand.recorded_by_name})", hand=hand)
+                      _("undo {hand} {no} (recorded by {name})", **call.words, no=hand.no,
+                        name=hand.recorded_by_name), hand=hand)
     if asking:
-        return ask(flows.confirm(
-            flows.Step.UNDO, t("flow_undo_question", word=t(game.hand_word),
-                               no=hand.no, summary=call.tr.render(hand.summary).splitlines()[0]),
-            t("flow_yes_undo"), session.id, hand.no, starter(call)))
+        return ask(undo_question(call, hand))
     await money_of(call, session)
     await call.tx.void_hand(session.id, hand.no, command.actor.id, Void(False, reason))
     _add(session.totals, hand.deltas, -1)
@@ -194,7 +206,8 @@ async def undo(call: Call) -> Outcome:
     if waiting is not None:  # what went into the hand is waiting again, as before it
         session.pending = WaitingHand(hand.recorded_by, hand.recorded_by_name, None, waiting)
     await call.tx.save_session(session)
-    text = t("undid", word=t(game.hand_word), no=hand.no, summary=call.tr.render(hand.summary))
+    text = call.tr("Undid {hand} {no} ({summary}).", **call.words, no=hand.no,
+                   summary=call.tr.render(hand.summary))
     return Outcome(await board_reply(call, session, text), True)
 
 
@@ -206,11 +219,12 @@ async def edit(call: Call) -> Outcome:
     the totals and the game state follow, and the reply says which hands changed."""
     session, game, command = call.open_session(), call.game, call.command
     options = dict(command.options)
-    word = game.edit_key
+    word = game.edit_key  # the option that says which (hand:, round:, result:)
+    words = placeholders(word)
     if word not in options:
-        raise UserError(f"Say which {t(word)}: /edit {word}:3 ...")
+        raise UserError(_("Say which {hand}: /edit {key}:3 ...", **words, key=word))
     if session.hand_count == 0:
-        raise UserError(f"There are no {t(word + 's')} to edit yet.")
+        raise UserError(_("There are no {hands} to edit yet.", **words))
     no = parse_int(options.pop(word), word, 1, session.hand_count)
     reason = options.pop("reason", None) or None
     assert session.id is not None
@@ -218,7 +232,8 @@ async def edit(call: Call) -> Outcome:
     assert [h.no for h in live] == list(range(1, session.hand_count + 1)), \
         "hand_count and the hand log disagree"
     old = live[no - 1]
-    permissions.check(Rule.HAND_PLAYER, call.roles, f"edit {t(word)} {no}", hand=old)
+    permissions.check(Rule.HAND_PLAYER, call.roles, _("edit {hand} {no}", **words, no=no),
+                      hand=old)
     running: dict[int, int] = {}
     for hand in live[: no - 1]:
         _add(running, hand.deltas, +1)
@@ -229,7 +244,8 @@ async def edit(call: Call) -> Outcome:
         actor_player=call.roles.seat, mentions=command.mentions, editing=old.inputs,
         state=old.state_before, totals=dict(running)))
     if outcome.result is None:
-        raise UserError(call.tr.render(outcome.text) or "That edit does not make a complete hand.")
+        raise UserError(outcome.text or _("That edit does not make a complete {hand}.",
+                                          **words))
     new = HandRecord(
         no=no, players=outcome.result.players, inputs=outcome.result.inputs, rules=old.rules,
         deltas=outcome.result.deltas, summary=outcome.result.summary,
@@ -240,7 +256,7 @@ async def edit(call: Call) -> Outcome:
     state = old.state_before if outcome.state is KEEP else outcome.state
     _add(running, new.deltas, +1)
     for i, later in enumerate(live[no:], no):
-        again = _rescore(game, session, call, later, state, running, word, no)
+        again = _rescore(game, session, call, later, state, running, words, no)
         if again is None:  # depends on nothing before it: stays as recorded
             _add(running, later.deltas, +1)
             state = live[i + 1].state_before if i + 1 < len(live) else session.game_state
@@ -256,7 +272,8 @@ async def edit(call: Call) -> Outcome:
             replaced.append((later, redone))
         _add(running, result.deltas, +1)
         state = after
-    why = f"follows the edit of {t(word)} {no}" + (f": {reason}" if reason else "")
+    # kept in the hand log as plain text (a void's reason), so in the log's own words
+    why = f"follows the edit of {word} {no}" + (f": {reason}" if reason else "")
     await money_of(call, session)
     for was, now in replaced:
         await call.tx.void_hand(session.id, was.no, command.actor.id,
@@ -268,22 +285,27 @@ async def edit(call: Call) -> Outcome:
         book_add(_book(session), now.deltas, now.rules, game.point_places)
     session.game_state = state
     await call.tx.save_session(session)
-    lines = [f"{t(word).capitalize()} {no} changed: {call.tr.render(new.summary)}",
-             f"{deltas_line(game, session, new.deltas)} (was "
-             f"{deltas_line(game, session, old.deltas)})"]
+    tr = call.tr
+    lines = [tr("{entry} changed: {summary}", entry=numbered(word, no),
+                summary=tr.render(new.summary)),
+             tr("{now} (was {before})", now=deltas_line(game, session, new.deltas, tr),
+                before=deltas_line(game, session, old.deltas, tr))]
     if len(replaced) > 1:
-        lines.append(f"Re-scored with what {t(word)} {no} now carries forward:")
-        lines += [f"{t(word).capitalize()} {now.no}: {deltas_line(game, session, now.deltas)}"
-                  f" (was {deltas_line(game, session, was.deltas)})"
+        lines.append(tr("Re-scored with what {hand} {no} now carries forward:", **words,
+                        no=no))
+        lines += [tr("{entry}: {now} (was {before})", entry=numbered(word, now.no),
+                     now=deltas_line(game, session, now.deltas, tr),
+                     before=deltas_line(game, session, was.deltas, tr))
                   for was, now in replaced[1:]]
     elif len(live) > no:
-        lines.append(f"The {t(word + 's')} after it are unchanged.")
+        lines.append(tr("The {hands} after it are unchanged.", **words))
     return Outcome(await board_reply(call, session, "\n".join(lines)), True)
 
 
 def _rescore(game: Game, session: SessionState, call: Call, hand: HandRecord,
-             state: dict[str, Any] | None, running: Mapping[int, int], word: str,
-             edited: int) -> tuple[HandResult, dict[str, Any] | None] | None:
+             state: dict[str, Any] | None, running: Mapping[int, int],
+             words: Mapping[str, Msg], edited: int
+             ) -> tuple[HandResult, dict[str, Any] | None] | None:
     """A later hand scored again with the re-derived state and totals: its result and the
     state it passes on; None when the game says it depends on nothing before it."""
     try:
@@ -294,14 +316,15 @@ def _rescore(game: Game, session: SessionState, call: Call, hand: HandRecord,
             actor=call.command.actor, actor_player=None, editing=hand.inputs, state=state,
             totals=dict(running)))
     except UserError as error:
-        raise UserError(f"Not changed: with that edit of {t(word)} {edited}, {t(word)} "
-                        f"{hand.no} can't stand as recorded: {error.message} "
-                        f"/undo back to it first if the later {t(word + 's')} go.") from None
+        raise UserError(_("Not changed: with that edit of {hand} {edited}, {hand} {no} can't "
+                          "stand as recorded: {error} /undo back to it first if the later "
+                          "{hands} go.", **words, edited=edited, no=hand.no,
+                          error=error.message)) from None
     if outcome is None:
         return None
     if outcome.result is None:
-        raise UserError(f"Not changed: with that edit of {t(word)} {edited}, {t(word)} "
-                        f"{hand.no} would no longer be complete.")
+        raise UserError(_("Not changed: with that edit of {hand} {edited}, {hand} {no} would "
+                          "no longer be complete.", **words, edited=edited, no=hand.no))
     after = state if outcome.state is KEEP else outcome.state
     return outcome.result, after
 
@@ -322,7 +345,9 @@ def _add(totals: dict[int, int], deltas: Mapping[int, int], sign: int) -> None:
         totals[key] = totals.get(key, 0) + sign * value
 
 
-def deltas_line(game: Game, session: SessionState, deltas: Mapping[int, int]) -> str:
+def deltas_line(game: Game, session: SessionState, deltas: Mapping[int, int],
+                tr: Tr | None = None) -> str:
+    """"alice +12  bob -12": each column's points, as `tr`'s language writes numbers."""
     labels = dict(game.columns(session.roster, session.game_state))
-    return "  ".join(f"{labels.get(k, k)} {show(v, game.point_places)}"
+    return "  ".join(f"{labels.get(k, k)} {show(v, game.point_places, tr=tr)}"
                      for k, v in deltas.items())

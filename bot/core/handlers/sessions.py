@@ -5,16 +5,18 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from bot.core import flows, i18n, permissions
+from bot.core import flows, permissions
 from bot.core.command import Command, Reply
+from bot.core.commands.spec import spec_text
 from bot.core.errors import UserError
 from bot.core.examples import personal
 from bot.core.games.base import Game, PlayContext
 from bot.core.grammar import split_list
-from bot.core.handlers.board import board_reply, money_of
+from bot.core.handlers.board import board_reply, money_of, waiting_line
 from bot.core.handlers.call import Call, Outcome, ask, starter
 from bot.core.handlers.hands import STALE, _add, deltas_line
-from bot.core.i18n import t
+from bot.core.i18n import Msg, Text, Tr, _, _n, translator
+from bot.core.i18n.words import count, numbered, placeholders
 from bot.core.ledger import money_from_results
 from bot.core.money import (
     book_add,
@@ -35,23 +37,25 @@ async def newgame(call: Call) -> Outcome:
     options, command = call.options, call.command
     if call.session is not None:
         open_game = call.table.games[call.session.game]
-        raise UserError(t("already_open", title=open_game.title,
-                          players=call.session.roster.listing(),
-                          count=i18n.plural(call.session.hand_count, open_game.hand_word)))
+        raise UserError(_("A {game} game is already open here ({count}, players {players}). "
+                          "End it with /endgame before starting another.",
+                          game=Msg(open_game.title), players=call.session.roster.listing(),
+                          count=count(open_game.hand_word, call.session.hand_count)))
     words = split_list(options.get("", ""))
     if "game" in options and words:
-        raise UserError("Name the game once: /newgame marriage players:alice bob")
+        raise UserError(_("Name the game once: /newgame marriage players:alice bob"))
     if len(words) > 1:
-        raise UserError("Name the players with players:, e.g. "
-                        "/newgame marriage players:alice bob carol")
+        raise UserError(_("Name the players with players:, e.g. "
+                          "/newgame marriage players:alice bob carol"))
     from bot.core.games import get_game
 
     game = get_game(options.get("game") or (words[0] if words else call.table.default_game.key))
     extra = {o.key for o in game.newgame_options}
     foreign = sorted(options.keys() - extra - {"", "players", "preset"})
     if foreign:  # another game's option (teams: is Tranca's)
-        raise UserError(f"{game.title} has no /newgame option {foreign[0]}:. "
-                        f"Usage: {call.spec.usage}")
+        raise UserError(_("{game} has no /newgame option {key}:. Usage: {usage}",
+                          game=Msg(game.title), key=foreign[0],
+                          usage=spec_text(call.tr, call.spec.usage, game)))
     named = "players" in options or bool(extra & options.keys())
     players = [] if not named and extra else _seat_players(options.get("players", ""),
                                                            command, game)
@@ -64,12 +68,20 @@ async def newgame(call: Call) -> Outcome:
     state = SessionState(chat=command.chat, game=game.key, players=players, rules=rules,
                          created_by=command.actor.id, game_state=game_state)
     await call.tx.save_session(state)
-    more = "" if len(players) >= game.min_players else t("more_join", n=game.min_players)
-    usage = personal(game.result_spec.usage, [p.name for p in players])
-    return Outcome(Reply(t(
-        "new_game", title=game.title, players=state.roster.listing(), more=more,
-        rules=rules_line(game, rules), word=t(game.hand_word), usage=usage),
-        menu=game.key), changed=True)
+    tr = translator(call.tr.language, game.key)  # the new game's words first
+    usage = personal(spec_text(tr, game.result_spec.usage, game), [p.name for p in players])
+    lines = [tr("New {game} game. Players: {players}.", game=Msg(game.title),
+                players=state.roster.listing())]
+    if len(players) < game.min_players:
+        lines[0] += " " + tr.plural("Others sit down with /join (at least {n} player).",
+                                    "Others sit down with /join (at least {n} players).",
+                                    game.min_players)
+    lines.append(tr("Rules: {rules}. Change them with /rules.", rules=rules_line(tr, game,
+                                                                                  rules)))
+    # TRANSLATORS: {hand} is the game's word for what is recorded (hand, round, result)
+    lines.append(tr("Record a {hand} with {usage}", **placeholders(game.hand_word),
+                    usage=usage))
+    return Outcome(Reply("\n".join(lines), menu=game.key), changed=True)
 
 
 async def join(call: Call) -> Outcome:
@@ -77,40 +89,47 @@ async def join(call: Call) -> Outcome:
     game, actor = call.game, call.command.actor
     roster = session.roster
     if call.roles.seat is not None:
-        raise UserError(f"You are already seated as {call.roles.seat.name}.")
+        raise UserError(_("You are already seated as {name}.", name=call.roles.seat.name))
     wanted = call.options.get("name") or call.options.get("")
     name = check_name(wanted) if wanted else suggest_name(actor.name, roster.names())
     existing = roster.by_name(name)
     twin = roster.looks_like(name)
     if existing is None and twin is not None:
-        raise UserError(f"`{name}` looks like {twin.name}, who is already at the table; "
-                        "pick a name that reads differently.")
+        raise UserError(_("`{name}` looks like {twin}, who is already at the table; pick a "
+                          "name that reads differently.", name=name, twin=twin.name))
     if existing is not None:
         if existing.user_id is not None:
-            raise UserError(f"{existing.name} is someone else's seat; "
-                            "pick another name with /join name:NAME.")
+            raise UserError(_("{name} is someone else's seat; pick another name with /join "
+                              "name:NAME.", name=existing.name))
         # A seat typed by name is somebody's: taking it needs the starter's or an admin's say.
         if not permissions.allowed(Rule.SEAT, call.roles, claim=True):
-            raise UserError(
-                f"{existing.name} is a seat typed by name. The person who started the game "
-                f"or a chat admin can give it to you: /seat {existing.name} person:@you. Or sit "
-                "down under another name: /join name:NAME.")
+            raise UserError(_(
+                "{name} is a seat typed by name. The person who started the game or a chat "
+                "admin can give it to you: /seat {name} person:@you. Or sit down under "
+                "another name: /join name:NAME.", name=existing.name))
         existing.user_id, existing.handle = actor.id, account_handle(actor)
         await call.tx.save_session(session)
-        return Outcome(Reply(f"You are {existing.name} now (seat {existing.seat})."), True)
+        return Outcome(Reply(call.tr("You are {name} now (seat {seat}).", name=existing.name,
+                                     seat=existing.seat)), True)
     if game.seats_fixed:  # a seat typed by name can be taken (above); a new one can't
-        raise UserError(game.seats_fixed)
+        raise UserError(Msg(game.seats_fixed))
     if len(roster) >= game.max_players:
-        raise UserError(f"{game.title} takes at most {game.max_players} players; "
-                        "the table is full.")
+        raise UserError(_n("{game} takes at most {n} player; the table is full.",
+                           "{game} takes at most {n} players; the table is full.",
+                           game.max_players, game=Msg(game.title)))
     player = Player(seat=_next_seat(session.players), name=name, user_id=actor.id,
                     joined_after=session.hand_count, handle=account_handle(actor))
     session.players.append(player)
     await call.tx.save_session(session)
-    word = t(game.hand_word)
-    when = t("from_next", word=word) if session.hand_count else t("from_first", word=word)
-    return Outcome(Reply(t("joins", name=player.name, seat=player.seat, when=when,
-                           players=session.roster.listing())), changed=True)
+    if session.hand_count:
+        said = call.tr("{name} joins at seat {seat}, from the next {hand}. Players: "
+                       "{players}.", **call.words, name=player.name, seat=player.seat,
+                       players=session.roster.listing())
+    else:
+        said = call.tr("{name} joins at seat {seat}, from the first {hand}. Players: "
+                       "{players}.", **call.words, name=player.name, seat=player.seat,
+                       players=session.roster.listing())
+    return Outcome(Reply(said), changed=True)
 
 
 async def seat(call: Call) -> Outcome:
@@ -123,16 +142,18 @@ async def seat(call: Call) -> Outcome:
         if player.user_id is not None:  # the account's @username goes with it
             player.user_id = player.handle = None
         await call.tx.save_session(session)
-        return Outcome(Reply(f"{player.name} is a guest seat now."), True)
+        return Outcome(Reply(call.tr("{name} is a guest seat now.", name=player.name)), True)
     person = mentions.get(who) or mentions.get(who.lower())
     if person is None:
-        raise UserError(f"Mention the person: /seat {player.name} person:@them.")
+        raise UserError(_("Mention the person: /seat {name} person:@them.", name=player.name))
     taken = session.roster.find_user(person.id)
     if taken is not None and taken.seat != player.seat:
-        raise UserError(f"{person.name} already plays as {taken.name}.")
+        raise UserError(_("{person} already plays as {name}.", person=person.name,
+                          name=taken.name))
     player.user_id, player.handle = person.id, account_handle(person)
     await call.tx.save_session(session)
-    return Outcome(Reply(f"{player.name} is {person.name} now (seat {player.seat})."), True)
+    return Outcome(Reply(call.tr("{name} is {person} now (seat {seat}).", name=player.name,
+                                 person=person.name, seat=player.seat)), True)
 
 
 async def sitout(call: Call) -> Outcome:
@@ -150,41 +171,55 @@ async def _sitting_out(call: Call, out: bool) -> Outcome:
         players = session.roster.resolve_many(names, call.command.mentions)
     else:
         if call.roles.seat is None:
-            raise UserError(f"Say who: /{call.spec.name} NAME. "
-                            f"Players: {session.roster.listing()}.")
+            raise UserError(_("Say who: /{command} NAME. Players: {players}.",
+                              command=call.spec.name, players=session.roster.listing()))
         players = [call.roles.seat]
-    permissions.check(Rule.SELF, call.roles, f"/{call.spec.name} someone else", seats=players)
+    permissions.check(Rule.SELF, call.roles, _("/{command} someone else",
+                                               command=call.spec.name), seats=players)
     already = [p.name for p in players if p.sitting_out == out]
     if already:
-        state = "sitting out" if out else "playing"
-        raise UserError(f"{', '.join(already)} {'is' if len(already) == 1 else 'are'} "
-                        f"already {state}.")
+        names = ", ".join(already)
+        if out:
+            raise UserError(_n("{names} is already sitting out.",
+                               "{names} are already sitting out.", len(already), names=names))
+        raise UserError(_n("{names} is already playing.", "{names} are already playing.",
+                           len(already), names=names))
     for player in players:
         player.sitting_out = out
     await call.tx.save_session(session)
+    tr, words = call.tr, call.words
     who = ", ".join(p.name for p in players)
     playing = ", ".join(p.name for p in session.players if not p.sitting_out)
-    verb = "sits out" if out else "is back"
-    note = f" A {t(call.game.hand_word)} already waiting keeps its players." \
-        if session.pending else ""
-    playing_line = f" Playing: {playing}." if playing else " Nobody is playing now."
-    word = t(call.game.hand_word)
-    return Outcome(Reply(f"{who} {verb} from the next {word}.{playing_line}{note}"), True)
+    if out:
+        lines = [tr.plural("{names} sits out from the next {hand}.",
+                           "{names} sit out from the next {hand}.", len(players),
+                           names=who, **words)]
+    else:
+        lines = [tr.plural("{names} is back from the next {hand}.",
+                           "{names} are back from the next {hand}.", len(players),
+                           names=who, **words)]
+    lines.append(tr("Playing: {names}.", names=playing) if playing
+                 else tr("Nobody is playing now."))
+    if session.pending:
+        lines.append(tr("A {hand} already waiting keeps its players.", **words))
+    return Outcome(Reply(" ".join(lines)), True)
 
 
 async def players(call: Call) -> Outcome:
-    session, game = call.open_session(), call.game
-    lines = [f"{game.title}, {i18n.plural(len(session.players), 'player')}:"]
+    session, game, tr = call.open_session(), call.game, call.tr
+    lines = [tr.plural("{game}, {n} player:", "{game}, {n} players:", len(session.players),
+                       game=Msg(game.title))]
     for p in session.players:
         notes = []
         if p.joined_after:
-            notes.append(f"joined after {t(game.hand_word)} {p.joined_after}")
+            notes.append(tr("joined after {hand} {no}", **call.words, no=p.joined_after))
         if p.user_id is None:
-            notes.append("guest")
+            # TRANSLATORS: a seat typed by name, not bound to anyone's account
+            notes.append(tr("guest"))
         if p.sitting_out:
-            notes.append("sitting out")
-        suffix = f" ({', '.join(notes)})" if notes else ""
-        lines.append(f"{p.seat}. {p.name}{suffix}")
+            notes.append(tr("sitting out"))
+        lines.append(tr("{seat}. {name} ({notes})", seat=p.seat, name=p.name,
+                        notes=", ".join(notes)) if notes else f"{p.seat}. {p.name}")
     status = game.status(session.totals, call.rules(), session.game_state, session.roster)
     if status:
         lines.append(call.tr.render(status))
@@ -196,19 +231,23 @@ async def endgame(call: Call) -> Outcome:
     if session.pending is not None:
         note = call.tr.render(game.pending_note(session.pending.entry, session.roster,
                                                 call.rules()))
-        raise UserError(f"{t(game.hand_word).capitalize()} {session.hand_count + 1} {note}. "
-                        "Finish it, or drop it with /undo, then /endgame.")
+        # already in the language of the answer: a plain str is shown as it is
+        raise UserError(call.tr("{waiting} Finish it, or drop it with /undo, then /endgame.",
+                                waiting=waiting_line(call.tr, game, session, note)))
     assert session.id is not None
     asked = command.expect
     if asked is not None and asked != {"session": session.id, "hand": session.hand_count}:
         raise UserError(STALE)
     if command.buttons and asked is None:
-        what = "who pays whom" if game.zero_sum else "the final scores"
-        return ask(flows.confirm(
-            flows.Step.END, t("flow_end_question", count=i18n.plural(session.hand_count,
-                                                                      game.hand_word),
-                              what=what),
-            t("flow_yes_end"), session.id, session.hand_count, starter(call)))
+        played = count(game.hand_word, session.hand_count)
+        if game.zero_sum:
+            question = call.tr("End the game after {count}? Standings and who pays whom "
+                               "follow; the game is archived.", count=played)
+        else:
+            question = call.tr("End the game after {count}? Standings and the final scores "
+                               "follow; the game is archived.", count=played)
+        return ask(flows.confirm(flows.Step.END, question, call.tr("Yes, end it"), session.id,
+                                 session.hand_count, starter(call), call.tr))
     rules = call.rules()
     owed = await _closing_hand(call, session, game)
     reply = await board_reply(call, session, "")
@@ -250,9 +289,9 @@ async def _closing_hand(call: Call, session: SessionState, game: Game) -> str:
     book_add(session.money, hand.deltas, hand.rules, game.point_places)
     session.hand_count = hand.no
     session.game_state = None
-    word = t(game.hand_word).capitalize()
-    return (f"{word} {hand.no} (at the end): {call.tr.render(hand.summary)}\n"
-            f"{deltas_line(game, session, hand.deltas)}")
+    return (call.tr("{entry} (at the end): {summary}", entry=numbered(game.hand_word, hand.no),
+                    summary=call.tr.render(hand.summary))
+            + "\n" + deltas_line(game, session, hand.deltas, call.tr))
 
 
 def final_lines(call: Call, game: Game, session: SessionState, rules: dict, reply: Reply,
@@ -268,40 +307,42 @@ def final_lines(call: Call, game: Game, session: SessionState, rules: dict, repl
                                              -session.totals.get(k, 0), k))
     places = game.point_places
     decimals = {c: money_places(amounts.values()) for c, amounts in money.items()}
+    tr = call.tr
 
     def amount(column: int) -> str:
-        text = f"{show(session.totals.get(column, 0), places)} points"
+        text = points_text(tr, session.totals.get(column, 0), places)
         owed = [format_money(amounts.get(column, Decimal(0)), currency, decimals[currency],
                              signed=True) for currency, amounts in money.items()]
-        return text + (" = " + ", ".join(owed) if owed else "")
+        return tr("{points} = {money}", points=text, money=", ".join(owed)) if owed else text
 
-    lines = [t("game_over", count=i18n.plural(session.hand_count, game.hand_word))]
+    lines = [tr("Game over after {count}.", count=count(game.hand_word, session.hand_count))]
     if session.hand_count == 0:  # no places, no uma, nothing to pay
-        return [*lines, t("nobody_owes"), t("archived")]
+        return [*lines, tr.render(NOBODY_OWES), tr.render(ARCHIVED)]
     final = game.final_lines(session.totals, rules, session.game_state, session.roster)
     if final:
-        lines += [call.tr.render(line) for line in final]  # the game's own (Riichi's uma)
+        lines += [tr.render(line) for line in final]  # the game's own (Riichi's uma)
     else:
-        lines.append(t("final_standings"))
+        lines.append(tr("Final standings:"))
         lines += [f"{i}. {names[k]} {amount(k)}" for i, k in enumerate(standings, 1)]
         status = game.status(session.totals, rules, session.game_state, session.roster,
                              ended=True)
         if status:
-            lines.append(call.tr.render(status))
+            lines.append(tr.render(status))
     if game.money_at_end and money:  # Riichi: the final results, paid
         currency = next(iter(money))
-        lines.append(f"Money at {format_money(Decimal(str(rules['rate'])), currency)} a point: "
-                     + ", ".join(f"{names[k]} " + format_money(
-                         money[currency].get(k, Decimal(0)), currency, decimals[currency],
-                         signed=True) for k in names))
+        lines.append(tr("Money at {rate} a point: {amounts}",
+                        rate=format_money(Decimal(str(rules["rate"])), currency),
+                        amounts=", ".join(f"{names[k]} " + format_money(
+                            money[currency].get(k, Decimal(0)), currency, decimals[currency],
+                            signed=True) for k in names)))
     elif not game.zero_sum:  # Tranca scores are a race: nobody pays anybody
-        lines.append(t("archived"))
+        lines.append(tr.render(ARCHIVED))
         return lines
     moves: list[dict[str, Any]] = []
     if money and any(sum(a.values()) for a in money.values()):
         # results that don't sum to zero (a house uma) have no fewest transfers
-        lines += ["The final results don't add up to zero (see the uma: /rules), so no "
-                  "transfers are worked out.", t("archived")]
+        lines += [tr("The final results don't add up to zero (see the uma: /rules), so no "
+                     "transfers are worked out."), tr.render(ARCHIVED)]
         return lines
     if money:  # currencies are settled apart, never added together
         for currency, amounts in money.items():
@@ -313,27 +354,41 @@ def final_lines(call: Call, game: Game, session: SessionState, rules: dict, repl
         for move in settle_up({k: session.totals.get(k, 0) for k in names}):
             moves.append({"from": names[move.payer], "to": names[move.payee],
                           "points": as_json(move.points, places),
-                          "text": f"{show(move.points, places, signed=False)} points"})
+                          "text": points_text(tr, move.points, places, signed=False)})
     if moves:
-        lines.append(t("settle"))
-        lines += [t("pays", payer=m["from"], payee=m["to"], amount=m["text"]) for m in moves]
+        lines.append(tr("To settle up:"))
+        lines += [tr("{payer} pays {payee} {amount}", payer=m["from"], payee=m["to"],
+                     amount=m["text"]) for m in moves]
     else:
-        lines.append(t("nobody_owes"))
-    lines.append(t("archived"))
+        lines.append(tr.render(NOBODY_OWES))
+    lines.append(tr.render(ARCHIVED))
     assert reply.board is not None
     reply.board.transfers = [{k: v for k, v in m.items() if k != "text"} for m in moves]
     return lines
 
 
-def rules_line(game: Game, rules: dict) -> str:
-    return ", ".join(f"{k} {v}" for k, v in game.rulebook.brief(rules) if v != "")
+NOBODY_OWES = _("Nobody owes anybody anything.")
+ARCHIVED = _("The game is archived. /newgame starts another.")
 
 
-def player_range(game: Game) -> str:
+def points_text(tr: Tr, points: int, places: int, signed: bool = True) -> str:
+    """"+41 points", "-3.5 points", in the language of `tr`."""
+    shown = show(points, places, signed=signed, tr=tr)
+    n = 1 if abs(points) == 10 ** places else 2  # the form for exactly one point, or more
+    return tr.plural("{points} point", "{points} points", n, points=shown)
+
+
+def rules_line(tr: Tr, game: Game, rules: dict) -> str:
+    """The headline rules and whatever differs from the defaults: "seen 3, unseen 10"."""
+    return ", ".join(f"{k} {tr.render(v)}" for k, v in game.rulebook.brief(rules)
+                     if v != "")
+
+
+def player_range(game: Game) -> Text:
     """"4 players" (Call Break) or "3 to 4 players"."""
     if game.min_players == game.max_players:
-        return f"{game.min_players} players"
-    return f"{game.min_players} to {game.max_players} players"
+        return _n("{n} player", "{n} players", game.min_players)
+    return _("{low} to {high} players", low=game.min_players, high=game.max_players)
 
 
 def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
@@ -344,15 +399,16 @@ def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
         return [Player(seat=1, name=suggest_name(command.actor.name, []),
                        user_id=command.actor.id, handle=account_handle(command.actor))]
     if len(words) > game.max_players:
-        raise UserError(f"{game.title} takes {player_range(game)}; you named {len(words)}.")
+        raise UserError(_("{game} takes {players}; you named {count}.", game=Msg(game.title),
+                          players=player_range(game), count=len(words)))
     seen: dict[str, str] = {}  # skeleton -> the name, so look-alikes are refused too
     accounts: set[str] = set()
     for i, word in enumerate(words, 1):
         mentioned = command.mentions.get(word.lower()) or command.mentions.get(word)
         if mentioned is not None:
             if mentioned.id in accounts:
-                raise UserError(f"{mentioned.name} is named twice; every player needs a "
-                                "different name.")
+                raise UserError(_("{name} is named twice; every player needs a different "
+                                  "name.", name=mentioned.name))
             accounts.add(mentioned.id)
             name = suggest_name(mentioned.name, [p.name for p in players])
             user_id: str | None = mentioned.id
@@ -360,18 +416,18 @@ def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
             name, user_id = check_name(word), None
         twin = seen.get(skeleton(name))
         if twin is not None:
-            raise UserError(f"{name} is named twice; every player needs a different name."
-                            if twin == name.casefold() else
-                            f"`{name}` looks like {twin}: every player needs a name that "
-                            "reads differently.")
+            raise UserError(_("{name} is named twice; every player needs a different name.",
+                              name=name) if twin == name.casefold() else
+                            _("`{name}` looks like {twin}: every player needs a name that "
+                              "reads differently.", name=name, twin=twin))
         seen[skeleton(name)] = name.casefold()
         # an account keeps its own @username; a seat typed as @name is that username's
         handle = account_handle(mentioned) if mentioned is not None else (
             name.lower() if word.startswith("@") else None)
         players.append(Player(seat=i, name=name, user_id=user_id, handle=handle))
     if len(players) < game.min_players:
-        raise UserError(f"{game.title} takes {player_range(game)}; you named "
-                        f"{len(players)}.")
+        raise UserError(_("{game} takes {players}; you named {count}.", game=Msg(game.title),
+                          players=player_range(game), count=len(players)))
     return players
 
 

@@ -150,23 +150,6 @@ async def test_telegram_history_and_export(tg: Harness):
     await tg.said("Leaderboard (all time):")
 
 
-async def test_replies_and_the_marriage_words_in_nepali(table: Table):
-    from bot.core.i18n import CATALOGUE
-
-    assert set(CATALOGUE["ne"]) - {"glossary_marriage"} == set(CATALOGUE["en"])
-    await table.ok("/settings language:ne")
-    assert "नयाँ Nepali Marriage खेल" in (await table.ok(NEW)).text
-    assert "टिप्लु" in (await table.ok("/help")).text
-    assert "को माल कुरिँदै" in (await table.ok("/hand winner:alice seen:bob maal:alice=3")).text
-    await table.ok("/maal bob=1")
-    end = await table.ok("/endgame")
-    assert "हिसाब मिलाउन:" in end.text and "ले alice लाई" in end.text
-    assert "यहाँ कुनै खेल खुला छैन" in await table.error("/board")
-    assert "`language` is one of en, ne" in await table.error("/settings language:fr")
-    await table.ok("/settings language:en")
-    assert "No game is open here" in await table.error("/board")
-
-
 async def test_telegram_import_of_an_export_file(tg: Harness):
     await tg.say(ALICE, NEW)
     await tg.say(ALICE, HANDS[0])
@@ -203,15 +186,6 @@ def test_history_stats_settings_and_link_in_the_console(tmp_path: Path):
     assert texts[8].startswith("Leaderboard (all time):") and "host" in texts[8]
     assert texts[9].startswith("host (this year):\nNepali Marriage: 1 game, 2 hands")
     assert "Asia/Kathmandu" in texts[10]
-
-
-async def test_more_messages_in_nepali(table: Table):
-    await table.ok("/settings language:ne")
-    await table.ok(NEW)
-    assert "`zed` नामको खेलाडी छैन" in await table.error("/hand winner:zed maal:zed=1")
-    assert "नियम अबका हातहरूका लागि बदलियो" in (await table.ok("/rules seen:4")).text
-    assert "पहिल्यै खुला छ" in await table.error(NEW)
-    assert "जित्ने खेलाडीको नाम" in await table.error("/hand seen:bob maal:bob=1")
 
 
 def test_devanagari_names_are_drawn_not_boxes():
