@@ -274,15 +274,9 @@ class DiscordAdapter:
         origin = f"discord:{interaction.id}" if modal or message is None \
             else f"discord:{message.id}"
         running = self.service.answer(chat_key(interaction.channel_id), actor_of(interaction),
-                                      token, value, origin, **self._locale_for(interaction))
+                                      token, value, origin,
+                                      locale=locale_of(interaction))
         await self._respond(interaction, running, tap=not modal or message is not None)
-
-    def _locale_for(self, interaction: discord.Interaction) -> dict[str, str | None]:
-        """The person's language for Service.answer, once the core takes it (the answer to a
-        tap is then in their language when the channel has set none)."""
-        if _answers_take_locale(self.service):
-            return {"locale": locale_of(interaction)}
-        return {}
 
     # --- answering -----------------------------------------------------------------------
 
@@ -407,13 +401,6 @@ class DiscordAdapter:
         else:
             await response.send_message(content, embeds=embeds, allowed_mentions=NO_PINGS,
                                         **extra)
-
-
-def _answers_take_locale(service: Service) -> bool:
-    try:
-        return "locale" in inspect.signature(service.answer).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def _annotation(option: SlashOption) -> Any:

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import dataclasses
 import hashlib
-import inspect
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -219,7 +218,7 @@ class TelegramAdapter:
         reply = await self.service.answer(chat, self._actor_for(user, False), token,
                                           text.strip(), self._origin(message),
                                           self._admin_check(message, user),
-                                          **self._locale_of(user))
+                                          locale=user.language_code)
         await self._deliver(message, reply)
 
     async def _document(self, message: Message) -> bytes | None:
@@ -396,7 +395,7 @@ class TelegramAdapter:
         reply = await self.service.answer(
             chat_key(message.chat_id), self._actor_for(presser, False), token, value,
             self._origin(message), self._admin_check(message, presser),
-            **self._locale_of(presser))
+            locale=presser.language_code)
         if reply.duplicate:
             return ""
         if not reply.ok and not reply.in_place:
@@ -420,11 +419,6 @@ class TelegramAdapter:
     def _admin_check(self, message: Message, user: User) -> Callable[[], Awaitable[bool]]:
         """Asked by the core only when a permission can depend on it."""
         return lambda: self._is_admin(message, user)
-
-    def _locale_of(self, user: User) -> dict[str, str | None]:
-        """The presser's language for Service.answer, once the core takes it (a tap or a
-        typed answer is answered in their language when the chat has set none)."""
-        return {"locale": user.language_code} if _answers_take_locale(self.service) else {}
 
     @staticmethod
     def _actor_for(user: User, is_admin: bool) -> Actor:
@@ -532,13 +526,6 @@ def _menu_text(text: str) -> str:
     """A menu entry's description within Telegram's 1 to 256 characters."""
     text = " ".join(text.split()) or "-"
     return text if len(text) <= MAX_MENU_DESCRIPTION else text[:MAX_MENU_DESCRIPTION - 1] + "…"
-
-
-def _answers_take_locale(service: Service) -> bool:
-    try:
-        return "locale" in inspect.signature(service.answer).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def _boundary(encoded: bytes, offset: int) -> bool:

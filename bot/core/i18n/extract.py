@@ -25,6 +25,8 @@ from bot.core.i18n.catalogues import CORE_DOMAIN, GAMES, ROOT, domains, po_path,
 KEYWORDS = {"_": None, "N_": None, "tr": None, "_n": (1, 2), "plural": (1, 2)}
 LANGUAGE_LOCALES = ("ne", "hi", "pt_BR")  # every language but English, the source
 Found = tuple[str | tuple[str, str], str, int]  # message (or singular, plural), file, line
+NAME_NOTE = ("A Discord command or option name in this language: lowercase, 1 to 32 letters, "
+             "digits, - or _, no spaces; keep the / or : as in the English.")
 
 
 def _domain_of_file(path: Path) -> str:
@@ -62,7 +64,7 @@ def _from_data() -> Iterator[tuple[str, Found]]:
         domain = _game_domain(game)
         where = f"bot/core/games/{domain}"
         for text in (game.title, game.glossary, game.rules_note, game.hand_word,
-                     game.seats_fixed, game.edit_example):
+                     game.seats_fixed, game.edit_example, game.waiting_input):
             if text:
                 yield domain, (text, where, 0)
         for spec in game.commands:
@@ -75,6 +77,17 @@ def _from_data() -> Iterator[tuple[str, Found]]:
             yield domain, (rule.help, where, 0)
         for preset in game.rulebook.presets:
             yield domain, (preset.description, where, 0)
+
+
+def _discord_names() -> Iterator[tuple[str, Found]]:
+    """The Discord command and option names ("/hand", "winner:"), which Discord shows
+    localised for the locales it has (the text grammar keeps the English ones)."""
+    from bot.core.commands.built import TABLE
+    from bot.discord_adapter.locales import msgids
+    from bot.discord_adapter.tree import slash_commands
+
+    for msgid in msgids(slash_commands(TABLE)):
+        yield CORE_DOMAIN, (msgid, "bot/discord_adapter/locales.py", 0)
 
 
 def _spec_texts(spec: object) -> Iterator[str]:
@@ -92,7 +105,7 @@ def collect() -> dict[str, Catalog]:
     catalogs = {name: Catalog(domain=name, project="maalbot", fuzzy=False,
                               msgid_bugs_address="", copyright_holder="")
                 for name in domains()}
-    for source in (_from_code(), _from_data()):
+    for source in (_from_code(), _from_data(), _discord_names()):
         for domain, (message, filename, line) in source:
             catalog = catalogs[domain]
             key = message[0] if isinstance(message, tuple) else message
@@ -102,7 +115,8 @@ def collect() -> dict[str, Catalog]:
             if existing is not None:
                 existing.locations.append((filename, line))
             else:
-                catalog.add(message, locations=[(filename, line)])
+                note = [NAME_NOTE] if filename.endswith("locales.py") else []
+                catalog.add(message, locations=[(filename, line)], auto_comments=note)
     return catalogs
 
 
