@@ -91,7 +91,7 @@ def render_table(
     labels = _labels([label for _key, label in columns])
     money_rows = [(currency or tr("money"),
                    [format_money(amounts.get(key, Decimal(0)), places=money_places(
-                       amounts.values()), signed=True) for key in keys])
+                       amounts.values()), signed=True, tr=tr) for key in keys])
                   for currency, amounts in money.items()]
     cells_by_row = [[pts.show(hand.deltas[key], places, tr=tr) if key in hand.deltas else ""
                      for key in keys] for hand in hands]

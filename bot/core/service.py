@@ -245,6 +245,7 @@ class Service:
                             permissions.roles_of(Actor("bot", "bot"), session),
                             self.board_rows, tr)
                 board = await board_reply(call, session, "")
+                board.language = tr.language  # its buttons, rendered by the platform
             ref = await edit(board, session.board_ref)
             if ref != session.board_ref:
                 async with self.store.transaction(chat) as tx:

@@ -38,8 +38,10 @@ def catalogue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Insta
     plural message: {(singular, plural): (form0, form1)})."""
     real = catalogues.domains()
     root = tmp_path / "locale"
+    # only this test's messages: the games' real catalogues are left out (English)
     monkeypatch.setattr(catalogues, "domains",
-                        lambda: {**real, catalogues.CORE_DOMAIN: root})
+                        lambda: {**{name: tmp_path / "none" for name in real},
+                                 catalogues.CORE_DOMAIN: root})
 
     def install(locale: str, messages: dict) -> None:
         catalog = Catalog(locale=locale, domain=catalogues.CORE_DOMAIN, fuzzy=False)

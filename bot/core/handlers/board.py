@@ -54,9 +54,10 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
     table = render_table(columns, hands, session.totals, money, session.hand_count, places,
                          tr=tr)
     ended = session.status == ENDED
+    heading = {"game": Msg(game.title), "count": count(game.hand_word, session.hand_count)}
     lines = [head] if head else [
-        tr("{game}: {count} (finished)" if ended else "{game}: {count}", game=Msg(game.title),
-           count=count(game.hand_word, session.hand_count))]
+        tr("{game}: {count} (finished)", **heading) if ended else
+        tr("{game}: {count}", **heading)]
     status = game.status(session.totals, rules, session.game_state, session.roster,
                          ended=ended)
     if status:

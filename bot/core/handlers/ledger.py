@@ -366,7 +366,7 @@ async def undo_payment(call: Call) -> Outcome:
         return ask(flows.confirm(
             flows.Step.UNDO, tr("Undo payment {no}: {payment}?", no=number,
                                 payment=_payment(payment, tr)),
-            tr("Yes, undo it"), 0, payment.id, starter(call)))
+            tr("Yes, undo it"), 0, payment.id, starter(call), tr))
     await call.tx.void_payment(payment.id, command.actor.id)
     return Outcome(Reply(tr("Undid payment {no}: {payment} (recorded by {who}). /ledger shows "
                             "the balances.", no=number, payment=_payment(payment, tr),

@@ -312,7 +312,7 @@ def final_lines(call: Call, game: Game, session: SessionState, rules: dict, repl
     def amount(column: int) -> str:
         text = points_text(tr, session.totals.get(column, 0), places)
         owed = [format_money(amounts.get(column, Decimal(0)), currency, decimals[currency],
-                             signed=True) for currency, amounts in money.items()]
+                             signed=True, tr=tr) for currency, amounts in money.items()]
         return tr("{points} = {money}", points=text, money=", ".join(owed)) if owed else text
 
     lines = [tr("Game over after {count}.", count=count(game.hand_word, session.hand_count))]
@@ -331,10 +331,10 @@ def final_lines(call: Call, game: Game, session: SessionState, rules: dict, repl
     if game.money_at_end and money:  # Riichi: the final results, paid
         currency = next(iter(money))
         lines.append(tr("Money at {rate} a point: {amounts}",
-                        rate=format_money(Decimal(str(rules["rate"])), currency),
+                        rate=format_money(Decimal(str(rules["rate"])), currency, tr=tr),
                         amounts=", ".join(f"{names[k]} " + format_money(
                             money[currency].get(k, Decimal(0)), currency, decimals[currency],
-                            signed=True) for k in names)))
+                            signed=True, tr=tr) for k in names)))
     elif not game.zero_sum:  # Tranca scores are a race: nobody pays anybody
         lines.append(tr.render(ARCHIVED))
         return lines
@@ -349,7 +349,8 @@ def final_lines(call: Call, game: Game, session: SessionState, rules: dict, repl
             for pay in settle_money({k: amounts.get(k, Decimal(0)) for k in names}):
                 moves.append({"from": names[pay.payer], "to": names[pay.payee],
                               "money": json_number(pay.amount), "currency": currency,
-                              "text": format_money(pay.amount, currency, decimals[currency])})
+                              "text": format_money(pay.amount, currency, decimals[currency],
+                                                   tr=tr)})
     else:
         for move in settle_up({k: session.totals.get(k, 0) for k in names}):
             moves.append({"from": names[move.payer], "to": names[move.payee],

@@ -113,8 +113,3 @@ def translator(language: str = DEFAULT, game: str | None = None) -> Tr:
 
 
 ENGLISH = translator(DEFAULT)
-
-# Until every message has moved to the catalogues (issue 16), the old ambient lookup.
-from bot.core.i18n.legacy import CATALOGUE, has, language, plural, t  # noqa: E402
-
-__all__ += ["CATALOGUE", "has", "language", "plural", "t"]
