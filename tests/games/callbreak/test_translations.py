@@ -21,7 +21,7 @@ def test_call_break_speaks_brazilian_portuguese_and_nepali():
         == "5 राउन्ड; सबैभन्दा बढी जम्मा अंक हुने जित्छ।"
     assert translator("pt-BR", "callbreak").render(
         game.status({1: 32, 2: 32, 3: 0, 4: -40}, rules, {"played": 5}, roster)) \
-        == "Todas as 5 rodadas jogadas: ana e ben empatam em primeiro com +3.2."
+        == "Todas as 5 rodadas jogadas: ana e ben empatam em primeiro com +3,2."
     assert translator("pt-BR", "callbreak").text(game.title) == "Call Break"
     assert translator("ne", "callbreak").text(game.title) == "कल ब्रेक"
 

@@ -45,14 +45,14 @@ def test_a_ron_summary_is_kept_as_a_message_and_shown_in_portuguese():
     assert str(summary) == ("East 1, 1 honba: alice ron from bob, 3 han 30 fu, 6,100; "
                             "2 sticks to alice; riichi carol")
     kept = decode(encode(summary))  # as the store keeps it, read back later
-    assert PT.render(kept) == ("Leste 1, 1 honba: alice ron de bob, 3 han 30 fu, 6,100; "
+    assert PT.render(kept) == ("Leste 1, 1 honba: alice ron de bob, 3 han 30 fu, 6.100; "
                                "2 palitos para alice; riichi carol")
 
 
 def test_a_tsumo_a_draw_and_a_chombo_in_portuguese():
     state = {"round": 5, "honba": 0, "sticks": 0, "over": False}  # South 2: bob deals
     tsumo = _play("tsumo", {"winner": "carol", "yakuman": "1"}, state=state)
-    assert PT.render(tsumo.result.summary) == "Sul 2: carol tsumo, yakuman x1, 32,000"
+    assert PT.render(tsumo.result.summary) == "Sul 2: carol tsumo, yakuman x1, 32.000"
     draw = _play("draw", {"tenpai": "none"}, state=state)
     assert PT.render(draw.result.summary) == "Sul 2: empate, tenpai ninguém"
     chombo = _play("chombo", {"": "dave"}, state=state)
@@ -67,13 +67,13 @@ def test_the_final_lines_status_and_errors_in_portuguese():
     # alice 37,000 + the leftover stick 1,000 = 38,000: 8 + uma 15 + oka 20 = +43.0
     assert str(lines[0]) == ("Final (uma +15 +5 -5 -15, back 30,000, oka +20 to first, "
                              "1 leftover stick to alice):")
-    assert PT.render(lines[0]) == ("Final (uma +15 +5 -5 -15, back 30,000, oka +20 para o "
+    assert PT.render(lines[0]) == ("Final (uma +15 +5 -5 -15, back 30.000, oka +20 para o "
                                    "primeiro, 1 palito restante para alice):")
-    assert PT.render(lines[1]) == "1. alice 38,000 -> +43.0"
+    assert PT.render(lines[1]) == "1. alice 38.000 -> +43,0"
     status = game.status(totals, rules, state, roster)
     assert PT.render(status) == ("Partida encerrada: /endgame para os placares finais · "
-                                 "palitos na mesa 1 · placar: alice 37,000 · bob 13,000 · "
-                                 "carol 25,000 · dave 25,000")
+                                 "palitos na mesa 1 · placar: alice 37.000 · bob 13.000 · "
+                                 "carol 25.000 · dave 25.000")
     assert PT.render(game.pending_note({"riichi": []}, roster, rules)) == \
         "tem riichi declarado por ninguém"
     with pytest.raises(UserError) as error:

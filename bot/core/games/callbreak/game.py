@@ -33,11 +33,11 @@ from bot.core.errors import UserError
 from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome, Seat
 from bot.core.games.callbreak.scoring import TRICKS, Scoring, round_scores
 from bot.core.grammar import parse_int, parse_pairs, split_list
-from bot.core.i18n import Msg, Text, _, _n, join
+from bot.core.i18n import Msg, Num, Text, _, _n, join
 from bot.core.money import money_rules
 from bot.core.permissions import Rule
 from bot.core.players import Player, Roster
-from bot.core.points import show
+from bot.core.points import value as amount
 from bot.core.rules import Preset, RuleBook, bool_rule, choice_rule, int_rule
 
 PLACES = 1  # scores in tenths: 3.2 is kept as 32
@@ -364,7 +364,8 @@ class CallBreakGame(Game):
                       rounds)
         best = max(totals.get(p.seat, 0) for p in roster)
         top = [p.name for p in roster if totals.get(p.seat, 0) == best]
-        score = show(best, PLACES)
+        # "+3.2", "-3.0" as the language shown writes them ("+3,2"); nothing is a bare 0
+        score: Num | str = Num(amount(best, PLACES), PLACES, signed=True) if best else "0"
         one = len(top) == 1
         if played < rounds and ended:  # stopped early: the standings stand as they are
             if one:

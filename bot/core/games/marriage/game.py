@@ -27,7 +27,7 @@ from bot.core.games.marriage.scoring import (
     MarriageScoring,
     settle,
 )
-from bot.core.i18n import Msg, Text, _, _n, join
+from bot.core.i18n import Msg, Num, Text, _, _n, join
 from bot.core.permissions import Rule
 from bot.core.players import Roster
 
@@ -397,8 +397,9 @@ class MarriageGame(Game):
                 else:
                     parts.append(_("unseen {players}", players=unseen))
             if entry.maal:
-                parts.append(_("maal {amounts}", amounts=", ".join(
-                    f"{name(p)} {entry.maal[p]}" for p in entry.players if p in entry.maal)))
+                parts.append(_("maal {amounts}", amounts=join(
+                    [join([f"{name(p)} ", Num(entry.maal[p])], "")
+                     for p in entry.players if p in entry.maal], ", ")))
             if entry.tiplu:
                 parts.append(_("tiplu {card}", card=entry.tiplu))
         if entry.fouls:

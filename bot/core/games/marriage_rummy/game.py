@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -24,7 +25,7 @@ from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.errors import UserError
 from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome
 from bot.core.grammar import parse_int, parse_pairs, split_list
-from bot.core.i18n import Text, _, _n, join
+from bot.core.i18n import Num, Text, _, _n, join
 from bot.core.money import money_rules
 from bot.core.permissions import Rule
 from bot.core.players import Roster
@@ -305,8 +306,8 @@ class MarriageRummyGame(Game):
         if any(honour.values()):
             parts.append(_("honour points {amounts}", amounts=", ".join(
                 f"{name(p).name} {v}" for p, v in honour.items() if v)))
-        parts.append(_("in hand {amounts}", amounts=", ".join(
-            f"{name(p).name} {_plain(v)}" for p, v in points.items())))
+        parts.append(_("in hand {amounts}", amounts=join(
+            [join([f"{name(p).name} ", _plain(v)], "") for p, v in points.items()], ", ")))
         return HandResult(players=entry.players, inputs=entry.to_json(),
                           deltas={p: in_tenths(v) for p, v in exact.items()},
                           summary=join(parts, "; "))
@@ -325,6 +326,9 @@ def _whose(name: str, key: str) -> Text:
     return _("{name}'s points", name=name)
 
 
-def _plain(value: Fraction) -> str:
-    """12.5, 25: a half shown as one decimal, a whole number bare."""
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+def _plain(value: Fraction) -> str | Num:
+    """12.5, 25: a half shown as one decimal, as the language shown writes it ("12,5" in
+    Portuguese; a half is at most 500, never grouped); a whole number bare, as it was."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return Num(Decimal(value.numerator) / Decimal(value.denominator))

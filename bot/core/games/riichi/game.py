@@ -31,7 +31,7 @@ from bot.core.games.riichi import payments as pay
 from bot.core.games.riichi.rules import RULEBOOK
 from bot.core.games.riichi.tiles import PAO_YAKU, SITUATIONS, score_tiles
 from bot.core.grammar import parse_bool, parse_int, parse_pairs, split_list
-from bot.core.i18n import Msg, Text, _, _n, join
+from bot.core.i18n import Joined, Msg, Num, Text, _, _n, join
 from bot.core.permissions import Rule
 from bot.core.players import Player, Roster
 
@@ -149,9 +149,17 @@ def _names(players: list[Player]) -> str:
     return ", ".join(p.name for p in players)
 
 
-def _points(value: int) -> str:
-    """A number of points with its thousands marked (games have no translator to ask)."""
-    return f"{value:,}"
+def _points(value: int) -> Num:
+    """A number of points, written as the language shown writes it: 6,100; 6.100."""
+    return Num(value)
+
+
+def _signed(value: Any, places: int | None = None) -> Num | Joined:
+    """+43.0, -5.5, +15, and +0 for nothing (as the old f"{x:+}" wrote it; Num signs
+    only a gain), written as the language shown writes numbers."""
+    if value == 0 and not str(value).startswith("-"):
+        return join(["+", Num(value, places)], "")
+    return Num(value, places, signed=True)
 
 
 def uma_for(rules: Mapping[str, Any], players: int) -> list[int]:
@@ -605,8 +613,8 @@ class RiichiGame(Game):
     def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],
                state: Mapping[str, Any] | None, roster: Roster, ended: bool = False) -> Text:
         state = _state(state)
-        scores = " · ".join(f"{p.name} {_points(rules['start'] + totals.get(p.seat, 0))}"
-                            for p in roster)
+        scores = join([join([f"{p.name} ", _points(rules["start"] + totals.get(p.seat, 0))],
+                            "") for p in roster], " · ")
         where = _("Game over") if ended else _("Game over: /endgame for the final scores") \
             if state["over"] else round_name(state, len(roster))
         return _("{where} · sticks on the table {sticks} · scores: {scores}", where=where,
@@ -647,9 +655,10 @@ class RiichiGame(Game):
         leftover = state["sticks"] * rules["stick"]
         uma = uma_for(rules, len(seats))
         ranked = sorted(seats, key=lambda s: placed[s].place)
-        oka = (rules["back"] - rules["start"]) * len(seats) / 1000
-        values = {"uma": " ".join(f"{u:+d}" for u in uma), "back": _points(rules["back"]),
-                  "oka": f"{oka:+g}", "player": roster.by_seat(first).name}
+        oka = Decimal((rules["back"] - rules["start"]) * len(seats)) / 1000
+        values = {"uma": join([_signed(u) for u in uma], " "),
+                  "back": _points(rules["back"]), "oka": _signed(oka),
+                  "player": roster.by_seat(first).name}
         if leftover and oka:
             head = _n("Final (uma {uma}, back {back}, oka {oka} to first, {n} leftover stick "
                       "to {player}):", "Final (uma {uma}, back {back}, oka {oka} to first, "
@@ -665,8 +674,8 @@ class RiichiGame(Game):
             head = _("Final (uma {uma}, back {back}):", uma=values["uma"],
                      back=values["back"])
         lines: list[Text] = [head]
-        lines += [f"{i}. {roster.by_seat(s).name} {_points(scores[s])} -> "
-                  f"{placed[s].result:+.1f}" for i, s in enumerate(ranked, 1)]
+        lines += [join([f"{i}. {roster.by_seat(s).name} ", _points(scores[s]), " -> ",
+                        _signed(placed[s].result, 1)], "") for i, s in enumerate(ranked, 1)]
         return lines
 
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,

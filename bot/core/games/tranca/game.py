@@ -25,9 +25,10 @@ from bot.core.games.tranca.scoring import (
     check_meld,
     part_text,
     round_score,
+    signed,
 )
 from bot.core.grammar import clip, parse_bool, parse_int, split_list
-from bot.core.i18n import Msg, Text, _, _n, join
+from bot.core.i18n import Msg, Num, Text, _, _n, join
 from bot.core.money import money_rules
 from bot.core.permissions import Rule
 from bot.core.players import Player, Roster, check_name, skeleton
@@ -210,18 +211,18 @@ class TrancaGame(Game):
         target = self._target(rules, state)
         passed = sorted(((v, k) for k, v in totals.items() if v >= target), reverse=True)
         line: list[Text] = [_("{sides}. Target {target}.", sides=self._side_names(roster, state),
-                              target=f"{target:,}")]
+                              target=Num(target))]
         winner = self._winner(totals, rules, state)
         if winner is not None:
             line.append(_("{side} wins with {total}!", side=LETTERS[winner - 1],
-                          total=f"{totals[winner]:,}"))
+                          total=Num(totals[winner])))
             if not ended:
                 line.append(_("/endgame to archive the game (no round follows; /undo or /edit "
                               "to correct one)."))
         elif passed:
             best = [LETTERS[k - 1] for v, k in passed if v == passed[0][0]]
             line.append(_("{sides} are tied past the target at {total}: play another round.",
-                          sides=_both(sorted(best)), total=f"{passed[0][0]:,}"))
+                          sides=_both(sorted(best)), total=Num(passed[0][0])))
         return join(line, " ")
 
     # --- rounds --------------------------------------------------------------------------
@@ -237,7 +238,7 @@ class TrancaGame(Game):
                 raise UserError(_("Side {side} has won with {total}: the game is over and no "
                                   "round follows. /endgame archives it; /undo or /edit "
                                   "corrects a round.", side=LETTERS[won - 1],
-                                  total=f"{ctx.totals[won]:,}"))
+                                  total=Num(ctx.totals[won])))
             entered = dict((ctx.pending or {}).get("sides", {}))
         if "side" not in options:
             raise UserError(_("Say which side: side:A. Sides: {sides}",
@@ -256,15 +257,15 @@ class TrancaGame(Game):
         letter = LETTERS[side - 1]
         if detail:
             lines: list[Text] = [_("Side {side}: {score} ({parts}); melds {melds}, canastras "
-                                   "{canastras}", side=letter, score=f"{score:+,}",
+                                   "{canastras}", side=letter, score=signed(score),
                                    parts=_parts(parts), melds=detail["melds"],
                                    canastras=detail["canastras"])]
         else:
-            lines = [_("Side {side}: {score} ({parts})", side=letter, score=f"{score:+,}",
+            lines = [_("Side {side}: {score} ({parts})", side=letter, score=signed(score),
                        parts=_parts(parts))]
         if replaced is not None:  # said out loud: a side entered twice is a slip as often
             lines.append(_("This replaces side {side}'s earlier entry for this round "
-                           "({score}).", side=letter, score=f"{replaced['score']:+,}"))
+                           "({score}).", side=letter, score=signed(replaced["score"])))
         if missing and ctx.editing is None:
             who = ", ".join(LETTERS[i - 1] for i in missing)
             lines.append(_("Waiting for side {sides}.", sides=who))
@@ -283,7 +284,7 @@ class TrancaGame(Game):
         if won is not None:
             raise UserError(_("side {side} would have won with {total} before it, and no "
                               "round follows a win.", side=LETTERS[won - 1],
-                              total=f"{ctx.totals[won]:,}"))
+                              total=Num(ctx.totals[won])))
         players = [p.seat for p in ctx.hand_players]
         return PlayOutcome("", result=_result(players, dict(ctx.editing["sides"])))
 
@@ -427,7 +428,7 @@ def _packs(state: Mapping[str, Any] | None) -> int:
 def _result(players: list[int], entered: Mapping[str, Any]) -> HandResult:
     deltas = {int(k): v["score"] for k, v in sorted(entered.items())}
     summary = join([_("{side} {score} ({parts})", side=LETTERS[int(k) - 1],
-                      score=f"{v['score']:+,}", parts=_parts(v["parts"]))
+                      score=signed(v["score"]), parts=_parts(v["parts"]))
                     for k, v in sorted(entered.items())], "; ")
     return HandResult(players=players, inputs={"sides": dict(entered)}, deltas=deltas,
                       summary=summary)

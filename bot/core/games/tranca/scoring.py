@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from bot.core.cards import Card, describe
 from bot.core.errors import UserError
-from bot.core.i18n import Msg, _, _n
+from bot.core.i18n import Joined, Msg, Num, _, _n, join
 
 ORDER = {r: i for i, r in enumerate([4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1])}  # 4 .. K, A high
 
@@ -130,9 +130,18 @@ PART_TEXT = {
 }
 
 
+def signed(points: int) -> Num | Joined:
+    """A score with its sign, "+1,200", "-40", "+0", written as the language shown writes
+    numbers ("+1.200" in Portuguese). Num signs only a gain: a side's nothing is "+0", as
+    it always was."""
+    if points == 0:
+        return join(["+", Num(0)], "")
+    return Num(points, signed=True)
+
+
 def part_text(label: str, points: int) -> Msg | str:
     """One part of a side's score, "in hand -40", in the language shown."""
     template = PART_TEXT.get(label)
     if template is None:  # a label of an older version, kept in a round's inputs
         return f"{label} {points:+,}"
-    return replace(template, values={"points": f"{points:+,}"})
+    return replace(template, values={"points": signed(points)})
