@@ -150,10 +150,10 @@ async def test_the_senders_language_unless_the_chat_has_one(service: Service,
 
 async def test_language_choices_are_typed_in_any_case(table: Table):
     assert (await table.ok("/settings language:pt-br")).language == "pt-BR"
-    listed = await table.error("/settings language:fr")
-    assert "`language` is one of auto, en, ne, hi, pt-BR; not `fr`." in listed
+    listed = await table.error("/settings language:fr")  # answered in Portuguese now
+    assert "`language` aceita auto, en, ne, hi, pt-BR; não `fr`." in listed
     shown = (await table.ok("/settings")).text
-    assert "Languages: auto" in shown and "ne (नेपाली)" in shown
+    assert "Idiomas: auto" in shown and "ne (नेपाली)" in shown
 
 
 async def test_the_language_never_leaks_between_chats(service: Service, catalogue: Install):

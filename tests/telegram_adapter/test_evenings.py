@@ -1,0 +1,197 @@
+"""Whole evenings in a table's own language, through the real python-telegram-bot against
+the fake Bot API: everything the bot shows (replies, edits, buttons, tap notices, the
+prompt, the chart's caption, the standings and the settle-up) is in that language; the only
+Latin words left are the table's names and the command grammar people type (/hand,
+winner:, rule keys and the values they take).
+
+Nepali with Nepali Marriage (buttons and the maal prompt), Hindi with marriage rummy and
+Portuguese (Brazil) with Tranca, as the issue asks."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from babel.messages.pofile import read_po
+
+from bot.core.games import GAMES
+from bot.core.i18n.catalogues import po_path, pot_path
+from tests.telegram_helpers import ALICE, CAROL, GROUP, Harness
+
+# What people type stays as typed: commands, key:value options, numbers, `quoted` input.
+GRAMMAR = re.compile(r"/help (?:rules|words)\b|/\w+|@\w+|[\w-]+:\S*|`[^`]*`|\b\d[\d.,]*\w*\b"
+                     r"|tg://\S+")
+WORD = re.compile(r"[A-Za-z][A-Za-z']+")
+# values people type or pick as they are: setting values, timezones, language codes
+TYPED = {"yes", "no", "auto", "live", "new", "last", "all", "none", "rs", "utc", "en", "ne",
+         "hi", "pt", "br"}
+
+
+def shown(fake: Any) -> list[str]:
+    """Every text the bot put in front of people in the group."""
+    texts: list[str] = []
+    for call in fake.calls:
+        params = call.params
+        if str(params.get("chat_id")) not in (str(GROUP), "") and call.method != \
+                "answerCallbackQuery":
+            continue
+        for key in ("text", "caption"):
+            if params.get(key):
+                texts.append(str(params[key]))
+        markup = params.get("reply_markup") or {}
+        if isinstance(markup, dict):
+            texts += [b["text"] for row in markup.get("inline_keyboard", []) for b in row]
+            if markup.get("input_field_placeholder"):
+                texts.append(markup["input_field_placeholder"])
+    return texts
+
+
+def latin_words(text: str, allowed: set[str]) -> list[str]:
+    plain = html.unescape(re.sub(r"<[^>]+>", " ", text))
+    plain = GRAMMAR.sub(" ", plain)
+    return [w for w in WORD.findall(plain) if w.lower() not in allowed]
+
+
+def grammar_of(game_key: str) -> set[str]:
+    """The rule keys and the values they take: typed as they are, in every language."""
+    book = GAMES[game_key].rulebook
+    words = {spec.key.lower() for spec in book.specs}
+    for spec in book.specs:
+        words |= {c.lower() for c in spec.choices}
+        words |= {part for key in [spec.key] for part in key.lower().split("_")}
+    words |= {part for p in book.presets for part in [p.name.lower(), *p.name.split("_")]}
+    return words | TYPED
+
+
+def no_latin(texts: list[str], allowed: set[str]) -> None:
+    leftovers = {(w, t[:120]) for t in texts for w in latin_words(t, allowed)}
+    assert not leftovers, "English left in the replies:\n" + "\n".join(
+        f"{w!r} in {t!r}" for w, t in sorted(leftovers))
+
+
+async def answered(tg: Harness, who: dict, text: str, **kw: Any) -> dict[str, Any]:
+    return await tg.reply_to(await tg.say(who, text, **kw))
+
+
+async def tap_label(tg: Harness, who: dict, asked: dict[str, Any], label: str,
+                    edits: int) -> dict[str, Any]:
+    """Tap the button called `label` on the message `asked`; the edit that answers it."""
+    await tg.tap(who, tg.sent_message(asked), tg.buttons(asked)[label])
+    return (await tg.fake.wait_for("editMessageText", edits))[-1]
+
+
+async def test_a_marriage_evening_in_nepali(tg: Harness):
+    tg.fake.admins[GROUP] = [ALICE["id"]]
+    await answered(tg, ALICE, "/settings language:ne")
+    new = await answered(tg, ALICE, "/newgame marriage players:@alice ram @carol")
+    assert new["text"].startswith("नयाँ")
+    await answered(tg, ALICE, "/rules rate:10 currency:Rs")
+    # a hand by taps: who won, who else has seen, then the maal prompt
+    asked = await answered(tg, ALICE, "/hand")
+    seen = await tap_label(tg, ALICE, asked, "alice", 1)
+    marked = await tap_label(tg, ALICE, seen, "ram", 2)
+    await tap_label(tg, ALICE, marked, "सकियो", 3)  # Done
+    prompt = await tg.fake.wait_until(lambda: next(
+        (p for p in tg.fake.sent("sendMessage", GROUP)
+         if (p.get("reply_markup") or {}).get("force_reply")), None))
+    await tg.say(ALICE, "10", reply_to=tg.sent_message(prompt))
+    await tg.say(ALICE, "ram=2", reply_to=tg.sent_message(prompt))
+    await tg.fake.wait_until(lambda: any("हात 1" in p.get("text", "")
+                                         for p in tg.fake.sent("sendMessage", GROUP)))
+    # a typed hand, then undone by its confirmation
+    await answered(tg, CAROL, "/hand winner:carol seen:alice maal:alice=3 carol=4")
+    ask = await answered(tg, CAROL, "/undo")
+    undone = await tap_label(tg, CAROL, ask, "हो, फिर्ता लिनुहोस्", 4)
+    assert "फिर्ता" in undone["text"]
+    await answered(tg, CAROL, "/hand winner:carol seen:alice maal:alice=3 carol=4")
+    await answered(tg, ALICE, "/rules")
+    await answered(tg, ALICE, "/board")
+    await answered(tg, ALICE, "/help")
+    await tg.say(ALICE, "/chart")
+    await tg.fake.wait_for("sendPhoto", 1)
+    ask = await answered(tg, ALICE, "/endgame")
+    await tap_label(tg, ALICE, ask, "हो, सक्नुहोस्", 5)
+    standings = await tg.fake.wait_until(lambda: next(
+        (t for t in shown(tg.fake) if "हिसाब मिलाउन" in t), None))
+    assert "ram ले alice लाई" in standings  # who pays whom, in Nepali
+    no_latin(shown(tg.fake), {"alice", "ram", "carol"} | grammar_of("marriage"))
+
+
+async def test_a_marriage_rummy_evening_in_hindi(tg: Harness):
+    tg.fake.admins[GROUP] = [ALICE["id"]]
+    await answered(tg, ALICE, "/settings language:hi")
+    await answered(tg, ALICE, "/newgame marriage_rummy players:asha bikash chetan")
+    await answered(tg, ALICE, "/rules rate:0.5 currency:Rs")
+    await answered(tg, ALICE, "/hand")  # no taps in rummy: it says how to type it
+    await answered(tg, ALICE, "/hand winner:asha honours:asha=3 bikash=1 points:bikash=25 "
+                              "chetan=40")
+    await answered(tg, ALICE, "/hand winner:bikash points:asha=12 chetan=30")
+    ask = await answered(tg, ALICE, "/undo")
+    await tap_label(tg, ALICE, ask, next(k for k in tg.buttons(ask) if k != "रद्द करें"
+                                         and "वापस" in k), 1)
+    await answered(tg, ALICE, "/hand winner:chetan points:asha=7 bikash=50")
+    await answered(tg, ALICE, "/hand winner:zed")  # a mistake: the error is Hindi too
+    await answered(tg, ALICE, "/rules")
+    await answered(tg, ALICE, "/board")
+    await tg.say(ALICE, "/chart")
+    await tg.fake.wait_for("sendPhoto", 1)
+    ask = await answered(tg, ALICE, "/endgame")
+    yes = next(k for k in tg.buttons(ask) if "हाँ" in k)
+    await tap_label(tg, ALICE, ask, yes, 2)
+    no_latin(shown(tg.fake), {"asha", "bikash", "chetan", "zed"}
+             | grammar_of("marriage_rummy"))
+
+
+def english_vocabulary(domains: tuple[str, ...], locale: str) -> set[str]:
+    """Words of the English messages that the translations never use: seen in a
+    Portuguese reply, they are English left behind (a shared word like "a" or "total" is
+    Portuguese too, so it doesn't count)."""
+    english: set[str] = set()
+    translated: set[str] = set()
+    for domain in domains:
+        with pot_path(domain).open("rb") as handle:
+            for message in read_po(handle):
+                ids = message.id if isinstance(message.id, tuple) else (message.id,)
+                for text in ids:
+                    english |= {w.lower() for w in WORD.findall(GRAMMAR.sub(" ", text))}
+        with po_path(domain, locale).open("rb") as handle:
+            for message in read_po(handle, locale=locale):
+                strings = message.string if isinstance(message.string, tuple) \
+                    else (message.string,)
+                for text in strings:
+                    translated |= {w.lower() for w in WORD.findall(text or "")}
+    return english - translated
+
+
+async def test_a_tranca_evening_in_portuguese(tg: Harness):
+    tg.fake.admins[GROUP] = [ALICE["id"]]
+    await answered(tg, ALICE, "/settings language:pt-BR")
+    new = await answered(tg, ALICE, "/newgame tranca teams:ana+bruno carla+davi")
+    assert "Tranca" in new["text"]
+    await answered(tg, ALICE, "/round side:A table:365 hand:40 clean:1 dirty:1 red3:1 "
+                              "out:yes")
+    await answered(tg, ALICE, "/round side:B table:240 hand:85 dirty:1")
+    await answered(tg, ALICE, "/round side:A table:500 hand:0 clean:2 out:yes")
+    await answered(tg, ALICE, "/round side:B table:120 hand:30")
+    ask = await answered(tg, ALICE, "/undo")
+    await tap_label(tg, ALICE, ask, next(k for k in tg.buttons(ask)
+                                         if k.lower().startswith("sim")), 1)
+    await answered(tg, ALICE, "/round side:A table:500 hand:0 clean:2 out:yes")
+    await answered(tg, ALICE, "/round side:B table:120 hand:30")
+    await answered(tg, ALICE, "/round side:Q table:10")  # a mistake, answered in Portuguese
+    await answered(tg, ALICE, "/rules")
+    await answered(tg, ALICE, "/board")
+    await answered(tg, ALICE, "/help round")
+    await tg.say(ALICE, "/chart")
+    await tg.fake.wait_for("sendPhoto", 1)
+    ask = await answered(tg, ALICE, "/endgame")
+    await tap_label(tg, ALICE, ask, next(k for k in tg.buttons(ask)
+                                         if k.lower().startswith("sim")), 2)
+    english = english_vocabulary(("maalbot", "tranca"), "pt_BR") - grammar_of("tranca")
+    texts = shown(tg.fake)
+    leftovers = {(w, t[:120]) for t in texts for w in latin_words(t, set())
+                 if w.lower() in english and w.lower() not in {"ana", "bruno", "carla",
+                                                                "davi"}}
+    assert not leftovers, "English left in the replies:\n" + "\n".join(
+        f"{w!r} in {t!r}" for w, t in sorted(leftovers))
