@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.core.i18n.text import Text
+from bot.core.i18n.text import Text, decode, encode
 from bot.core.players import Player, Roster
 
 OPEN, ENDED = "open", "ended"
@@ -93,21 +93,22 @@ class Void:
     """Why a hand left the live log: undone, or replaced by an edit; with the reason given."""
 
     edited: bool
-    reason: str | None = None
+    reason: Text | None = None  # as typed, or the bot's own (a message, in any language)
 
     def to_text(self) -> str:
         """As the hand log keeps it."""
+        reason = encode(self.reason) if self.reason else None
         if self.edited:
-            return f"edited: {self.reason}" if self.reason else "edited"
-        return self.reason or "undone"
+            return f"edited: {reason}" if reason else "edited"
+        return reason or "undone"
 
     @classmethod
     def from_text(cls, text: str | None) -> Void:
         if text is None or text == "undone":
             return cls(False)
         if text == "edited" or text.startswith("edited: "):
-            return cls(True, text.partition(": ")[2] or None)
-        return cls(False, text)
+            return cls(True, decode(text.partition(": ")[2]) or None)
+        return cls(False, decode(text))
 
 
 @dataclass

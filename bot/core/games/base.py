@@ -220,7 +220,7 @@ class Game(ABC):
         return self.columns(roster, state)
 
     def goal(self, rules: Mapping[str, Any],
-             state: Mapping[str, Any] | None) -> tuple[float, str] | None:
+             state: Mapping[str, Any] | None) -> tuple[float, Text] | None:
         """A total to reach, drawn on the chart (Tranca's target), if the game has one."""
         return None
 

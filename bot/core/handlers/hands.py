@@ -272,8 +272,10 @@ async def edit(call: Call) -> Outcome:
             replaced.append((later, redone))
         _add(running, result.deltas, +1)
         state = after
-    # kept in the hand log as plain text (a void's reason), so in the log's own words
-    why = f"follows the edit of {word} {no}" + (f": {reason}" if reason else "")
+    # kept in the hand log as a message, shown in the reader's language
+    said = {"hand": placeholders(word)["hand"], "no": no}
+    why = _("follows the edit of {hand} {no}: {reason}", **said, reason=reason) if reason \
+        else _("follows the edit of {hand} {no}", **said)
     await money_of(call, session)
     for was, now in replaced:
         await call.tx.void_hand(session.id, was.no, command.actor.id,

@@ -76,7 +76,7 @@ async def history(call: Call) -> Outcome:
                         summary=tr.render(hand.summary).splitlines()[0]))
         if hand.voided_at is not None and hand.void is not None:
             at = tr.datetime(hand.voided_at.astimezone(zone))
-            reason = hand.void.reason
+            reason = tr.render(hand.void.reason) if hand.void.reason else None
             if hand.void.edited:
                 line = tr("replaced by an edit {when} (reason: {reason})", when=at,
                           reason=reason) if reason else tr("replaced by an edit {when}",

@@ -59,7 +59,7 @@ class Num:
         return render(self, None)
 
 
-Text = Union[str, Msg, Joined]  # noqa: UP007 (a runtime alias used in isinstance checks)
+Text = Union[str, Msg, Joined, Num]  # noqa: UP007 (a runtime alias, also in annotations)
 
 
 def _(msgid: str, **values: Any) -> Msg:

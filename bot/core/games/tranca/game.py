@@ -173,9 +173,9 @@ class TrancaGame(Game):
                 for i, side in enumerate(_sides(state), 1)]
 
     def goal(self, rules: Mapping[str, Any],
-             state: Mapping[str, Any] | None) -> tuple[float, str] | None:
+             state: Mapping[str, Any] | None) -> tuple[float, Text] | None:
         target = self._target(rules, state)
-        return float(target), f"target {target:,}"
+        return float(target), _("target {target}", target=Num(target))
 
     def _side_names(self, roster: Roster, state: Mapping[str, Any] | None) -> str:
         return " · ".join(f"{LETTERS[i]}: " + "+".join(roster.by_seat(s).name for s in side)
