@@ -179,3 +179,16 @@ async def test_help_too_long_in_another_language_stays_english(store: SqlStore,
                 assert localizations(sub, "description") == {}
                 assert all(localizations(o, "description") == {} for o in sub["options"])
             assert localizations(synced["hand"], "description") == {"pt-BR": "registrar uma mão"}
+
+
+async def test_the_shipped_catalogues_sync_as_discord_accepts_them(store: SqlStore):
+    """The real Hindi and Portuguese catalogues (not a test one): every localised name and
+    description passes the fake's Discord rules, and the words are the translators'."""
+    async with discord_in(store) as dc:
+        synced = {c["name"]: c for c in dc.fake.commands["global"]}
+        check_commands(dc.fake.commands["global"])
+        assert localizations(synced["newgame"], "name") == {"hi": "नया-खेल",
+                                                             "pt-BR": "nova_partida"}
+        assert localizations(synced["join"], "name") == {"hi": "जुड़ें", "pt-BR": "entrar"}
+        described = localizations(synced["join"], "description")
+        assert set(described) == {"hi", "pt-BR"} and all(described.values())
