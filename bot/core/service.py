@@ -195,7 +195,7 @@ class Service:
         token it rode on); `locale`: the sender's platform language, as on a Command."""
         token = self.token(chat, data)
         if token is None:
-            language = i18n.choose(None, locale)
+            language = await self.language(chat, locale)
             return Reply.error(i18n.translator(language).text(answers.INVALID), language)
 
         async def run(_c: object, _a: object) -> Reply:
@@ -203,6 +203,19 @@ class Service:
                                         token, value)
 
         return await self._safely(run, Command(chat, actor, "answer", locale=locale), None)
+
+    async def language(self, chat: str, locale: str | None) -> str:
+        """The language to answer in outside a command (a line that doesn't parse, a button
+        that is no longer valid): the chat's setting, else the person's own. A chat that
+        can't be read right now gets the person's."""
+        try:
+            async with asyncio.timeout(CHECK_SECONDS):
+                async with self.store.transaction(chat, write=False) as tx:
+                    settings = await tx.settings()
+        except Exception:
+            log.warning("could not read the language of %s", chat, exc_info=True)
+            return i18n.choose(None, locale)
+        return i18n.choose(settings.language, locale)
 
     async def note_prompt(self, chat: str, ref: str) -> None:
         """A platform sent the question of a waiting hand as message `ref`: a reply to it is

@@ -51,7 +51,7 @@ def check_backup(data: Any) -> None:
     if not isinstance(data, Mapping) or data.get("format") != FORMAT \
             or data.get("version") not in READS:
         raise RestoreError(_("this is not a Maalbot export (format {format}, version {versions})",
-                             format=FORMAT, versions=" or ".join(map(str, READS))))
+                             format=FORMAT, versions=", ".join(map(str, READS))))
     found = data.get("sessions")
     if not isinstance(found, list) or len(found) > MAX_SESSIONS:
         raise RestoreError(_("`sessions` must be a list of at most {n} sessions",

@@ -76,8 +76,8 @@ def chat_key(chat_id: int) -> str:
 
 
 def person_tr(user: User | None) -> Tr:
-    """For what the adapter says before the core has chosen a language (the chat's setting
-    is not known here): the person's own, where we have it."""
+    """For what the adapter says when the chat can't be asked (a button that failed): the
+    person's own language, where we have it."""
     return translator(choose(None, user.language_code if user is not None else None))
 
 
@@ -181,7 +181,7 @@ class TelegramAdapter:
         try:
             parsed = parse_command_text(rewritten)
         except UserError as error:
-            await self._send(message, _error_reply(error, person_tr(user)))
+            await self._send(message, _error_reply(error, await self._tr(message, user)))
             return
         addressed = parsed.addressee is not None
         if addressed and parsed.addressee.lower() != (self.app.bot.username or "").lower():
@@ -192,7 +192,7 @@ class TelegramAdapter:
         try:
             attachment = await self._document(message)
         except UserError as error:
-            await self._send(message, _error_reply(error, person_tr(user)))
+            await self._send(message, _error_reply(error, await self._tr(message, user)))
             return
         command = Command(
             chat=chat_key(message.chat_id), actor=self._actor_for(user, False),
@@ -244,7 +244,7 @@ class TelegramAdapter:
         mine = parsed.addressee is None or parsed.addressee.lower() == (
             self.app.bot.username or "").lower()
         if mine and self.service.knows(parsed.name):
-            tr = person_tr(message.from_user)
+            tr = await self._tr(message, message.from_user)
             await self._send(message, Reply(
                 tr("I don't re-read edited messages, so nothing changed. Send the command "
                    "again, or correct a recorded hand with /edit hand:N."),
@@ -356,8 +356,10 @@ class TelegramAdapter:
         chat's menu in the person's language, then the chat's, then the default in theirs),
         so it is set in each language too, or a Hindi speaker would see the English one."""
         scope = BotCommandScopeChat(chat_id)
+        # everyone else sees the chat's menu in the chat's language, if it has set one
+        default = await self.service.language(chat_key(chat_id), None)
         try:
-            for code, language in [(None, DEFAULT), *MENU_LANGUAGES.items()]:
+            for code, language in [(None, default), *MENU_LANGUAGES.items()]:
                 if game:
                     commands = self._menu(game, translator(language))
                     await self._retry(lambda commands=commands, code=code:
@@ -390,7 +392,7 @@ class TelegramAdapter:
         message = query.message
         presser = query.from_user
         if not isinstance(message, Message):
-            return person_tr(presser)("This button is no longer valid.")
+            return person_tr(presser)("This button is no longer valid.")  # no chat to ask
         token, value = kb.split(query.data or "")
         reply = await self.service.answer(
             chat_key(message.chat_id), self._actor_for(presser, False), token, value,
@@ -419,6 +421,12 @@ class TelegramAdapter:
     def _admin_check(self, message: Message, user: User) -> Callable[[], Awaitable[bool]]:
         """Asked by the core only when a permission can depend on it."""
         return lambda: self._is_admin(message, user)
+
+    async def _tr(self, message: Message, user: User | None) -> Tr:
+        """For what the adapter says itself about a message: the chat's language if it has
+        set one, else the sender's."""
+        return translator(await self.service.language(
+            chat_key(message.chat_id), user.language_code if user is not None else None))
 
     @staticmethod
     def _actor_for(user: User, is_admin: bool) -> Actor:

@@ -16,6 +16,7 @@ from bot.core.errors import UserError
 from bot.core.games import get_game
 from bot.core.handlers.call import Call, Outcome
 from bot.core.i18n import Tr, _, _n
+from bot.core.session import Void
 
 COMPRESS_OVER = 1_000_000  # bytes
 MAX_UNPACKED = 200_000_000  # an import bigger than this is not a real export
@@ -54,7 +55,8 @@ async def export(call: Call) -> Outcome:
         async for chunk in call.tx.export_json(ids, everything, extra):
             sink.write(chunk.encode())
     else:
-        async for row in _csv_rows(call.tx.export_parts(ids, everything), call.settings.zone):
+        async for row in _csv_rows(call.tx.export_parts(ids, everything), call.settings.zone,
+                                   call.tr):
             sink.write(row.encode())
     body, packed = sink.close()
     name = f"maalbot-{len(ids)}-sessions.{fmt}" + (".gz" if packed else "")
@@ -140,8 +142,9 @@ def _unpacked(data: bytes) -> bytes:
 
 
 async def _csv_rows(parts: AsyncIterator[tuple[str, dict[str, Any]]],
-                    zone: ZoneInfo) -> AsyncIterator[str]:
-    """One row per player per hand, for a spreadsheet, as the hands come."""
+                    zone: ZoneInfo, tr: Tr) -> AsyncIterator[str]:
+    """One row per player per hand, for a spreadsheet, as the hands come (the columns and
+    status words are keys for a spreadsheet; a reason is shown as the reader reads it)."""
     out = io.StringIO()
     writer = csv.writer(out)
 
@@ -166,8 +169,7 @@ async def _csv_rows(parts: AsyncIterator[tuple[str, dict[str, Any]]],
         hand = value
         when = _moment(hand.get("created_at")).astimezone(zone).strftime("%Y-%m-%d %H:%M") \
             if hand.get("created_at") else ""
-        status = "live" if not hand.get("voided_at") else (hand.get("void_reason")
-                                                            or "undone")
+        status = "live" if not hand.get("voided_at") else _status(hand.get("void_reason"), tr)
         for seat, points in sorted(hand["deltas"].items(), key=lambda kv: int(kv[0])):
             label = names.get(int(seat), seat) if game.player_columns else f"side {seat}"
             shown = points / 10 ** game.point_places if game.point_places else points
@@ -177,3 +179,13 @@ async def _csv_rows(parts: AsyncIterator[tuple[str, dict[str, Any]]],
 
 def _moment(value: Any) -> datetime:
     return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+
+
+def _status(stored: str | None, tr: Tr) -> str:
+    """A voided hand's status as the hand log keeps it (undone, its reason, edited, edited:
+    its reason), the reason in the reader's words."""
+    void = Void.from_text(stored)
+    reason = tr.render(void.reason) if void.reason else ""
+    if void.edited:
+        return f"edited: {reason}" if reason else "edited"
+    return reason or "undone"

@@ -161,9 +161,11 @@ def _write(path: Path, catalog: Catalog, check: bool, omit_locations: bool) -> b
 
 
 def _without_dates(data: bytes) -> bytes:
-    """The header's creation dates change on every run; they don't make a file stale."""
+    """What makes a catalogue stale: its messages. The header's dates change on every run
+    and the source lines (#:) with every edit above a message; neither counts."""
     return b"\n".join(line for line in data.split(b"\n")
-                      if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date')))
+                      if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date',
+                                              b"#: ")))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,6 +30,14 @@ async def test_an_edit_passes_a_removed_foul_on_to_the_next_hand(table: Table):
         reply.text
     history = (await table.ok("/history")).text
     assert "follows the edit of hand 1: carol did not foul" in history
+    # the bot's reason is kept as a message: read later in Portuguese, it is Portuguese,
+    # in /history and in the spreadsheet export (the reason typed stays as typed)
+    await table.ok("/settings language:pt-BR")
+    assert "segue a edição de mão 1: carol did not foul" in (await table.ok("/history")).text
+    exported = (await table.ok("/export format:csv")).file
+    assert exported is not None and \
+        "edited: segue a edição de mão 1: carol did not foul" in exported.data.decode()
+    await table.ok("/settings language:en")
     # undo of hand 2 goes back to the re-derived state (no foul waiting): a new hand 2
     # charges nothing
     await table.ok("/undo")
