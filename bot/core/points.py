@@ -29,10 +29,11 @@ def as_json(points: int, places: int = 0) -> int | float:
 def show(points: int, places: int = 0, *, signed: bool = True, tr: Tr | None = None) -> str:
     """"+41", "-3.5", "0", with thousands separators: "+1,200"; with `tr`, written as its
     language writes numbers ("+1.200" in Portuguese)."""
-    if tr is None and not places and type(points) is int:  # whole points, without a Decimal
+    if not places and type(points) is int:  # whole points, without a Decimal
         if points == 0:
             return "0"
-        return f"{points:+,}" if signed else f"{points:,}"
+        text = tr.number(abs(points)) if tr is not None else f"{abs(points):,}"
+        return ("-" if points < 0 else "+" if signed else "") + text
     return show_value(value(points, places), places, signed=signed, tr=tr)
 
 

@@ -89,6 +89,10 @@ def fill(template: str, values: Mapping[str, Any], tr: Renderer | None) -> str:
     (a translation with a typo shows the placeholder rather than failing)."""
     if not values or "{" not in template:
         return template
+    try:  # the usual case, at C speed: every field has a value and nothing else is braced
+        return template.format_map(_Rendered(values, tr))
+    except (KeyError, ValueError, IndexError, AttributeError, TypeError):
+        pass
 
     def swap(match: re.Match[str]) -> str:
         name = match.group(1)
@@ -96,6 +100,17 @@ def fill(template: str, values: Mapping[str, Any], tr: Renderer | None) -> str:
             return match.group(0)
         return render(values[name], tr)
     return _FIELD.sub(swap, template)
+
+
+class _Rendered(dict):  # type: ignore[type-arg]
+    """A message's values, each rendered in the language shown as format_map asks for it."""
+
+    def __init__(self, values: Mapping[str, Any], tr: Renderer | None) -> None:
+        super().__init__(values)
+        self.tr = tr
+
+    def __getitem__(self, name: str) -> str:
+        return render(super().__getitem__(name), self.tr)
 
 
 def render(text: Any, tr: Renderer | None) -> str:
