@@ -128,8 +128,8 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
     # the environment's language (LANG=pt_BR.UTF-8): the console's own lines, and the
     # sender's language of every command (a chat's language setting wins over it)
     language = environment_language()
-    tr = translator(language)
-    if interactive:
+    if interactive:  # the greeting too: the chat's language, else the environment's
+        tr = translator(await service.language(chat, language))
         stdout.write(tr("Maalbot console. Try /help, or /newgame marriage players:alice bob "
                         "carol. Ctrl-D quits.") + "\n")
     loop = asyncio.get_running_loop()
@@ -142,16 +142,19 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
         if line is None:
             return 0
         if line == "\x00not-utf8":
+            tr = translator(await service.language(chat, language))  # the chat's, else ours
             _write(stdout, Reply.error(tr("That line isn't UTF-8 text; it was skipped. Type "
-                                          "it again."), language), None, as_json)
+                                          "it again."), tr.language), None, as_json)
             continue
         for piece in split_line(line.strip(), known):
             if piece in ("/quit", "/exit"):
                 return 0
             try:
                 reply = await service.handle(line_to_command(piece, user, chat, language))
-            except UserError as error:  # the line itself (a file to /import unreadable)
-                reply = Reply.error(tr.render(error.message), language)
+            except UserError as error:  # the line itself: it doesn't parse, or a file to
+                # /import is unreadable; said in the chat's language, else the environment's
+                tr = translator(await service.language(chat, language))
+                reply = Reply.error(tr.render(error.message), tr.language)
             try:
                 path = save_file(reply, files)
             except OSError as error:

@@ -11,7 +11,7 @@ from typing import NoReturn
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from bot.core.i18n import Text, Tr, _, choose, translator
+from bot.core.i18n import Joined, Msg, Text, Tr, _, choose, translator
 
 # Exit codes (documented in the README, "Running it").
 OK, UNHEALTHY, BAD_SETTING, DATABASE, FILE, PLATFORM, NOTHING = 0, 1, 2, 3, 4, 5, 6
@@ -46,6 +46,14 @@ def fail(code: int, message: Text) -> NoReturn:
     raise Failure(code, message)
 
 
+def lazy(error: BaseException) -> Text:
+    """An exception's message as raised: a lazy message (`ValueError(_("..."))`) stays one,
+    to be shown in the reader's language; anything else is its own words."""
+    if len(error.args) == 1 and isinstance(error.args[0], Msg | Joined):
+        return error.args[0]
+    return str(error)
+
+
 def _where(url: str) -> Text:
     try:
         parsed = make_url(url)
@@ -66,7 +74,7 @@ def database_failure(url: str, error: BaseException) -> Failure:
                                       "sqlite:///maalbot.db or postgresql://user@host/dbname."))
     if isinstance(error, ValueError) and "DATABASE_URL" in str(error):
         return Failure(BAD_SETTING, _("{error}: use sqlite:///maalbot.db or "
-                                      "postgresql://user@host/dbname.", error=str(error)))
+                                      "postgresql://user@host/dbname.", error=lazy(error)))
     text = " ".join(str(e) for e in _chain(error))
     kinds = {type(e).__name__ for e in _chain(error)}
     where = _where(url)

@@ -9,6 +9,7 @@ from typing import Protocol
 
 from aiohttp import web
 
+from bot.core.i18n import _
 from bot.core.service import Service
 from bot.failures import PLATFORM, Failure, database_failure
 from bot.settings import Settings
@@ -29,9 +30,12 @@ def platform_failure(adapter: Adapter, error: Exception) -> Failure:
     text = f"{type(error).__name__}: {error}"
     if any(word in text for word in ("Unauthorized", "InvalidToken", "LoginFailure",
                                      "Improper token", "401")):
-        return Failure(PLATFORM, f"{name} refused the token: check {name.upper()}_TOKEN.")
-    return Failure(PLATFORM, f"Can't reach {name} ({text[:160]}): check the network and "
-                             f"{name.upper()}_API_URL if you set it.")
+        return Failure(PLATFORM, _("{platform} refused the token: check {variable}.",
+                                   platform=name, variable=f"{name.upper()}_TOKEN"))
+    # the platform's library's own words (`error`) are as it says them
+    return Failure(PLATFORM, _("Can't reach {platform} ({error}): check the network and "
+                               "{variable} if you set it.", platform=name, error=text[:160],
+                               variable=f"{name.upper()}_API_URL"))
 
 
 def build_adapters(settings: Settings, service: Service) -> list[Adapter]:

@@ -7,6 +7,9 @@ import hashlib
 from pydantic import ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.core.i18n import Text, _, join
+from bot.failures import lazy
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
@@ -51,21 +54,21 @@ class Settings(BaseSettings):
     def _known_level(cls, value: str) -> str:
         level = value.upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-            raise ValueError("LOG_LEVEL is one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
+            raise ValueError(_("LOG_LEVEL is one of DEBUG, INFO, WARNING, ERROR, CRITICAL"))
         return level
 
     @field_validator("log_format")
     @classmethod
     def _known_format(cls, value: str) -> str:
         if value.lower() not in ("plain", "json"):
-            raise ValueError("LOG_FORMAT is plain or json")
+            raise ValueError(_("LOG_FORMAT is plain or json"))
         return value.lower()
 
     @field_validator("discord_shard_ids")
     @classmethod
     def _shard_list(cls, value: str | None) -> str | None:
         if value is not None and not all(p.strip().isdigit() for p in value.split(",")):
-            raise ValueError("DISCORD_SHARD_IDS is a list of shard numbers like 0,1")
+            raise ValueError(_("DISCORD_SHARD_IDS is a list of shard numbers like 0,1"))
         return value
 
     def shard_ids(self) -> list[int] | None:
@@ -85,20 +88,29 @@ class Settings(BaseSettings):
         return {"discord": self.discord_token, "telegram": self.telegram_token}
 
 
-def setting_problem(error: ValidationError) -> str:
+def setting_problem(error: ValidationError) -> Text:
     """A settings error in our words: the environment variable, what was given, and what it
-    takes (not pydantic's message)."""
-    problems = []
+    takes (not pydantic's message); lazy text, shown in the command line's language. Our
+    validators raise lazy messages; pydantic's own words for other kinds stay as they are."""
+    problems: list[Text] = []
     for item in error.errors():
-        name = str(item["loc"][0]).upper() if item["loc"] else "a setting"
+        name: Text = str(item["loc"][0]).upper() if item["loc"] else _("a setting")
         given = item.get("input")
         kind = item.get("type", "")
+        takes: Text
         if kind.startswith("int"):
-            takes = "a whole number"
+            takes = _("a whole number")
         elif kind.startswith("bool"):
-            takes = "true or false"
+            # TRANSLATORS: true and false are typed as they are
+            takes = _("true or false")
+        elif isinstance(item.get("ctx", {}).get("error"), ValueError):
+            takes = lazy(item["ctx"]["error"])
         else:
             takes = str(item.get("msg", "")).removeprefix("Value error, ")
-        shown = f"={str(given)[:40]}" if isinstance(given, str | int) else ""
-        problems.append(f"{name}{shown} is wrong: {takes}")
-    return "; ".join(problems) + " (environment or .env)."
+        if isinstance(given, str | int):
+            problems.append(_("{setting}={value} is wrong: {takes}", setting=name,
+                              value=str(given)[:40], takes=takes))
+        else:
+            problems.append(_("{setting} is wrong: {takes}", setting=name, takes=takes))
+    # TRANSLATORS: {problems} are the settings that are wrong; .env is a file's name
+    return _("{problems} (environment or .env).", problems=join(problems, "; "))

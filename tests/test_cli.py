@@ -85,6 +85,26 @@ def test_files_settings_and_empty_chats(tmp_path: Path):
     assert "Traceback" in debug.stderr  # the details, when asked for
 
 
+def test_a_bad_setting_is_explained_in_the_command_lines_language(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path):
+    """LANG=pt_BR.UTF-8: what is wrong with the settings, and what they take, in Portuguese;
+    the variables and what was given as they are."""
+    from bot.__main__ import main
+
+    monkeypatch.chdir(tmp_path)  # no .env
+    for name in [k for k in os.environ if k.startswith(("LC_", "DATABASE_", "TELEGRAM_",
+                                                         "DISCORD_", "LOG_", "HEALTH_"))]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    monkeypatch.setenv("LOG_LEVEL", "loud")
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_PORT", "abc")
+    assert main(["migrate"]) == BAD_SETTING
+    assert capsys.readouterr().err == (
+        "Configuração inválida: LOG_LEVEL=loud está errado: LOG_LEVEL é um de DEBUG, INFO, "
+        "WARNING, ERROR, CRITICAL; TELEGRAM_WEBHOOK_PORT=abc está errado: um número inteiro "
+        "(variável de ambiente ou .env).\n")
+
+
 @pytest.mark.parametrize("platform", ["TELEGRAM", "DISCORD"])
 def test_a_platform_that_cannot_be_reached_is_one_line(platform: str, tmp_path: Path):
     result = bot("run", env={"DATABASE_URL": f"sqlite:///{tmp_path / 'x.db'}",

@@ -232,3 +232,25 @@ async def test_the_console_answers_in_the_environments_language_unless_the_chat_
     assert "file" in replies[4]
     replies = await run("/settings language:en", "/board")
     assert replies[-1]["language"] == "en", replies
+
+
+async def test_a_line_that_does_not_parse_is_answered_in_the_chats_language(
+        service, monkeypatch, tmp_path: Path):
+    """The grammar's error comes before any command runs: it is said in the chat's language
+    (ne), not the environment's (pt_BR), like every other reply of that chat."""
+    import io
+    from dataclasses import replace
+
+    from bot.console import run_console
+
+    monkeypatch.setenv("LANG", "pt_BR.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    async with service.store.transaction("console", write=True) as tx:
+        await tx.save_settings(replace(await tx.settings(), language="ne"))
+    out = io.StringIO()
+    await run_console(service, "host", True, io.StringIO("/hand winner:a winner:b\n"), out,
+                      files=tmp_path)
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert replies == [{"ok": False, "language": "ne",
+                        "error": "`winner:` दुई पटक दिइयो; एक पटक मात्र दिनुहोस्।"}]

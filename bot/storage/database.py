@@ -8,6 +8,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from bot.core.i18n import _
+
 CONNECT_SECONDS, STATEMENT_SECONDS, POOL_SECONDS = 10, 15, 10
 
 
@@ -19,7 +21,9 @@ def async_url(url: str) -> str:
         return str(parsed.set(drivername="sqlite+aiosqlite"))
     if backend in ("postgresql", "postgres"):
         return parsed.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
-    raise ValueError(f"DATABASE_URL must be sqlite:/// or postgresql://, not {backend}")
+    # a lazy message: the command line shows it in its language (bot/failures.py)
+    raise ValueError(_("DATABASE_URL must be sqlite:/// or postgresql://, not {backend}",
+                       backend=backend))
 
 
 def create_engine(url: str, hot: bool = False) -> AsyncEngine:
