@@ -24,7 +24,8 @@ from bot.core.i18n.catalogues import CORE_DOMAIN, GAMES, ROOT, domains, po_path,
 
 KEYWORDS = {"_": None, "N_": None, "tr": None, "_n": (1, 2), "plural": (1, 2)}
 LANGUAGE_LOCALES = ("ne", "hi", "pt_BR")  # every language but English, the source
-Found = tuple[str | tuple[str, str], str, int]  # message (or singular, plural), file, line
+# message (or singular, plural), file, line, and notes for translators
+Found = tuple[str | tuple[str, str], str, int, tuple[str, ...]]
 NAME_NOTE = ("A Discord command or option name in this language: lowercase, 1 to 32 letters, "
              "digits, - or _, no spaces; keep the / or : as in the English.")
 
@@ -40,11 +41,13 @@ def _from_code() -> Iterator[tuple[str, Found]]:
     for path in sorted(ROOT.rglob("*.py")):
         if "i18n" in path.parts and path.name != "words.py":
             continue  # the machinery itself (its docstrings name the markers)
-        for line, message, _comments, _context in extract_from_file(
-                "python", str(path), keywords=KEYWORDS):
+        for line, message, comments, _context in extract_from_file(
+                "python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
+                strip_comment_tags=True):
             if isinstance(message, tuple):
                 message = (message[0], message[1])
-            yield _domain_of_file(path), (message, str(path.relative_to(ROOT.parent)), line)
+            yield _domain_of_file(path), (message, str(path.relative_to(ROOT.parent)), line,
+                                          tuple(comments))
 
 
 def _game_domain(game: object) -> str:
@@ -59,24 +62,24 @@ def _from_data() -> Iterator[tuple[str, Found]]:
     where = "(declared)"
     for spec in TABLE.core.values():
         for text in _spec_texts(spec):
-            yield CORE_DOMAIN, (text, "bot/core/commands/core.py", 0)
+            yield CORE_DOMAIN, (text, "bot/core/commands/core.py", 0, ())
     for game in TABLE.games.values():
         domain = _game_domain(game)
         where = f"bot/core/games/{domain}"
         for text in (game.title, game.glossary, game.rules_note, game.hand_word,
                      game.seats_fixed, game.edit_example, game.waiting_input):
             if text:
-                yield domain, (text, where, 0)
+                yield domain, (text, where, 0, ())
         for spec in game.commands:
             for text in _spec_texts(spec):
-                yield domain, (text, where, 0)
+                yield domain, (text, where, 0, ())
         for option in game.newgame_options:
             if option.help:
-                yield domain, (option.help, where, 0)
+                yield domain, (option.help, where, 0, ())
         for rule in game.rulebook.specs:
-            yield domain, (rule.help, where, 0)
+            yield domain, (rule.help, where, 0, ())
         for preset in game.rulebook.presets:
-            yield domain, (preset.description, where, 0)
+            yield domain, (preset.description, where, 0, ())
 
 
 def _discord_names() -> Iterator[tuple[str, Found]]:
@@ -87,7 +90,7 @@ def _discord_names() -> Iterator[tuple[str, Found]]:
     from bot.discord_adapter.tree import slash_commands
 
     for msgid in msgids(slash_commands(TABLE)):
-        yield CORE_DOMAIN, (msgid, "bot/discord_adapter/locales.py", 0)
+        yield CORE_DOMAIN, (msgid, "bot/discord_adapter/locales.py", 0, (NAME_NOTE,))
 
 
 def _spec_texts(spec: object) -> Iterator[str]:
@@ -106,7 +109,7 @@ def collect() -> dict[str, Catalog]:
                               msgid_bugs_address="", copyright_holder="")
                 for name in domains()}
     for source in (_from_code(), _from_data(), _discord_names()):
-        for domain, (message, filename, line) in source:
+        for domain, (message, filename, line, notes) in source:
             catalog = catalogs[domain]
             key = message[0] if isinstance(message, tuple) else message
             if not key:
@@ -114,9 +117,10 @@ def collect() -> dict[str, Catalog]:
             existing = catalog.get(key)
             if existing is not None:
                 existing.locations.append((filename, line))
+                existing.auto_comments.extend(n for n in notes
+                                              if n not in existing.auto_comments)
             else:
-                note = [NAME_NOTE] if filename.endswith("locales.py") else []
-                catalog.add(message, locations=[(filename, line)], auto_comments=note)
+                catalog.add(message, locations=[(filename, line)], auto_comments=list(notes))
     return catalogs
 
 
