@@ -105,8 +105,9 @@ async def play(call: Call) -> Outcome:
     session.hand_count = hand.no
     await call.tx.save_session(session)
     tr = call.tr
+    summary = tr.render(hand.summary)
     head = (tr("{entry}: {summary}", entry=numbered(game.hand_word, hand.no),
-               summary=tr.render(hand.summary))
+               summary=summary)
             + f"\n{deltas_line(game, session, hand.deltas, tr)}")
     previous = await call.tx.hand(session.id, hand.no - 1) if hand.no > 1 else None
     twice = previous is not None and previous.inputs == hand.inputs
@@ -115,16 +116,18 @@ async def play(call: Call) -> Outcome:
                           "takes this one back.", **call.words, no=hand.no - 1)
     reply = await board_reply(call, session, head)
     if twice:
-        reply.question = undo_question(call, hand)
+        reply.question = undo_question(call, hand, summary)
     return Outcome(reply, True)
 
 
-def undo_question(call: Call, hand: HandRecord) -> flows.Question:
+def undo_question(call: Call, hand: HandRecord, summary: str | None = None) -> flows.Question:
+    """"Undo hand 3 (alice won...)?" (`summary`: the hand's, already rendered)."""
     assert call.session is not None and call.session.id is not None
     tr = call.tr
+    summary = tr.render(hand.summary) if summary is None else summary
     return flows.confirm(
         flows.Step.UNDO, tr("Undo {hand} {no} ({summary})?", **call.words, no=hand.no,
-                            summary=tr.render(hand.summary).splitlines()[0]),
+                            summary=summary.splitlines()[0]),
         tr("Yes, undo"), call.session.id, hand.no, starter(call), tr)
 
 
