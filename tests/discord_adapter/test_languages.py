@@ -19,7 +19,7 @@ from bot.discord_adapter.adapter import chat_key
 from bot.discord_adapter.locales import SlashTranslator, localised_names, msgids, valid_name
 from bot.discord_adapter.tree import slash_commands
 from bot.storage import SqlStore
-from tests.discord_helpers import ALICE, DiscordHarness, slash
+from tests.discord_helpers import ALICE, DiscordHarness, component, custom_ids, slash
 from tests.fakes.catalogue import temporary_catalogue
 from tests.fakes.discord_api import CHANNEL_ID, FakeDiscord, Invalid, check_commands
 
@@ -192,3 +192,53 @@ async def test_the_shipped_catalogues_sync_as_discord_accepts_them(store: SqlSto
         assert localizations(synced["join"], "name") == {"hi": "जुड़ें", "pt-BR": "entrar"}
         described = localizations(synced["join"], "description")
         assert set(described) == {"hi", "pt-BR"} and all(described.values())
+
+
+def _shown_on_discord(fake: FakeDiscord) -> list[str]:
+    """Every text the bot sent to Discord: contents, embeds, button and select labels."""
+    texts: list[str] = []
+    for call in fake.captured:
+        body = call.body if isinstance(call.body, dict) else {}
+        body = body.get("data", body) if isinstance(body.get("data"), dict) else body
+        texts.append(str(body.get("content") or ""))
+        for embed in body.get("embeds") or []:
+            texts += [str(embed.get(k) or "") for k in ("title", "description")]
+            texts += [str(f.get(k) or "") for f in embed.get("fields") or []
+                      for k in ("name", "value")]
+        for row in body.get("components") or []:
+            for item in row.get("components", []):
+                texts += [str(item.get("label") or ""), str(item.get("placeholder") or "")]
+    return [t for t in texts if t]
+
+
+async def test_a_tranca_evening_on_discord_in_the_players_portuguese(store: SqlStore):
+    """No language set in the channel: a player whose Discord speaks Portuguese (Brazil)
+    is answered in it, from the new game to the final standings, buttons included."""
+    from tests.telegram_adapter.test_evenings import english_vocabulary, grammar_of, latin_words
+
+    def brazilian(payload: dict[str, Any]) -> dict[str, Any]:
+        payload["locale"] = "pt-BR"
+        return payload
+
+    async with discord_in(store) as dc:
+        await dc.reply_to(brazilian(slash("newgame", ALICE, game="tranca",
+                                          teams="ana+bruno carla+davi")))
+        await dc.reply_to(brazilian(slash("round", ALICE, side="A", table=365, hand="40",
+                                          clean=1, out=True)))
+        await dc.reply_to(brazilian(slash("round", ALICE, side="B", table=240, hand="85")))
+        await dc.reply_to(brazilian(slash("round", ALICE, side="Q", table=10)))  # a mistake
+        await dc.reply_to(brazilian(slash("board", ALICE)))
+        await dc.reply_to(brazilian(slash("rules", ALICE)))
+        ask = brazilian(slash("endgame", ALICE))
+        asked = await dc.reply_to(ask)
+        buttons = custom_ids(asked["data"])
+        yes = next(label for label in buttons if label.lower().startswith("sim"))
+        ended = await dc.reply_to(brazilian(component(dc.message_of(ask), buttons[yes],
+                                                      ALICE)))
+        assert "Placar final" in str(ended) or "final" in str(ended).lower()
+        english = english_vocabulary(("maalbot", "tranca"), "pt_BR") - grammar_of("tranca")
+        leftovers = {(w, t[:100]) for t in _shown_on_discord(dc.fake)
+                     for w in latin_words(t, set())
+                     if w.lower() in english and w.lower() not in {"ana", "bruno", "carla",
+                                                                    "davi", "alice"}}
+        assert not leftovers, "\n".join(f"{w!r} in {t!r}" for w, t in sorted(leftovers))
