@@ -117,13 +117,15 @@ async def test_what_the_adapter_says_itself_follows_the_chats_language(tg: Harne
     Nepali, in Nepali, whatever the sender's app speaks; and the chat's menu, for everyone
     whose app language has no menu of its own, is in Nepali too."""
     tg.fake.admins[GROUP] = [ALICE["id"]]
-    await tg.reply_to(await tg.say(ALICE, "/settings language:ne"))
+    await tg.reply_to(await tg.say(ALICE, NEW))  # the game's menu is set in English first
+    await tg.reply_to(await tg.say(ALICE, "/settings language:ne"))  # and redone in Nepali
     twice = await tg.reply_to(await tg.say(ALICE, "/hand winner:ram winner:sita"))
     assert "`winner:` दुई पटक दिइयो; एक पटक मात्र दिनुहोस्।" in twice["text"]
-    await tg.reply_to(await tg.say(ALICE, NEW))
-    menus = await tg.fake.wait_until(lambda: [
-        c.params for c in tg.fake.calls if c.method == "setMyCommands"
-        and (c.params.get("scope") or {}).get("type") == "chat"
-        and not c.params.get("language_code")] or None)
+    def chat_menus() -> list[dict]:
+        return [c.params for c in tg.fake.calls if c.method == "setMyCommands"
+                and (c.params.get("scope") or {}).get("type") == "chat"
+                and not c.params.get("language_code")]
+
+    menus = await tg.fake.wait_until(lambda: chat_menus() if len(chat_menus()) > 1 else None)
     hand = next(c for c in menus[-1]["commands"] if c["command"] == "hand")
     assert hand["description"] == "हात लेख्नुहोस्: जित्ने, सिन खेलाडी, माल"

@@ -58,8 +58,10 @@ async def settings(call: Call) -> Outcome:
                               "Europe/London or UTC.", name=clip(name))) from None
         current.timezone = name
     await call.tx.save_settings(current)
-    return Outcome(Reply(call.tr("Settings saved. {settings}",
-                                 settings=settings_line(call.tr, call))), changed=True)
+    reply = Reply(call.tr("Settings saved. {settings}", settings=settings_line(call.tr, call)))
+    if "language" in options:  # the chat's menu is in its language: a platform redoes it
+        reply.menu = call.session.game if call.session is not None else ""
+    return Outcome(reply, changed=True)
 
 
 async def link(call: Call) -> Outcome:
