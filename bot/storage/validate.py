@@ -301,6 +301,7 @@ def _check_hand(hand: Any, where: Text, seats: set[int],
             raise RestoreError(_("{where} has no `{key}`", where=where, key=key))
     _kind(hand, "no", int, where)
     _kind(hand, "id", int, where)
+    _kind(hand, "summary", str, where)  # kept text: read back (or shown as stored) later
     _date(hand.get("created_at"), _field(where, "created_at"))
     _date(hand.get("voided_at"), _field(where, "voided_at"), optional=True)
     deltas = _numbers(hand["deltas"], _field(where, "deltas"))

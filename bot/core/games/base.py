@@ -17,8 +17,7 @@ from typing import Any
 from bot.core.command import Actor
 from bot.core.commands.spec import CommandSpec, Option
 from bot.core.errors import UserError
-from bot.core.examples import personal
-from bot.core.i18n.text import Msg, Text, _
+from bot.core.i18n.text import Example, Msg, Text, _
 from bot.core.players import Player, Roster
 from bot.core.points import value as points_value
 from bot.core.rules import RuleBook
@@ -53,9 +52,10 @@ class PlayContext:
     state: dict[str, Any] | None = None  # what the game carried over from earlier hands
     totals: Mapping[int, int] = field(default_factory=dict)  # the board's totals so far
 
-    def example(self, text: str) -> str:
-        """A usage example with the table's own players' names (not alice and bob)."""
-        return personal(text, [p.name for p in self.roster])
+    def example(self, text: str) -> Example:
+        """A usage example (a command's declared usage, so a catalogue message) with the
+        table's own players' names (not alice and bob), in the language shown."""
+        return Example(text, tuple(p.name for p in self.roster))
 
 
 @dataclass

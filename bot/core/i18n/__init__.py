@@ -17,10 +17,23 @@ from babel import Locale
 from babel.dates import format_date, format_datetime
 
 from bot.core.i18n.catalogues import chain
-from bot.core.i18n.text import N_, Joined, Msg, Num, Text, _, _n, decode, encode, join, render
+from bot.core.i18n.text import (
+    N_,
+    Example,
+    Joined,
+    Msg,
+    Num,
+    Text,
+    _,
+    _n,
+    decode,
+    encode,
+    join,
+    render,
+)
 
-__all__ = ["LANGUAGES", "N_", "Joined", "Msg", "Num", "Text", "Tr", "_", "_n", "choose", "decode",
-           "encode", "join", "render", "translator"]
+__all__ = ["LANGUAGES", "N_", "Example", "Joined", "Msg", "Num", "Text", "Tr", "_", "_n",
+           "choose", "decode", "encode", "join", "render", "translator"]
 
 # The setting's value -> the language's own name. English is the source of every message.
 LANGUAGES = {"en": "English", "ne": "नेपाली", "hi": "हिन्दी", "pt-BR": "Português (Brasil)"}

@@ -59,7 +59,19 @@ class Num:
         return render(self, None)
 
 
-Text = Union[str, Msg, Joined, Num]  # noqa: UP007 (a runtime alias, also in annotations)
+@dataclass(frozen=True)
+class Example:
+    """A usage example from the catalogue with the table's own names swapped in, after it
+    is translated (swapping first would leave its words in English)."""
+
+    text: str
+    names: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return render(self, None)
+
+
+Text = Union[str, Msg, Joined, Num, Example]  # noqa: UP007 (a runtime alias, also in annotations)
 
 
 def _(msgid: str, **values: Any) -> Msg:
@@ -129,6 +141,10 @@ def render(text: Any, tr: Renderer | None) -> str:
         return text.sep.join(render(part, tr) for part in text.parts)
     if isinstance(text, Num):
         return _number(text, tr)
+    if isinstance(text, Example):
+        from bot.core.examples import personal
+
+        return personal(text.text if tr is None else tr.gettext(text.text), text.names)
     return str(text)
 
 
@@ -153,19 +169,23 @@ _MARK = '{"i18n":'
 
 
 def encode(text: Text) -> str:
-    """Text as stored (a hand's summary): plain text stays plain."""
-    if isinstance(text, str):
+    """Text as stored (a hand's summary, a reason): plain text stays plain, unless it
+    happens to look like stored messages (a reason someone typed): then it is wrapped, so
+    it reads back as the same plain text."""
+    if isinstance(text, str) and not text.startswith(_MARK):
         return text
     return _MARK + json.dumps(_data(text), ensure_ascii=False, separators=(",", ":")) + "}"
 
 
 def decode(stored: str) -> Text:
-    """What `encode` stored; text stored before messages were kept is plain English."""
-    if not stored.startswith(_MARK):
+    """What `encode` stored; text stored before messages were kept is plain English, and
+    anything that doesn't read back as well-formed messages (an imported file's) is shown
+    as it was stored."""
+    if not isinstance(stored, str) or not stored.startswith(_MARK):
         return stored
     try:
         return _from_data(json.loads(stored)["i18n"])
-    except (ValueError, KeyError, TypeError):
+    except Exception:  # malformed in any way: the stored text itself, never a crash
         return stored
 
 
@@ -187,13 +207,35 @@ def _data(text: Any) -> Any:
 
 
 def _from_data(data: Any) -> Any:
-    if isinstance(data, dict) and "m" in data:
-        values = {k: _from_data(v) for k, v in (data.get("v") or {}).items()}
-        return Msg(str(data["m"]), values, data.get("p"), int(data.get("n", 1)))
-    if isinstance(data, dict) and "#" in data:
+    """Kept text back, checking every part's type (a stored form may come from a file)."""
+    if isinstance(data, str):
+        return data
+    if isinstance(data, bool) or not isinstance(data, (dict, int, float)):
+        raise ValueError(f"not kept text: {data!r}")
+    if isinstance(data, (int, float)):
+        return data
+    if "m" in data:
+        msgid, values = data["m"], data.get("v") or {}
+        plural, n = data.get("p"), data.get("n", 1)
+        if not isinstance(msgid, str) or not isinstance(values, dict) \
+                or not (plural is None or isinstance(plural, str)) \
+                or isinstance(n, bool) or not isinstance(n, int):
+            raise ValueError("a malformed message")
+        return Msg(msgid, {str(k): _from_data(v) for k, v in values.items()}, plural, n)
+    if "j" in data:
+        parts, sep = data["j"], data.get("s", "\n")
+        if not isinstance(parts, list) or not isinstance(sep, str):
+            raise ValueError("malformed pieces")
+        return Joined(tuple(_from_data(p) for p in parts), sep)
+    if "#" in data:
         from decimal import Decimal
 
-        return Num(Decimal(str(data["#"])), data.get("d"), bool(data.get("+")))
-    if isinstance(data, dict) and "j" in data:
-        return Joined(tuple(_from_data(p) for p in data["j"]), str(data.get("s", "\n")))
-    return data
+        places, signed = data.get("d"), data.get("+", False)
+        if not (places is None or (isinstance(places, int) and not isinstance(places, bool)
+                                   and 0 <= places <= 10)) or not isinstance(signed, bool):
+            raise ValueError("a malformed number")
+        value = Decimal(str(data["#"]))
+        if not value.is_finite():
+            raise ValueError("a malformed number")
+        return Num(value, places, signed)
+    raise ValueError("not kept text")
