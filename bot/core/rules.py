@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.core.errors import UserError
 from bot.core.grammar import clip, parse_bool, parse_decimal, parse_int
-from bot.core.i18n.text import Text, _
+from bot.core.i18n.text import Num, Text, _
 
 Parser = Callable[[str], Any]
 
@@ -30,13 +30,13 @@ class RuleSpec:
 
 def int_rule(key: str, default: int, low: int, high: int, help: str,
              zero: str = "") -> RuleSpec:
-    """A whole number, shown with thousands separators; `zero` names what 0 means (Tranca's
-    target: "auto"), translated where it is shown."""
+    """A whole number, shown with the separators of the language shown (25,000; 25.000);
+    `zero` names what 0 means (Tranca's target: "auto"), translated where it is shown."""
     def show(value: Any) -> Text:
         if zero and value == 0:
             # TRANSLATORS: a number rule set to work itself out (Tranca's target:auto)
             return _("auto") if zero == "auto" else _(zero)
-        return f"{value:,}"
+        return Num(value) if isinstance(value, int) else str(value)
     return RuleSpec(key, default, help, lambda text: parse_int(text, f"`{key}`", low, high),
                     show=show, kind="int", low=low, high=high)
 

@@ -47,3 +47,11 @@ async def test_a_usage_example_is_translated_before_the_names_go_in(table: Table
     await table.ok("/newgame callbreak players:ana bruno carla davi")
     said = await table.error("/round")
     assert "/round bids:ana=3" in said and "   ou   " in said and "   or   " not in said
+
+
+async def test_rule_numbers_are_written_as_the_language_writes_them(table: Table):
+    await table.ok("/settings language:pt-BR")
+    await table.ok("/newgame riichi players:ana bruno carla davi")
+    shown = (await table.ok("/rules")).text
+    # Riichi's usual start is 25,000 points and the return 30,000: Portuguese groups by "."
+    assert "start: 25.000" in shown and "back: 30.000" in shown
