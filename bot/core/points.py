@@ -32,8 +32,9 @@ def show(points: int, places: int = 0, *, signed: bool = True, tr: Tr | None = N
     if not places and type(points) is int:  # whole points, without a Decimal
         if points == 0:
             return "0"
-        text = tr.number(abs(points)) if tr is not None else f"{abs(points):,}"
-        return ("-" if points < 0 else "+" if signed else "") + text
+        if tr is None or tr.plain_digits:  # the board calls this for every cell
+            return f"{points:+,}" if signed else f"{points:,}"
+        return ("-" if points < 0 else "+" if signed else "") + tr.number(abs(points))
     return show_value(value(points, places), places, signed=signed, tr=tr)
 
 

@@ -79,6 +79,8 @@ class Tr:
         self._translations = chain(babel_locale(language), game)
         self.locale = Locale.parse(babel_locale(language))
         self._digits = Digits(self.locale)
+        # whole numbers are written as Python writes them (1,234): the board's fast path
+        self.plain_digits = self._digits.thousands and self._digits.swap is None
 
     def gettext(self, message: str) -> str:
         return self._translations.gettext(message)
