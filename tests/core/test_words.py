@@ -6,6 +6,7 @@ from tests.conftest import Table
 
 async def test_tranca_and_call_break_speak_of_rounds(table: Table):
     await table.ok("/newgame tranca teams:ram+sita bikram+gita")
+    assert "No rounds recorded here (all time)." in (await table.ok("/stats")).text
     assert "ram sits out from the next round." in (await table.ok("/sitout ram")).text
     edit = (await table.ok("/help edit")).text
     assert "Usage: /edit round:3 side:A table:365" in edit  # not Marriage's maal:

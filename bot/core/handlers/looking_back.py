@@ -113,7 +113,9 @@ async def stats_(call: Call) -> Outcome:
     tr = call.tr
     when = {"month": _("this month"), "year": _("this year"), "all": _("all time")}[period]
     if not table:
-        return Outcome(Reply(tr("No hands recorded here ({when}).", when=when)))
+        # TRANSLATORS: {hands} is the game's word: hands, rounds or results
+        return Outcome(Reply(tr("No {hands} recorded here ({when}).", **call.words,
+                                when=when)))
     who = options.get("", "").strip()
     if not who:
         lines = [tr("Leaderboard ({when}):", when=when), *stats.leaderboard(table, tr)]
