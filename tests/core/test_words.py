@@ -90,3 +90,10 @@ async def test_usage_in_an_error_names_the_players_at_the_table(table: Table):
     assert "Usage: /edit hand:3 maal:sita=6 seen:sita bikram" in edit
     # a name the user typed is never swapped: bob stays bob in the answer
     assert "No player called `bob`" in await table.error("/hand winner:bob seen:ram")
+
+
+async def test_help_for_a_command_two_games_have_gives_each_games_own(table: Table):
+    # no game open: /round is Tranca's (a side's round) and Call Break's (bids and tricks)
+    said = (await table.ok("/help round")).text
+    assert "Tranca:" in said and "Call Break:" in said
+    assert "side:" in said and "bids:" in said

@@ -95,6 +95,11 @@ def render(tr: Tr, table: CommandTable, topic: str, game: Game) -> str:
     shown_for = game
     if spec is None:
         elsewhere = table.games_with(topic)
+        if len(elsewhere) > 1:  # /round of Tranca and of Call Break: each game's own
+            return "\n\n".join(
+                tr("{game}:", game=Msg(other.title)) + "\n"
+                + command_help(table.lookup(topic, other), tr, other)  # type: ignore[arg-type]
+                for other in elsewhere)
         if elsewhere:
             spec = table.lookup(topic, elsewhere[0])
             shown_for = elsewhere[0]
