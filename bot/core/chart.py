@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, StrMethodFormatter
 
 from bot.core import points as pts
-from bot.core.money import local_number, money_shown
+from bot.core.money import money_shown
 from bot.core.session import HandRecord
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def _thousands(tr: Tr | None) -> Any:
     def show(x: float, _pos: object) -> str:
         text = f"{x:.12g}"
         places = len(text.partition(".")[2]) if "e" not in text else 2
-        return local_number(Decimal(text) if "e" not in text else x, places, tr)
+        return tr.number(Decimal(text) if "e" not in text else x, places)
     return FuncFormatter(show)
 
 
@@ -106,11 +106,7 @@ def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord]
 
 
 def _total(total: int, places: int, tr: Tr | None) -> str:
-    if tr is None or tr.language == "en":
-        return pts.show(total, places)
-    from bot.core.stats import show_points
-
-    return show_points(pts.value(total, places), places, tr)
+    return pts.show(total, places, tr=tr)
 
 
 def _money_label(rules: Mapping[str, Any], tr: Tr | None) -> str:
@@ -122,7 +118,7 @@ def _money_label(rules: Mapping[str, Any], tr: Tr | None) -> str:
         return tr("money ({currency})", currency=currency)
     rate = Decimal(str(rules["rate"])).normalize()
     places = max(0, -rate.as_tuple().exponent)  # type: ignore[operator]
-    return tr("money (at {rate})", rate=local_number(rate, places, tr))
+    return tr("money (at {rate})", rate=tr.number(rate, places))
 
 
 def render_ranking(title: str, panels: Sequence[tuple[str, Sequence[tuple[str, float]]]],
@@ -164,7 +160,7 @@ def _bar(value: float, tr: Tr | None) -> str:
         return f"{value:+,.2f}".rstrip("0").rstrip(".")
     amount = Decimal(f"{abs(value):.2f}").normalize()
     places = max(0, -amount.as_tuple().exponent)  # type: ignore[operator]
-    return ("-" if value < 0 else "+") + local_number(amount, places, tr)
+    return ("-" if value < 0 else "+") + tr.number(amount, places)
 
 
 def _png(figure: Figure) -> bytes:

@@ -104,15 +104,10 @@ def format_money(amount: Decimal, currency: str = "", places: int | None = None,
     if tr is None or tr.language == "en":
         text = f"{amount:{'+' if signed and amount else ''},.{places}f}"
     else:
-        text = local_number(amount, places, tr)
+        text = tr.number(amount, places)
         if signed and amount > 0:
             text = "+" + text
     return f"{text} {currency}".strip()
-
-
-def local_number(amount: Decimal | float | int, places: int, tr: Tr) -> str:
-    """`amount` to exactly `places` decimals as `tr`'s language writes it."""
-    return tr.number(amount, places)
 
 
 def json_number(amount: Decimal) -> int | float:

@@ -14,18 +14,19 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
+from bot.core import points as pts
 from bot.core.errors import UserError
 from bot.core.games import get_game
 from bot.core.games.base import Game
 from bot.core.i18n import Tr, _
-from bot.core.money import format_money, local_number
+from bot.core.i18n.words import placeholders
+from bot.core.money import format_money
 from bot.core.stats import (
     PlayerStats,
     Table,
     money_places_of,
     ordinal,
     result,
-    show_points,
 )
 
 MAX_NAME = 40
@@ -86,15 +87,6 @@ def _rank(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
     return _points(game, rows, tr)
 
 
-def _hands_heading(word: str, tr: Tr) -> str:
-    """The column of the game's entries: hands, rounds, results."""
-    if word == "round":
-        return tr("rounds")
-    if word == "result":
-        return tr("results")
-    return tr("hands")
-
-
 def _per_heading(word: str, tr: Tr) -> str:
     """The column of points per entry (and what the chart ranks by without one currency)."""
     if word == "round":
@@ -124,7 +116,7 @@ def _points(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
         ranked = sorted(rows, key=lambda r: (-_per_hand(r), -r.points, r.name.lower()))
         by = _by_points(game.hand_word, tr)
     decimals = money_places_of(rows)
-    header = ["#", tr("player"), tr("games"), _hands_heading(game.hand_word, tr),
+    header = ["#", tr("player"), tr("games"), tr.render(placeholders(game.hand_word)["hands"]),
               tr("points"), _per_heading(game.hand_word, tr),
               *(c or tr("money") for c in currencies)]
     table = []
@@ -133,8 +125,8 @@ def _points(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
                               tr=tr) for c in currencies]
         per = _per_hand(row)
         table.append([tr.number(i), row.name, tr.number(len(row.sessions)),
-                      tr.number(row.hands), show_points(row.points, places, tr),
-                      ("-" if per < 0 else "+") + local_number(abs(per), 2, tr), *money])
+                      tr.number(row.hands), pts.show_value(row.points, places, tr=tr),
+                      ("-" if per < 0 else "+") + tr.number(abs(per), 2), *money])
     value = (lambda r: float(r.money.get(one, Decimal(0)))) if one is not None else (
         lambda r: float(_per_hand(r)))
     return Ranking(game, by, header, table, [(r.name, value(r)) for r in ranked])
@@ -149,10 +141,10 @@ def _riichi(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
     table = []
     for i, row in enumerate(ranked, 1):
         # a best hand is a hand won: "-" for a player who won none
-        best = show_points(row.best_hand, game.point_places, tr) \
+        best = pts.show_value(row.best_hand, game.point_places, tr=tr) \
             if row.best_hand is not None and row.best_hand > 0 else "-"
         table.append([tr.number(i), row.name, tr.number(row.finished),
-                      result(row.results, tr), local_number(row.average_place, 2, tr),
+                      result(row.results, tr), tr.number(row.average_place, 2),
                       *(tr.number(row.places.get(p, 0)) for p in range(1, most + 1)), best,
                       tr.number(row.busts)])
     return Ranking(game, tr("final results (uma and oka)"), header, table,
@@ -163,7 +155,7 @@ def _tranca(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
     ranked = sorted(rows, key=lambda r: (-r.games_won, -r.points, r.name.lower()))
     header = ["#", tr("player"), tr("wins"), tr("games"), tr("points")]
     table = [[tr.number(i), r.name, tr.number(r.games_won), tr.number(r.finished),
-              show_points(r.points, game.point_places, tr)] for i, r in enumerate(ranked, 1)]
+              pts.show_value(r.points, game.point_places, tr=tr)] for i, r in enumerate(ranked, 1)]
     return Ranking(game, tr("games won"), header, table,
                    [(r.name, r.games_won) for r in ranked])
 

@@ -21,7 +21,7 @@ from bot.core.games import get_game
 from bot.core.games.base import Game
 from bot.core.i18n import Tr
 from bot.core.i18n.words import count
-from bot.core.money import format_money, hand_money, local_number, money_places, money_shown
+from bot.core.money import format_money, hand_money, money_places, money_shown
 from bot.core.session import ENDED, HandRecord, SessionState
 
 
@@ -211,18 +211,9 @@ def counted(word: str, n: int, tr: Tr) -> str:
     return tr.render(replace(message, values={**message.values, "n": tr.number(n)}))
 
 
-def show_points(amount: Decimal, places: int, tr: Tr, *, signed: bool = True) -> str:
-    """As bot/core/points.show_value ("+1,200", "-3.5", "0"), in `tr`'s way of writing
-    numbers (pt-BR +1.200, hi +12,00,000)."""
-    if amount == 0:
-        return "0"
-    text = local_number(abs(amount), places, tr)
-    return ("-" if amount < 0 else "+" if signed else "") + text
-
-
 def result(amount: Decimal, tr: Tr) -> str:
     """A final result (Riichi's, with uma and oka): always signed, one decimal (+0.0)."""
-    return ("-" if amount < 0 else "+") + local_number(abs(amount), 1, tr)
+    return ("-" if amount < 0 else "+") + tr.number(abs(amount), 1)
 
 
 def percent(share: float, tr: Tr) -> str:
@@ -252,7 +243,7 @@ def _places(row: PlayerStats, tr: Tr) -> str:
     spread = " · ".join(f"{ordinal(p, tr)} {tr.number(n)}"
                         for p, n in sorted(row.places.items()))
     return tr("average place {average}, {spread}",
-              average=local_number(row.average_place, 2, tr), spread=spread)
+              average=tr.number(row.average_place, 2), spread=spread)
 
 
 def _money(row: PlayerStats, tr: Tr, places: Mapping[str, int] | None = None) -> list[str]:
@@ -318,10 +309,10 @@ def _standing(game: Game, row: PlayerStats, money: Mapping[str, int], tr: Tr) ->
         return tr("{wins} in {games} ({hands}, {points} points)",
                   wins=wins(row.games_won, tr), games=games(row.finished, tr),
                   hands=counted(game.hand_word, row.hands, tr),
-                  points=show_points(row.points, places, tr))
+                  points=pts.show_value(row.points, places, tr=tr))
     extra = [counted(game.hand_word, row.hands, tr), wins(row.wins, tr),
              *_money(row, tr, money)]
-    return f"{show_points(row.points, places, tr)} ({', '.join(extra)})"
+    return f"{pts.show_value(row.points, places, tr=tr)} ({', '.join(extra)})"
 
 
 def describe(table: Table, key: str, when: str, tr: Tr) -> list[str]:
@@ -349,8 +340,8 @@ def _describe_game(game: Game, row: PlayerStats, tr: Tr) -> list[str]:
         head = tr("{game}: {games}, {hands}", game=title, games=played, hands=hands)
     lines = [head]
     if row.maal:
-        lines.append("  " + tr("average maal {maal}", maal=local_number(
-            sum(row.maal) / len(row.maal), 1, tr)))
+        lines.append("  " + tr("average maal {maal}", maal=tr.number(
+            sum(row.maal) / len(row.maal), 1)))
     if game.ranked_by == "results":
         if row.finished:
             final, spread = result(row.results, tr), _places(row, tr)
@@ -366,20 +357,20 @@ def _describe_game(game: Game, row: PlayerStats, tr: Tr) -> list[str]:
                                    money=paid))
         if row.best_hand is not None and row.best_hand > 0:
             lines.append("  " + tr("best hand {points}",
-                                   points=show_points(row.best_hand, places, tr)))
+                                   points=pts.show_value(row.best_hand, places, tr=tr)))
         return lines
     if game.ranked_by == "wins":
         lines.append("  " + tr("{wins} in {games}; {points} points for their sides",
                                wins=wins(row.games_won, tr),
                                games=tr.plural("{n} finished game", "{n} finished games",
                                                row.finished),
-                               points=show_points(row.points, places, tr)))
+                               points=pts.show_value(row.points, places, tr=tr)))
         if row.sides:
             lines.append("  " + tr("played with {partners}", partners=", ".join(
                 f"{who} ({tr.number(n)})" for who, n in row.sides.most_common())))
         return lines
     money = ", ".join(_money(row, tr))
-    net = show_points(row.points, places, tr)
+    net = pts.show_value(row.points, places, tr=tr)
     lines.append("  " + (tr("net {points} points ({money} where played for money)",
                             points=net, money=money) if money else
                          tr("net {points} points", points=net)))
@@ -390,7 +381,7 @@ def _describe_game(game: Game, row: PlayerStats, tr: Tr) -> list[str]:
         def day(session: int) -> str:
             return tr.date(row.dates[session]) if session in row.dates else "?"
         lines.append("  " + tr("best game {best_day} {best}; worst game {worst_day} {worst}",
-                               best_day=day(best), best=show_points(best_points, places, tr),
+                               best_day=day(best), best=pts.show_value(best_points, places, tr=tr),
                                worst_day=day(worst),
-                               worst=show_points(worst_points, places, tr)))
+                               worst=pts.show_value(worst_points, places, tr=tr)))
     return lines

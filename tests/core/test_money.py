@@ -117,14 +117,15 @@ def test_money_is_written_as_the_language_writes_numbers():
 
 def test_numbers_points_and_places_in_each_language():
     from bot.core.i18n import translator
-    from bot.core.stats import ordinal, percent, result, show_points
+    from bot.core.points import show_value
+    from bot.core.stats import ordinal, percent, result
 
     pt, hi, en = translator("pt-BR"), translator("hi"), translator("en")
     assert pt.number(1234.5, 2) == "1.234,50"
     assert hi.number(1234567) == "12,34,567"
-    assert show_points(Decimal("1234567"), 0, hi) == "+12,34,567"
-    assert show_points(Decimal("-1200.5"), 1, pt) == "-1.200,5"
-    assert show_points(Decimal("1200"), 0, en) == "+1,200"
+    assert show_value(Decimal("1234567"), 0, tr=hi) == "+12,34,567"
+    assert show_value(Decimal("-1200.5"), 1, tr=pt) == "-1.200,5"
+    assert show_value(Decimal("1200"), 0, tr=en) == "+1,200"
     assert result(Decimal("-12.5"), pt) == "-12,5"
     assert result(Decimal("0"), en) == "+0.0"
     assert percent(0.5, en) == "50%"
