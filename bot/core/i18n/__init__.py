@@ -9,7 +9,7 @@ a language from ambient state.
 from __future__ import annotations
 
 from datetime import date, datetime
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -17,6 +17,7 @@ from babel import Locale
 from babel.dates import format_date, format_datetime
 
 from bot.core.i18n.catalogues import chain
+from bot.core.i18n.digits import Digits
 from bot.core.i18n.text import (
     N_,
     Example,
@@ -115,50 +116,6 @@ class Tr:
 
     def datetime(self, value: datetime) -> str:
         return format_datetime(value, "medium", tzinfo=value.tzinfo, locale=self.locale)
-
-
-class Digits:
-    """How one locale writes numbers in Latin digits: its group and decimal symbols and its
-    grouping (3 then 3, or 3 then 2 in India), at most 3 decimals unless told."""
-
-    def __init__(self, locale: Locale) -> None:
-        symbols = locale.number_symbols
-        symbols = symbols.get("latn", symbols)
-        self.group, self.decimal = symbols["group"], symbols["decimal"]
-        self.minus = symbols["minusSign"]
-        pattern = locale.decimal_formats[None]
-        self.primary, self.secondary = pattern.grouping
-        # grouped by thousands: Python's own "," formatting, with the locale's symbols
-        self.thousands = (self.primary, self.secondary) == (3, 3) and self.minus == "-"
-        self.swap = None if (self.group, self.decimal) == (",", ".") else \
-            str.maketrans({",": self.group, ".": self.decimal})
-
-    def write(self, value: int | float | Decimal, places: int | None) -> str:
-        if isinstance(value, int) and places in (None, 0):
-            if self.thousands:
-                return f"{value:,}" if self.swap is None else f"{value:,}".translate(self.swap)
-            whole, fraction, negative = str(abs(value)), "", value < 0
-        else:
-            number = value if isinstance(value, Decimal) else Decimal(str(value))
-            step = Decimal(1).scaleb(-(3 if places is None else places))
-            rounded = number.quantize(step, ROUND_HALF_EVEN)
-            whole, _, fraction = format(abs(rounded), "f").partition(".")
-            if places is None:
-                fraction = fraction.rstrip("0")
-            negative = rounded.is_signed()
-        text = self._grouped(whole) + (self.decimal + fraction if fraction else "")
-        return self.minus + text if negative else text
-
-    def _grouped(self, digits: str) -> str:
-        if len(digits) <= self.primary:
-            return digits
-        head, tail = digits[:-self.primary], digits[-self.primary:]
-        groups = [tail]
-        while len(head) > self.secondary:
-            groups.append(head[-self.secondary:])
-            head = head[:-self.secondary]
-        groups.append(head)
-        return self.group.join(reversed(groups))
 
 
 @cache

@@ -150,12 +150,9 @@ def render(text: Any, tr: Renderer | None) -> str:
 
 def _number(number: Num, tr: Renderer | None) -> str:
     if tr is None:
-        from babel.numbers import format_decimal
+        from bot.core.i18n.digits import english
 
-        pattern = None if number.places is None else \
-            "#,##0" + ("." + "0" * number.places if number.places > 0 else "")
-        written = format_decimal(number.value, format=pattern, locale="en",
-                                 decimal_quantization=number.places is not None)
+        written = english().write(number.value, number.places)
     else:
         written = tr.number(number.value, number.places)
     if number.signed and number.value > 0:
