@@ -12,24 +12,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from babel.messages.catalog import Catalog
-from babel.messages.pofile import write_po
 
-from bot.core import i18n
 from bot.core.command import Actor, Command, Reply
 from bot.core.grammar import parse_command_text
 from bot.core.i18n import catalogues
 from bot.core.service import Service
 from tests.conftest import Table
+from tests.fakes.catalogue import clear, write_catalogue
 
 NEW = "/newgame marriage players:alice bob carol"
 Install = Callable[[str, dict], None]
-
-
-def _clear() -> None:
-    i18n.translator.cache_clear()
-    catalogues.chain.cache_clear()
-    catalogues.compiled.cache_clear()
 
 
 @pytest.fixture
@@ -44,19 +36,13 @@ def catalogue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Insta
                                  catalogues.CORE_DOMAIN: root})
 
     def install(locale: str, messages: dict) -> None:
-        catalog = Catalog(locale=locale, domain=catalogues.CORE_DOMAIN, fuzzy=False)
-        for msgid, msgstr in messages.items():
-            catalog.add(msgid, msgstr)
-        path = root / locale / "LC_MESSAGES" / f"{catalogues.CORE_DOMAIN}.po"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as handle:
-            write_po(handle, catalog)
-        _clear()
+        write_catalogue(root, locale, messages)
+        clear()
 
-    _clear()
+    clear()
     yield install
     monkeypatch.undo()
-    _clear()
+    clear()
 
 
 # Nepali from the old catalogue, for the messages these tests look for.

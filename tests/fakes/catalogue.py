@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -23,19 +24,25 @@ def clear() -> None:
     i18n.translator.cache_clear()
 
 
+def write_catalogue(folder: Path, locale: str, messages: Mapping[Any, Any]) -> None:
+    """A real .po file of the core's domain in `folder`: {msgid: msgstr}, a plural message
+    as {(singular, plural): (form0, form1)}."""
+    catalog = Catalog(locale=locale, domain=DOMAIN, project="maalbot", fuzzy=False)
+    for msgid, msgstr in messages.items():
+        catalog.add(msgid, msgstr)
+    path = folder / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        write_po(handle, catalog)
+
+
 @contextmanager
 def temporary_catalogue(folder: Path,
                         translations: Mapping[str, Mapping[str, str]]) -> Iterator[None]:
     """The only catalogue for a while: locale ("hi", "pt_BR") -> {msgid: msgstr}, written as
     real .po files and read the way the bot reads its own."""
     for locale, messages in translations.items():
-        catalog = Catalog(locale=locale, domain=DOMAIN, project="maalbot", fuzzy=False)
-        for msgid, msgstr in messages.items():
-            catalog.add(msgid, msgstr)
-        path = folder / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as handle:
-            write_po(handle, catalog)
+        write_catalogue(folder, locale, messages)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(catalogues, "domains", lambda: {DOMAIN: folder})
         clear()

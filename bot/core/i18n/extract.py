@@ -154,8 +154,8 @@ def _write(path: Path, catalog: Catalog, check: bool, omit_locations: bool) -> b
     buffer = io.BytesIO()
     write_po(buffer, catalog, width=100, omit_header=False, sort_output=False,
              no_location=omit_locations, ignore_obsolete=True)
-    new = _without_dates(buffer.getvalue())
-    old = _without_dates(path.read_bytes()) if path.exists() else b""
+    new = _messages_only(buffer.getvalue())
+    old = _messages_only(path.read_bytes()) if path.exists() else b""
     if new == old:
         return False
     if not check:
@@ -164,7 +164,7 @@ def _write(path: Path, catalog: Catalog, check: bool, omit_locations: bool) -> b
     return True
 
 
-def _without_dates(data: bytes) -> bytes:
+def _messages_only(data: bytes) -> bytes:
     """What makes a catalogue stale: its messages. The header's dates change on every run
     and the source lines (#:) with every edit above a message; neither counts."""
     return b"\n".join(line for line in data.split(b"\n")
