@@ -8,6 +8,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from bot.core import stored_json
 from bot.core.i18n import _
 
 CONNECT_SECONDS, STATEMENT_SECONDS, POOL_SECONDS = 10, 15, 10
@@ -46,7 +47,8 @@ def create_engine(url: str, hot: bool = False) -> AsyncEngine:
         connect_args: dict[str, object] = {"timeout": STATEMENT_SECONDS}
         if hot:  # its writer is also used from the event loop's thread (bot/storage/hot.py)
             connect_args["check_same_thread"] = False
-        engine = create_async_engine(parsed, connect_args=connect_args, **hot_options)
+        engine = create_async_engine(parsed, connect_args=connect_args, **JSON_CODEC,
+                                     **hot_options)
         _sqlite_transactions(engine, begin=not hot)
         return engine
     connect_args: dict[str, object] = {}
@@ -59,8 +61,12 @@ def create_engine(url: str, hot: bool = False) -> AsyncEngine:
     connect_args.update(timeout=CONNECT_SECONDS, command_timeout=STATEMENT_SECONDS)
     options: dict[str, object] = dict(pool_size=5, max_overflow=5, pool_pre_ping=True,
                                       pool_timeout=POOL_SECONDS, connect_args=connect_args)
-    return create_async_engine(parsed, **{**options, **hot_options})
+    return create_async_engine(parsed, **{**options, **JSON_CODEC, **hot_options})
 
+
+# JSON columns are written and read by bot/core/stored_json.py (orjson), not json
+JSON_CODEC: dict[str, object] = dict(json_serializer=stored_json.dumps,
+                                     json_deserializer=stored_json.loads)
 
 READ_ONLY = "maalbot_read_only"  # an execution option: this transaction only reads
 

@@ -20,7 +20,6 @@ and in the same transaction (`Conn`: the pending writes are sent first).
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -30,6 +29,7 @@ from typing import Any
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import IntegrityError
 
+from bot.core import stored_json
 from bot.core.session import DuplicateOrigin, HandRecord
 from bot.storage.tables import hands, origins, sessions
 
@@ -95,14 +95,14 @@ def stored_hand(hand: HandRecord, bound: list[Any]) -> HandRecord:
     into strings): what a later command sees must not depend on whether it was cached."""
     values = dict(zip(HAND_INSERT, bound, strict=True))
     return HandRecord(
-        id=hand.id, no=hand.no, players=list(json.loads(values["players"])),
-        inputs=json.loads(values["inputs"]), rules=json.loads(values["rules"]),
-        deltas={int(k): v for k, v in json.loads(values["deltas"]).items()},
+        id=hand.id, no=hand.no, players=list(stored_json.loads(values["players"])),
+        inputs=stored_json.loads(values["inputs"]), rules=stored_json.loads(values["rules"]),
+        deltas={int(k): v for k, v in stored_json.loads(values["deltas"]).items()},
         summary=hand.summary, recorded_by=hand.recorded_by,
         recorded_by_name=hand.recorded_by_name, origin_id=hand.origin_id,
         created_at=hand.created_at,
         state_before=None if values["state_before"] is None
-        else json.loads(values["state_before"]))
+        else stored_json.loads(values["state_before"]))
 
 
 @dataclass
@@ -291,9 +291,9 @@ def _sqlite_begin_reads(db: sqlite3.Connection, write: bool, chat: str,
     reply = None
     if origin is not None:
         row = db.execute("SELECT reply FROM origins WHERE origin_id = ?", (origin,)).fetchone()
-        reply = json.loads(row[0]) if row else None
+        reply = stored_json.loads(row[0]) if row else None
     row = db.execute("SELECT data FROM chat_settings WHERE chat = ?", (chat,)).fetchone()
-    settings = json.loads(row[0]) if row and row[0] is not None else None
+    settings = stored_json.loads(row[0]) if row and row[0] is not None else None
     session = db.execute(SQLITE_SESSION, (chat,)).fetchone()
     return Prefetched(reply, settings, session)
 
@@ -341,7 +341,7 @@ class PostgresDriver:
         row = await self.pg.fetchrow(PG_PREFETCH, origin, chat)
         session = None if row["id"] is None else tuple(row[c] for c in SESSION_COLUMNS)
         settings = row["settings"]
-        return Prefetched(row["reply"], None if settings is None else json.loads(settings),
+        return Prefetched(row["reply"], None if settings is None else stored_json.loads(settings),
                           session)
 
     async def flush(self, writes: list[Write], commit: bool) -> None:

@@ -1,8 +1,8 @@
 """The tables as queries see them. Their DDL lives in the numbered migrations only."""
 
-import json
-
 from sqlalchemy import JSON, DateTime, Integer, Text, TypeDecorator, column, table
+
+from bot.core import stored_json
 
 
 class JSONText(TypeDecorator[object]):
@@ -12,10 +12,10 @@ class JSONText(TypeDecorator[object]):
     cache_ok = True
 
     def process_bind_param(self, value: object, dialect: object) -> str | None:
-        return None if value is None else json.dumps(value)
+        return None if value is None else stored_json.dumps(value)
 
     def process_result_value(self, value: str | None, dialect: object) -> object:
-        return None if value is None else json.loads(value)
+        return None if value is None else stored_json.loads(value)
 
 
 sessions = table(

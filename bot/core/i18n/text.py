@@ -8,11 +8,12 @@ it is: names, numbers, and text already rendered by a `Tr`.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union
+
+from bot.core import stored_json
 
 
 class Renderer(Protocol):
@@ -171,7 +172,7 @@ def encode(text: Text) -> str:
     it reads back as the same plain text."""
     if isinstance(text, str) and not text.startswith(_MARK):
         return text
-    return _MARK + json.dumps(_data(text), ensure_ascii=False, separators=(",", ":")) + "}"
+    return _MARK + stored_json.dumps(_data(text)) + "}"
 
 
 def decode(stored: str) -> Text:
@@ -181,7 +182,7 @@ def decode(stored: str) -> Text:
     if not isinstance(stored, str) or not stored.startswith(_MARK):
         return stored
     try:
-        return _from_data(json.loads(stored)["i18n"])
+        return _from_data(stored_json.loads(stored)["i18n"])
     except Exception:  # malformed in any way: the stored text itself, never a crash
         return stored
 

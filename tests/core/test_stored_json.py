@@ -1,0 +1,55 @@
+"""Stored JSON (orjson, with the standard library where orjson refuses): what the
+standard library could store reads back the same, and each reads what the other wrote."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.core.stored_json import dumps, loads
+
+# JSON values as the store holds them, with the key types the bot uses (int seats)
+scalars = st.none() | st.booleans() | st.integers() | st.text() \
+    | st.floats(allow_nan=False, allow_infinity=False)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=5) | st.integers(-5, 5), inner, max_size=4),
+    max_leaves=20)
+
+
+@given(values)
+def test_reads_back_as_the_standard_library_would(value):
+    # json's reading of its own writing is the reference: tuples lists, int keys strings
+    expected = json.loads(json.dumps(value))
+    assert loads(dumps(value)) == expected
+    assert json.loads(dumps(value)) == expected  # orjson's writing, json's reading
+    assert loads(json.dumps(value)) == expected  # and the other way
+
+
+def test_what_orjson_refuses_goes_to_the_standard_library():
+    big = 2**70  # beyond 64 bits: orjson refuses to write and to read it
+    assert loads(dumps({"maal": big})) == {"maal": big}
+    lone = "\ud800"  # a lone surrogate: escaped, so a UTF-8 database can keep it
+    assert dumps(lone).isascii() and loads(dumps(lone)) == lone
+    assert loads("[NaN]")[0] != loads("[NaN]")[0]  # NaN, as json reads it
+
+
+def test_compact_and_unescaped():
+    assert dumps({"name": "राम", "seats": [1, 2]}) == '{"name":"राम","seats":[1,2]}'
+    assert dumps({3: "x"}) == '{"3":"x"}'
+
+
+def test_what_isnt_plain_json_is_refused_as_before():
+    @dataclasses.dataclass
+    class Hand:
+        no: int
+
+    for value in (Hand(1), dt.datetime(2026, 11, 24), {1.5j: 1}, object()):
+        with pytest.raises(TypeError):
+            dumps(value)
