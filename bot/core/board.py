@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -89,34 +89,47 @@ def render_table(
     tr = tr or ENGLISH
     keys = [key for key, _label in columns]
     labels = _labels([label for _key, label in columns])
-    money_rows = [(currency or tr("money"),
-                   [format_money(amounts.get(key, Decimal(0)), places=money_places(
-                       amounts.values()), signed=True, tr=tr) for key in keys])
-                  for currency, amounts in money.items()]
-    cells_by_row = [[pts.show(hand.deltas[key], places, tr=tr) if key in hand.deltas else ""
-                     for key in keys] for hand in hands]
-    total_cells = [pts.show(totals.get(key, 0), places, tr=tr) for key in keys]
-    widths = [
-        max([len(labels[i]), len(total_cells[i]), *(len(r[i]) for r in cells_by_row),
-             *(len(cells[i]) for _, cells in money_rows)])
-        for i in range(len(columns))
-    ]
-    first = max(3, len(str(hand_count)) + 1, *(len(c) for c, _ in money_rows))
-
-    def line(head: str, cells: list[str]) -> str:
-        padded = (c.rjust(w) for c, w in zip(cells, widths, strict=True))
-        return " ".join([head.rjust(first), *padded])
-
-    out = [line("#", labels)]
+    money_rows = []
+    for currency, amounts in money.items():
+        decimals = money_places(amounts.values())
+        money_rows.append([currency or tr("money"), *(
+            format_money(amounts.get(key, Decimal(0)), places=decimals, signed=True, tr=tr)
+            for key in keys)])
+    cell = _cell_writer(places, tr)
+    shown = (tuple(keys), places, tr.language)
+    hand_rows = []
+    for hand in hands:
+        row = hand.board_rows.get(shown)
+        if row is None:
+            row = hand.board_rows[shown] = [
+                str(hand.no), *(cell(hand.deltas[key]) if key in hand.deltas else ""
+                                for key in keys)]
+        hand_rows.append(row)
+    total_row = ["Σ", *(cell(totals.get(key, 0)) for key in keys)]
+    rows = [["#", *labels], *hand_rows, total_row, *money_rows]
+    widths = [max(map(len, column)) for column in zip(*rows, strict=True)]
+    widths[0] = max(widths[0], 3, len(str(hand_count)) + 1)
+    # one format per board: each row is then padded and joined in one call
+    row_format = " ".join(f"{{:>{width}}}" for width in widths)
+    out = [row_format.format(*rows[0])]
     hidden = hand_count - len(hands)
     if hidden > 0:
         # TRANSLATORS: above the board's rows when the first hands don't fit ({n}: how many)
         out.append(tr.plural("(hand 1 not shown)", "(hands 1-{n} not shown)", hidden))
-    out.extend(line(str(h.no), cells) for h, cells in zip(hands, cells_by_row, strict=True))
+    out.extend(row_format.format(*row) for row in hand_rows)
     out.append("-" * len(out[0]))
-    out.append(line("Σ", total_cells))
-    out.extend(line(currency, cells) for currency, cells in money_rows)
+    out.append(row_format.format(*total_row))
+    out.extend(row_format.format(*row) for row in money_rows)
     return "\n".join(out)
+
+
+def _cell_writer(places: int, tr: Tr) -> Callable[[int], str]:
+    """How the board writes a cell's points: pts.show, with its usual case (whole points,
+    digits as English writes them) inlined, as a board has some seventy cells."""
+    if places or not tr.plain_digits:
+        return lambda points: pts.show(points, places, tr=tr)
+    return lambda points: ((f"{points:+,}" if points else "0") if type(points) is int
+                           else pts.show(points, places, tr=tr))
 
 
 def board_view(

@@ -86,6 +86,11 @@ class HandRecord:
     voided_at: datetime | None = None  # undone or replaced by an edit (kept in the log)
     voided_by: str | None = None
     void: Void | None = None
+    # The board's row for this hand, per columns, places and language, once written: a
+    # recorded hand never changes (an edit is a new record), and each /hand shows the last
+    # dozen again
+    board_rows: dict[tuple[Any, ...], list[str]] = field(
+        default_factory=dict, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

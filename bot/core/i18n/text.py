@@ -102,28 +102,18 @@ def fill(template: str, values: Mapping[str, Any], tr: Renderer | None) -> str:
     (a translation with a typo shows the placeholder rather than failing)."""
     if not values or "{" not in template:
         return template
+    # every value rendered up front: a dict comprehension, where rendering as format_map
+    # asks (a dict subclass) costs a Python call per field
+    rendered = {name: value if type(value) is str else render(value, tr)
+                for name, value in values.items()}
     try:  # the usual case, at C speed: every field has a value and nothing else is braced
-        return template.format_map(_Rendered(values, tr))
+        return template.format_map(rendered)
     except (KeyError, ValueError, IndexError, AttributeError, TypeError):
         pass
 
     def swap(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name not in values:
-            return match.group(0)
-        return render(values[name], tr)
+        return rendered.get(match.group(1), match.group(0))
     return _FIELD.sub(swap, template)
-
-
-class _Rendered(dict):  # type: ignore[type-arg]
-    """A message's values, each rendered in the language shown as format_map asks for it."""
-
-    def __init__(self, values: Mapping[str, Any], tr: Renderer | None) -> None:
-        super().__init__(values)
-        self.tr = tr
-
-    def __getitem__(self, name: str) -> str:
-        return render(super().__getitem__(name), self.tr)
 
 
 def render(text: Any, tr: Renderer | None) -> str:
@@ -188,16 +178,19 @@ def decode(stored: str) -> Text:
 
 
 def _data(text: Any) -> Any:
-    if isinstance(text, Msg):
+    kind = type(text)
+    if kind is str:  # most of a summary: names and separators
+        return text
+    if kind is Msg:
         out: dict[str, Any] = {"m": text.msgid}
         if text.values:
             out["v"] = {k: _data(v) for k, v in text.values.items()}
         if text.plural is not None:
             out["p"], out["n"] = text.plural, text.n
         return out
-    if isinstance(text, Joined):
+    if kind is Joined:
         return {"j": [_data(p) for p in text.parts], "s": text.sep}
-    if isinstance(text, Num):
+    if kind is Num:
         return {"#": str(text.value), "d": text.places, "+": text.signed}
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         return text
