@@ -128,8 +128,9 @@ def time_both(tiplu: Card, hand: list[Card],
 
 
 def answer(verdict: Verdict) -> tuple[object, ...]:
-    """Everything a verdict says, comparable across the two Verdict classes."""
-    return (*(getattr(verdict, f.name) for f in fields(verdict)), verdict.describe())
+    """Everything a verdict says, comparable across the two Verdict classes (the checker
+    describes a verdict as messages to translate, the reference as English text)."""
+    return (*(getattr(verdict, f.name) for f in fields(verdict)), str(verdict.describe()))
 
 
 def main(count: int) -> None:

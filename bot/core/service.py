@@ -92,7 +92,7 @@ class Service:
         return reply
 
     def knows(self, name: str) -> bool:
-        return name in self.table.names()
+        return self.table.knows(name)
 
     async def _handle(self, command: Command, admin: AdminCheck | None) -> Reply:
         name = command.name.lower()

@@ -31,13 +31,18 @@ class CommandTable:
             clash = own.keys() & self.core.keys()
             if clash:
                 raise TypeError(f"{key} declares core command(s) {sorted(clash)}")
-
-    def names(self) -> list[str]:
-        """Every command name answered, the core's first, in declaration order."""
         names = list(self.core)
         for own in self._own.values():
             names += [n for n in own if n not in names]
-        return names
+        self._names = tuple(names)
+        self._known = frozenset(names)
+
+    def names(self) -> list[str]:
+        """Every command name answered, the core's first, in declaration order."""
+        return list(self._names)
+
+    def knows(self, name: str) -> bool:
+        return name in self._known
 
     def lookup(self, name: str, game: Game) -> CommandSpec | None:
         """`name` as it stands in a chat playing `game`, or None if that game has no such
