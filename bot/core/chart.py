@@ -75,11 +75,12 @@ def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord]
     figure, axes = plt.subplots(figsize=(WIDTH, HEIGHT), dpi=DPI)
     try:
         numbers = [0, *(h.no for h in hands)]
+        unit = 10.0 ** -places  # a point's size on the axis (exact totals are the legend's)
         for key, label in columns:
             running, total = [0.0], 0
             for hand in hands:
                 total += hand.deltas.get(key, 0)
-                running.append(float(pts.value(total, places)))
+                running.append(total * unit)
             axes.plot(numbers, running, marker="o" if len(hands) <= 30 else None,
                       markersize=3, linewidth=2,
                       label=_text(f"{label} ({_total(total, places, tr)})"))

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from bot.core.i18n.text import decode, encode
+from bot.core.i18n.text import encode, kept
 from bot.core.players import Player
 from bot.core.session import (
     OPEN,
@@ -212,7 +212,7 @@ def _hand(row: Any) -> HandRecord:
         inputs=row.inputs,
         rules=row.rules,
         deltas={int(k): v for k, v in row.deltas.items()},
-        summary=decode(row.summary),  # kept as messages: shown in the reader's language
+        summary=kept(row.summary),  # messages, read back when shown, in the reader's language
         recorded_by=row.recorded_by,
         recorded_by_name=row.recorded_by_name,
         origin_id=row.origin_id,

@@ -22,6 +22,7 @@ from bot.core.i18n.text import (
     N_,
     Example,
     Joined,
+    Kept,
     Msg,
     Num,
     Text,
@@ -30,11 +31,12 @@ from bot.core.i18n.text import (
     decode,
     encode,
     join,
+    kept,
     render,
 )
 
-__all__ = ["LANGUAGES", "N_", "Example", "Joined", "Msg", "Num", "Text", "Tr", "_", "_n",
-           "choose", "decode", "encode", "join", "render", "translator"]
+__all__ = ["LANGUAGES", "N_", "Example", "Joined", "Kept", "Msg", "Num", "Text", "Tr", "_",
+           "_n", "choose", "decode", "encode", "join", "kept", "render", "translator"]
 
 # The setting's value -> the language's own name. English is the source of every message.
 LANGUAGES = {"en": "English", "ne": "नेपाली", "hi": "हिन्दी", "pt-BR": "Português (Brasil)"}

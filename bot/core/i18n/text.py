@@ -72,7 +72,18 @@ class Example:
         return render(self, None)
 
 
-Text = Union[str, Msg, Joined, Num, Example]  # noqa: UP007 (a runtime alias, also in annotations)
+@dataclass(frozen=True)
+class Kept:
+    """Text as `encode` stored it, read back (`decode`) only when it is shown: a /chart or
+    /stats reads thousands of hands and shows none of their summaries."""
+
+    stored: str
+
+    def __str__(self) -> str:
+        return render(self, None)
+
+
+Text = Union[str, Msg, Joined, Num, Example, Kept]  # noqa: UP007 (a runtime alias, also in annotations)
 
 
 def _(msgid: str, **values: Any) -> Msg:
@@ -132,6 +143,8 @@ def render(text: Any, tr: Renderer | None) -> str:
         return text.sep.join(render(part, tr) for part in text.parts)
     if isinstance(text, Num):
         return _number(text, tr)
+    if isinstance(text, Kept):
+        return render(decode(text.stored), tr)
     if isinstance(text, Example):
         from bot.core.examples import personal
 
@@ -162,6 +175,8 @@ def encode(text: Text) -> str:
     it reads back as the same plain text."""
     if isinstance(text, str) and not text.startswith(_MARK):
         return text
+    if isinstance(text, Kept):
+        return text.stored  # as it was stored, read back or not
     return _MARK + stored_json.dumps(_data(text)) + "}"
 
 
@@ -177,10 +192,17 @@ def decode(stored: str) -> Text:
         return stored
 
 
+def kept(stored: str) -> Text:
+    """What `encode` stored, to be read back when it is shown (plain text is as stored)."""
+    return Kept(stored) if isinstance(stored, str) and stored.startswith(_MARK) else stored
+
+
 def _data(text: Any) -> Any:
     kind = type(text)
     if kind is str:  # most of a summary: names and separators
         return text
+    if kind is Kept:
+        return _data(decode(text.stored))
     if kind is Msg:
         out: dict[str, Any] = {"m": text.msgid}
         if text.values:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.i18n import Num, _, decode, encode, join, translator
+from bot.core.i18n import Kept, Num, _, decode, encode, join, kept, translator
 from bot.core.session import Void
 from tests.conftest import Table
 
@@ -55,3 +55,19 @@ async def test_rule_numbers_are_written_as_the_language_writes_them(table: Table
     shown = (await table.ok("/rules")).text
     # Riichi's usual start is 25,000 points and the return 30,000: Portuguese groups by "."
     assert "start: 25.000" in shown and "back: 30.000" in shown
+
+
+def test_kept_text_is_read_back_only_when_shown_and_stored_again_as_it_was():
+    summary = join([_("{winner} won", winner="ram"), _("maal {amounts}", amounts=Num(1234))],
+                   "; ")
+    stored = encode(summary)
+    later = kept(stored)
+    assert isinstance(later, Kept)  # not read back yet
+    assert encode(later) == stored  # an edit stores it again unchanged
+    for lang in ("en", "pt-BR", "ne"):
+        assert translator(lang).render(later) == translator(lang).render(summary)
+    assert str(later) == "ram won; maal 1,234"
+    assert kept("ram won") == "ram won"  # plain text, as typed before messages were kept
+    malformed = '{"i18n":{"#":"abc"}}'
+    assert str(kept(malformed)) == malformed
+    assert decode(encode(kept(malformed))) == malformed
