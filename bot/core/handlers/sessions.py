@@ -65,8 +65,10 @@ async def newgame(call: Call) -> Outcome:
     rules = game.rulebook.defaults()
     if "preset" in options:
         rules = game.rulebook.with_preset(rules, options["preset"])
+    # money={}: a new game's book is empty (None would have its first hand read every hand
+    # to build it, as for a session from before the book was kept)
     state = SessionState(chat=command.chat, game=game.key, players=players, rules=rules,
-                         created_by=command.actor.id, game_state=game_state)
+                         created_by=command.actor.id, game_state=game_state, money={})
     await call.tx.save_session(state)
     tr = translator(call.tr.language, game.key)  # the new game's words first
     usage = personal(spec_text(tr, game.result_spec.usage, game), [p.name for p in players])
