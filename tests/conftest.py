@@ -87,6 +87,22 @@ async def store(database_url: str) -> AsyncIterator[SqlStore]:
         await store.close()
 
 
+async def store_at_version(url: str, version: int, monkeypatch: pytest.MonkeyPatch) -> SqlStore:
+    """A store whose tables are as migration `version` left them, for data an older bot
+    stored; with the PostgreSQL function of migration 10, which the commands' first round
+    trip calls whatever the tables' version (bot/storage/hot.py)."""
+    from bot.storage import migrations
+    from bot.storage.database import create_engine
+
+    engine = create_engine(url)
+    upto = migrations.MIGRATIONS[:version]
+    prefetch = [m for m in migrations.MIGRATIONS if m[2] is migrations._0010_prefetch]
+    with monkeypatch.context() as patched:
+        patched.setattr(migrations, "MIGRATIONS", upto + [m for m in prefetch if m not in upto])
+        await migrations.upgrade(engine)
+    return SqlStore(engine)
+
+
 @pytest.fixture
 def service(store: SqlStore) -> Service:
     return Service(store)

@@ -322,23 +322,33 @@ def _sqlite_fetch(db: sqlite3.Connection, sql: str, params: Sequence[Any]) -> li
 
 
 class PostgresDriver:
-    """asyncpg: one statement, one round trip."""
+    """asyncpg: one statement, one round trip; a writer's command in three.
+
+    The connection is kept inside a transaction that is begun ahead, with the last
+    command's COMMIT ("COMMIT; BEGIN", one round trip): a command's first statement then
+    takes its chat's lock and reads, in one round trip too (`maalbot_prefetch`, migration
+    10: the reads come after the lock, each with a snapshot of its own, so they see what
+    the last holder committed). Between commands the transaction holds no lock and no
+    snapshot (at READ COMMITTED a snapshot lives as long as its statement)."""
 
     def __init__(self, raw: Any) -> None:
         self.pg = raw.driver_connection  # asyncpg.Connection
-        self.in_tx = False
+        self.in_tx = False  # a writer's transaction: its lock held, its writes not committed
+        self.begun = False  # a transaction open on the connection
 
     async def begin(self, chat: str, write: bool, origin: str | None) -> Prefetched:
-        if write:
-            # BEGIN and the chat's lock in one round trip (the simple protocol takes no
-            # parameters: the chat is a quoted literal). The reads come after the lock, in
-            # a statement of their own, so they see what the last holder committed.
-            await self.pg.execute(
-                f"BEGIN; SELECT pg_advisory_xact_lock(hashtextextended({_literal(chat)}, 0))")
-            self.in_tx = True
-        # A reader needs no transaction: at READ COMMITTED each statement reads what was
-        # committed when it began, in a transaction or not.
-        row = await self.pg.fetchrow(PG_PREFETCH, origin, chat)
+        import asyncpg
+
+        if not self.begun:  # a connection new to us, or after a rollback
+            await self.pg.execute("BEGIN")
+            self.begun = True
+        try:
+            row = await self.pg.fetchrow(PG_PREFETCH, origin, chat, write)
+        except asyncpg.InFailedSQLTransactionError:
+            # an error earlier in this transaction that was not rolled back: start clean
+            await self.pg.execute("ROLLBACK; BEGIN")
+            row = await self.pg.fetchrow(PG_PREFETCH, origin, chat, write)
+        self.in_tx = write
         session = None if row["id"] is None else tuple(row[c] for c in SESSION_COLUMNS)
         settings = row["settings"]
         return Prefetched(row["reply"], None if settings is None else stored_json.loads(settings),
@@ -354,30 +364,35 @@ class PostgresDriver:
                 for hand in write.hands:
                     hand.id = row[i]
         if commit and self.in_tx:
-            self.in_tx = False
-            await self.pg.execute("COMMIT")
+            await self._commit()
+
+    async def _commit(self) -> None:
+        self.in_tx = False
+        self.begun = False  # until the BEGIN behind the COMMIT is known to have been done
+        await self.pg.execute("COMMIT; BEGIN")
+        self.begun = True
 
     async def end(self, commit: bool) -> None:
-        if self.in_tx:
-            self.in_tx = False
-            await self.pg.execute("COMMIT" if commit else "ROLLBACK")
+        if commit and self.in_tx:
+            await self._commit()
+        elif not commit and self.begun:
+            self.in_tx = self.begun = False
+            await self.pg.execute("ROLLBACK")
 
     async def fetch(self, sql: str, params: Sequence[Any]) -> list[Any]:
         return [tuple(r) for r in await self.pg.fetch(sql, *params)]
 
+    def clean(self) -> bool:
+        """Ready for the next command: no writer's transaction left open, and the server in
+        the state we think it in."""
+        return not self.in_tx and not self.pg.is_closed() \
+            and self.pg.is_in_transaction() == self.begun
+
 
 PG_PREFETCH = (
-    "SELECT (SELECT reply FROM origins WHERE origin_id = $1) AS reply, "
-    "(SELECT data FROM chat_settings WHERE chat = $2) AS settings, "
-    + ", ".join(f"s.{c}" for c in SESSION_COLUMNS)
-    + " FROM (SELECT 1) AS one LEFT JOIN sessions AS s ON s.chat = $2 AND s.status = 'open'")
-
-
-def _literal(text: str) -> str:
-    """A PostgreSQL string literal (standard_conforming_strings, the default since 9.1)."""
-    if "\x00" in text:
-        raise ValueError("a chat id can't hold a NUL")
-    return "'" + text.replace("'", "''") + "'"
+    "SELECT p.reply, p.settings, "
+    + ", ".join(f"(p.open_session).{c}" for c in SESSION_COLUMNS)
+    + " FROM maalbot_prefetch($1, $2, $3) AS p")
 
 
 def _pg_batch(writes: list[Write]) -> tuple[str, list[Any]]:
@@ -585,12 +600,17 @@ class HotState:
             sa, self.sa = self.sa, None
             if not self.held:
                 driver = self.driver
-                if isinstance(driver, PostgresDriver) and not driver.in_tx \
+                if isinstance(driver, PostgresDriver) and driver.clean() \
                         and not sa.invalidated and not sa.in_transaction() \
-                        and not driver.pg.is_closed() and not driver.pg.is_in_transaction() \
                         and len(self.store._idle) < IDLE_KEPT:
                     self.store._idle.append((sa, driver))  # ours ended: clean to reuse
                     return
+                if isinstance(driver, PostgresDriver) and driver.begun and not sa.invalidated:
+                    # back to the pool with no transaction open (the one begun ahead)
+                    try:
+                        await driver.end(commit=False)
+                    except Exception:
+                        await sa.invalidate()
                 await sa.close()
             elif sa.in_transaction() or sa.invalidated:
                 # SQLAlchemy was used (its AUTOCOMMIT transaction, ours has ended): the

@@ -206,6 +206,33 @@ async def _0009_seasons(conn: AsyncConnection) -> None:
     await conn.run_sync(meta.create_all)
 
 
+async def _0010_prefetch(conn: AsyncConnection) -> None:
+    # PostgreSQL: a command's first round trip takes its chat's lock (a writer) and then
+    # reads its origin's reply, the chat's settings and the open session (bot/storage/hot.py,
+    # PostgresDriver). In a function, so the reads come after the lock with snapshots of
+    # their own (a VOLATILE function's statements each take one): in the statement that
+    # waited for the lock they would see the chat as it was before the last holder's commit.
+    if conn.dialect.name != "postgresql":
+        return
+    await conn.execute(text("""
+        CREATE OR REPLACE FUNCTION maalbot_prefetch(p_origin text, p_chat text, p_lock boolean)
+        RETURNS TABLE (reply json, settings text, open_session sessions)
+        LANGUAGE plpgsql VOLATILE AS $$
+        #variable_conflict use_column
+        BEGIN
+            IF p_lock THEN
+                PERFORM pg_advisory_xact_lock(hashtextextended(p_chat, 0));
+            END IF;
+            RETURN QUERY
+            SELECT (SELECT o.reply FROM origins AS o WHERE o.origin_id = p_origin),
+                   (SELECT c.data FROM chat_settings AS c WHERE c.chat = p_chat),
+                   s
+            FROM (SELECT 1) AS one
+            LEFT JOIN sessions AS s ON s.chat = p_chat AND s.status = 'open';
+        END
+        $$"""))
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
@@ -216,6 +243,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (7, "marriage rummy points in tenths", _0007_marriage_rummy_tenths),
     (8, "the ledger's payments", _0008_payments),
     (9, "seasons", _0009_seasons),
+    (10, "PostgreSQL: a command's lock and reads in one round trip", _0010_prefetch),
 ]
 
 

@@ -11,17 +11,8 @@ from bot.core.service import Service
 from bot.core.session import HandRecord, SessionState
 from bot.storage import migrations
 from bot.storage.backup import import_sessions
-from bot.storage.database import create_engine
 from bot.storage.store import SqlStore
-from tests.conftest import Table
-
-
-async def _store_at(url: str, version: int, monkeypatch: pytest.MonkeyPatch) -> SqlStore:
-    engine = create_engine(url)
-    with monkeypatch.context() as patched:
-        patched.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:version])
-        await migrations.upgrade(engine)
-    return SqlStore(engine)
+from tests.conftest import Table, store_at_version
 
 
 async def _old_session(store: SqlStore, chat: str, game: str) -> None:
@@ -40,7 +31,7 @@ async def _old_session(store: SqlStore, chat: str, game: str) -> None:
 
 async def test_migration_7_scales_whole_rummy_points_to_tenths(
         database_url: str, monkeypatch: pytest.MonkeyPatch):
-    store = await _store_at(database_url, 6, monkeypatch)
+    store = await store_at_version(database_url, 6, monkeypatch)
     await _old_session(store, "chat-rummy", "marriage_rummy")
     await _old_session(store, "chat-marriage", "marriage")
     assert (await migrations.upgrade(store.engine))[0] == 7  # and whatever came after
@@ -62,7 +53,7 @@ async def test_migration_7_scales_whole_rummy_points_to_tenths(
 
 async def test_a_version_1_backup_keeps_its_rummy_points(database_url: str,
                                                          monkeypatch: pytest.MonkeyPatch):
-    store = await _store_at(database_url, 6, monkeypatch)
+    store = await store_at_version(database_url, 6, monkeypatch)
     try:
         await _old_session(store, "chat-old", "marriage_rummy")
         async with store.transaction("chat-old") as tx:

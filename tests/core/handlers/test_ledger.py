@@ -19,9 +19,7 @@ from bot.core.players import Player
 from bot.core.service import Service
 from bot.core.session import ENDED, HandRecord, SessionState
 from bot.storage import migrations
-from bot.storage.database import create_engine
-from bot.storage.store import SqlStore
-from tests.conftest import Table
+from tests.conftest import Table, store_at_version
 
 NEW = "/newgame players:alice bob carol"
 # maal 10, 2, 0 (carol unseen: murdered), P = 12, n = 3: exchange 18, -6, -12;
@@ -221,11 +219,8 @@ async def test_games_ended_before_the_ledger_count(database_url: str,
                                                    monkeypatch: pytest.MonkeyPatch):
     """A database at migration 7 with a finished game (and one from before money was kept
     per session, migration 4): after migration 8 both are in the ledger."""
-    engine = create_engine(database_url)
-    with monkeypatch.context() as patched:
-        patched.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:7])
-        await migrations.upgrade(engine)
-    store = SqlStore(engine)
+    store = await store_at_version(database_url, 7, monkeypatch)
+    engine = store.engine
     players = [Player(1, "alice"), Player(2, "bob"), Player(3, "carol")]
     rules = {"rate": "10", "currency": "Rs"}
     async with store.transaction("old") as tx:
