@@ -107,6 +107,7 @@ class DiscordAdapter:
             if shard_count else MaalClient(self))
         self._task: asyncio.Task[None] | None = None
         self._publishing: dict[int, asyncio.Task[None]] = {}  # a channel's live-board update
+        self._stopping = False
         self._due: dict[int, int] = {}  # channel -> the session whose board is due an update
         self.errors = 0  # failures that were ours, not the person's (for tests and health)
 
@@ -122,6 +123,9 @@ class DiscordAdapter:
         log.info("discord: connecting as %s", self.client.user)
 
     async def stop(self) -> None:
+        # An interaction still being answered would start its board's edit after the wait
+        # below, on a closed client: from here on none is started
+        self._stopping = True
         pending = [task for task in self._publishing.values() if not task.done()]
         if pending:
             await asyncio.wait(pending, timeout=10)
@@ -315,6 +319,8 @@ class DiscordAdapter:
 
     def _publish(self, channel_id: int, session_id: int) -> None:
         """Bring the channel's live board up to date (a burst of changes is one edit)."""
+        if self._stopping:
+            return  # the client is closing: the board catches up with the chat's next change
         self._due[channel_id] = session_id
         running = self._publishing.get(channel_id)
         if running is None or running.done():

@@ -12,7 +12,6 @@ from bot.core import stored_json
 from bot.core.i18n import _
 
 CONNECT_SECONDS, STATEMENT_SECONDS, POOL_SECONDS = 10, 15, 10
-SQLITE_READERS_KEPT = 16  # SQLite connections a process keeps for commands that only read
 
 
 def async_url(url: str) -> str:
@@ -48,13 +47,6 @@ def create_engine(url: str, hot: bool = False) -> AsyncEngine:
         connect_args: dict[str, object] = {"timeout": STATEMENT_SECONDS}
         if hot:  # its writer is also used from the event loop's thread (bot/storage/hot.py)
             connect_args["check_same_thread"] = False
-            if parsed.database not in (None, "", ":memory:"):
-                # Readers of many chats at once each hold a connection; one made afresh
-                # under load waits for the busy loop at each of its hops to aiosqlite's
-                # thread (a /board took 60-350 ms where a kept one takes 0.3 ms), so
-                # enough are kept rather than closed as overflow
-                hot_options.update(pool_size=SQLITE_READERS_KEPT,
-                                   max_overflow=SQLITE_READERS_KEPT)
         engine = create_async_engine(parsed, connect_args=connect_args, **JSON_CODEC,
                                      **hot_options)
         _sqlite_transactions(engine, begin=not hot)
@@ -120,11 +112,4 @@ async def open_store(url: str, migrate: bool = True):  # type: ignore[no-untyped
         except BaseException:
             await engine.dispose()  # no half-open pool left for the loop's end to trip on
             raise
-    hot = create_engine(url, hot=True)
-    if hot.dialect.name == "sqlite" and hot.url.database not in (None, "", ":memory:"):
-        # the writer's connection and a reader's, made now and kept in the pool: one made
-        # under load is slow (see create_engine), and while it is being made the next
-        # reader would make another
-        async with hot.connect(), hot.connect():
-            pass
-    return SqlStore(engine, hot)
+    return SqlStore(engine, create_engine(url, hot=True))

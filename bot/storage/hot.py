@@ -3,8 +3,9 @@
 A command's transaction is begun by hand on the driver's own connection (SQLAlchemy's
 connection is kept in AUTOCOMMIT mode, so it never begins or ends one itself), and:
 
-- its first round trip begins the transaction (taking the chat's lock) and reads the
-  origin id's reply, the chat's settings and the open session (`prefetch`);
+- its first round trip takes the chat's lock (a writer) and reads the origin id's reply,
+  the chat's settings and the open session (`prefetch`), in a transaction begun with it
+  (SQLite) or with the last command's commit (PostgreSQL, see PostgresDriver);
 - the writes of a hand (the hand, the session, the origin's reply) are kept until the
   commit and sent with it: on SQLite in one hop to aiosqlite's thread, on PostgreSQL as one
   statement, then COMMIT;
