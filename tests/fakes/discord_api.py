@@ -226,15 +226,20 @@ class FakeDiscord:
             else:
                 raw = await request.read()
                 body = json.loads(raw) if raw else None
-        self.captured.append(Captured(request.method, path, body))
-        async with self._changed:
-            self._changed.notify_all()
         try:
             result = self._answer(request.method, path, body, request.query)
         except Invalid as error:
+            result = error
+        finally:
+            # recorded once answered: a test that sees the call finds what it made (the
+            # callback's message), even when the lock below makes this task wait
+            self.captured.append(Captured(request.method, path, body))
+            async with self._changed:
+                self._changed.notify_all()
+        if isinstance(result, Invalid):
             return web.Response(status=400, headers={"Content-Type": "application/json"},
                                 body=json.dumps({"code": 50035, "message":
-                                                 f"Invalid Form Body: {error}"}).encode())
+                                                 f"Invalid Form Body: {result}"}).encode())
         if result is _NotFound:
             return web.Response(status=404, headers={"Content-Type": "application/json"},
                                 body=json.dumps({"code": 10008,
