@@ -329,8 +329,8 @@ class PostgresDriver:
     command's COMMIT ("COMMIT; BEGIN", one round trip): a command's first statement then
     takes its chat's lock and reads, in one round trip too (`maalbot_prefetch`, migration
     10: the reads come after the lock, each with a snapshot of its own, so they see what
-    the last holder committed). Between commands the transaction holds no lock and no
-    snapshot (at READ COMMITTED a snapshot lives as long as its statement)."""
+    the last holder committed). Every command ends its transaction, a reader's too, so the
+    one waiting between commands has done nothing: it holds no lock and no snapshot."""
 
     def __init__(self, raw: Any) -> None:
         self.pg = raw.driver_connection  # asyncpg.Connection
@@ -341,15 +341,17 @@ class PostgresDriver:
         import asyncpg
 
         if not self.begun:  # a connection new to us, or after a rollback
-            await self.pg.execute("BEGIN")
+            await self.pg.execute(BEGIN)
             self.begun = True
+        # Set first: if the statement fails after taking the lock, the connection is not
+        # kept as clean (HotState.close rolls it back)
+        self.in_tx = write
         try:
             row = await self.pg.fetchrow(PG_PREFETCH, origin, chat, write)
         except asyncpg.InFailedSQLTransactionError:
             # an error earlier in this transaction that was not rolled back: start clean
-            await self.pg.execute("ROLLBACK; BEGIN")
+            await self.pg.execute(f"ROLLBACK; {BEGIN}")
             row = await self.pg.fetchrow(PG_PREFETCH, origin, chat, write)
-        self.in_tx = write
         session = None if row["id"] is None else tuple(row[c] for c in SESSION_COLUMNS)
         settings = row["settings"]
         return Prefetched(row["reply"], None if settings is None else stored_json.loads(settings),
@@ -364,17 +366,19 @@ class PostgresDriver:
                     raise RuntimeError("session changed under us; the command was not applied")
                 for hand in write.hands:
                     hand.id = row[i]
-        if commit and self.in_tx:
+        if commit and self.begun:
             await self._commit()
 
     async def _commit(self) -> None:
+        """A writer's commit, and a reader's end too: a transaction that has read holds its
+        tables' share locks and keeps VACUUM from what it might still see, until it ends."""
         self.in_tx = False
         self.begun = False  # until the BEGIN behind the COMMIT is known to have been done
-        await self.pg.execute("COMMIT; BEGIN")
+        await self.pg.execute(f"COMMIT; {BEGIN}")
         self.begun = True
 
     async def end(self, commit: bool) -> None:
-        if commit and self.in_tx:
+        if commit and self.begun:
             await self._commit()
         elif not commit and self.begun:
             self.in_tx = self.begun = False
@@ -390,6 +394,9 @@ class PostgresDriver:
             and self.pg.is_in_transaction() == self.begun
 
 
+# READ COMMITTED whatever the server's default: each statement, the prefetch's reads after
+# the lock among them, sees what was committed when it began
+BEGIN = "BEGIN ISOLATION LEVEL READ COMMITTED"
 PG_PREFETCH = (
     "SELECT p.reply, p.settings, "
     + ", ".join(f"(p.open_session).{c}" for c in SESSION_COLUMNS)
@@ -606,13 +613,18 @@ class HotState:
                         and len(self.store._idle) < IDLE_KEPT:
                     self.store._idle.append((sa, driver))  # ours ended: clean to reuse
                     return
-                if isinstance(driver, PostgresDriver) and driver.begun and not sa.invalidated:
-                    # back to the pool with no transaction open (the one begun ahead)
-                    try:
-                        await driver.end(commit=False)
-                    except Exception:
-                        await sa.invalidate()
-                await sa.close()
+                try:
+                    if isinstance(driver, PostgresDriver) and driver.begun \
+                            and not sa.invalidated:
+                        # back to the pool with no transaction open (the one begun ahead)
+                        try:
+                            await driver.end(commit=False)
+                        except BaseException as error:
+                            await sa.invalidate()  # in a state unknown: not for reuse
+                            if not isinstance(error, Exception):
+                                raise  # cancelled (a timeout): the connection is closed below
+                finally:
+                    await sa.close()
             elif sa.in_transaction() or sa.invalidated:
                 # SQLAlchemy was used (its AUTOCOMMIT transaction, ours has ended): the
                 # next writer takes a fresh one from the pool

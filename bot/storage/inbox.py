@@ -5,14 +5,16 @@ row is claimed before it is handled)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.storage.database import READ_ONLY
 from bot.storage.tables import inbox
 
 NEW, WORKING, DONE, FAILED = "new", "working", "done", "failed"
@@ -49,7 +51,7 @@ class Inbox:
 
     async def next_offset(self) -> int | None:
         """The offset that confirms everything stored: the highest update id + 1."""
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             last = (await conn.execute(select(func.max(inbox.c.update_id)).where(
                 inbox.c.bot_id == self.bot_id))).scalar()
         return None if last is None else int(last) + 1
@@ -87,7 +89,7 @@ class Inbox:
 
     async def unfinished(self) -> list[tuple[int, str, datetime]]:
         """(update_id, chat, not_before) of every row not finished, oldest first."""
-        async with self.engine.connect() as conn:
+        async with self._reading() as conn:
             rows = (await conn.execute(
                 select(inbox.c.update_id, inbox.c.chat, inbox.c.not_before)
                 .where(inbox.c.bot_id == self.bot_id, inbox.c.state.in_((NEW, WORKING)))
@@ -99,6 +101,15 @@ class Inbox:
             await conn.execute(delete(inbox).where(
                 inbox.c.bot_id == self.bot_id, inbox.c.state == DONE,
                 inbox.c.updated_at < _now() - KEEP_DONE))
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[AsyncConnection]:
+        """A connection that only reads: on SQLite it takes no write lock (a plain connection
+        begins with BEGIN IMMEDIATE), so a read cut short (the poller stopped while it
+        waited) leaves no lock behind for the inbox's next write to wait 15 s on."""
+        async with self.engine.connect() as conn:
+            await conn.execution_options(**{READ_ONLY: True})
+            yield conn
 
     async def _set(self, update_id: int, **values: Any) -> None:
         async with self.engine.begin() as conn:

@@ -33,8 +33,16 @@ def test_reads_back_as_the_standard_library_would(value):
 
 
 def test_what_orjson_refuses_goes_to_the_standard_library():
-    big = 2**70  # beyond 64 bits: orjson refuses to write and to read it
+    big = 2**70  # beyond 64 bits: orjson refuses to write it, and reads it as a float
     assert loads(dumps({"maal": big})) == {"maal": big}
+    for number in (123456789012345678901, -9223372036854775809, 18446744073709551616):
+        for text in (f'{{"deltas":{{"1":{number}}}}}', f"[1, {number}]", str(number),
+                     f'{{"deltas" : {number}}}'):
+            assert loads(text) == json.loads(text), text  # the exact integer, as json reads
+            assert loads(text.encode()) == json.loads(text), text
+    # a long number inside a string is text, read by orjson alike
+    assert loads('{"origin":"discord:1234567890123456789012"}') == {
+        "origin": "discord:1234567890123456789012"}
     lone = "\ud800"  # a lone surrogate: escaped, so a UTF-8 database can keep it
     assert dumps(lone).isascii() and loads(dumps(lone)) == lone
     assert loads("[NaN]")[0] != loads("[NaN]")[0]  # NaN, as json reads it

@@ -44,6 +44,30 @@ async def test_between_commands_the_chat_is_not_locked(postgres: SqlStore):
         await other.close()
 
 
+async def test_between_commands_a_connection_holds_no_table_and_no_snapshot(
+        postgres: SqlStore):
+    """A transaction that has read keeps its tables' share locks (an ALTER TABLE, a
+    migration, would wait, and every command behind it) and holds back VACUUM, until it
+    ends: a reader's command ends its own as a writer's does."""
+    table = Table(Service(postgres), chat="readers")
+    await table.ok("/newgame players:asha bikash chandra")
+    await table.ok("/hand winner:asha seen:asha bikash maal:asha=3 bikash=2")
+    await table.ok("/history")  # read through SQLAlchemy: its connection goes to the pool
+    await table.ok("/board")  # read on the hot path: its connection is kept
+    assert postgres._idle
+    other = await other_connection(postgres)
+    try:
+        for _sa, driver in postgres._idle:
+            pid = driver.pg.get_server_pid()
+            assert await other.fetchval(
+                "SELECT count(*) FROM pg_locks WHERE pid = $1 AND locktype = 'relation'",
+                pid) == 0
+            assert await other.fetchval(
+                "SELECT backend_xmin FROM pg_stat_activity WHERE pid = $1", pid) is None
+    finally:
+        await other.close()
+
+
 async def test_a_spoiled_transaction_does_not_spoil_the_next_command(postgres: SqlStore):
     table = Table(Service(postgres), chat="spoiled")
     await table.ok("/newgame players:asha bikash chandra")
