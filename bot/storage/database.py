@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sqlalchemy import event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.core import stored_json
@@ -41,7 +41,7 @@ def create_engine(url: str, hot: bool = False) -> AsyncEngine:
     ) if hot else {}
     if parsed.get_backend_name() == "sqlite":
         folder = Path(parsed.database or ".").expanduser().parent
-        if parsed.database not in (None, "", ":memory:") and not folder.is_dir():
+        if _sqlite_file(parsed) and not folder.is_dir():
             # said before a driver thread starts, which would outlive a failed connect
             raise OSError(f"unable to open database file: the folder {folder} does not exist")
         connect_args: dict[str, object] = {"timeout": STATEMENT_SECONDS}
@@ -62,6 +62,11 @@ def create_engine(url: str, hot: bool = False) -> AsyncEngine:
     options: dict[str, object] = dict(pool_size=5, max_overflow=5, pool_pre_ping=True,
                                       pool_timeout=POOL_SECONDS, connect_args=connect_args)
     return create_async_engine(parsed, **{**options, **JSON_CODEC, **hot_options})
+
+
+def _sqlite_file(url: URL) -> bool:
+    """A SQLite URL names a file (not a database in memory)."""
+    return url.database not in (None, "", ":memory:")
 
 
 # JSON columns are written and read by bot/core/stored_json.py (orjson), not json
@@ -113,7 +118,7 @@ async def open_store(url: str, migrate: bool = True):  # type: ignore[no-untyped
             await engine.dispose()  # no half-open pool left for the loop's end to trip on
             raise
     hot = create_engine(url, hot=True)
-    if hot.dialect.name == "sqlite" and hot.url.database not in (None, "", ":memory:"):
+    if hot.dialect.name == "sqlite" and _sqlite_file(hot.url):
         # The writer's connection and a reader's, made now and kept in the pool: one made
         # while the loop is busy waits at each hop to its thread (about 25 ms), and while
         # it is being made the next reader makes another (16 /boards at once after a

@@ -366,22 +366,20 @@ class PostgresDriver:
                     raise RuntimeError("session changed under us; the command was not applied")
                 for hand in write.hands:
                     hand.id = row[i]
-        if commit and self.begun:
-            await self._commit()
-
-    async def _commit(self) -> None:
-        """A writer's commit, and a reader's end too: a transaction that has read holds its
-        tables' share locks and keeps VACUUM from what it might still see, until it ends."""
-        self.in_tx = False
-        self.begun = False  # until the BEGIN behind the COMMIT is known to have been done
-        await self.pg.execute(f"COMMIT; {BEGIN}")
-        self.begun = True
+        if commit:
+            await self.end(commit=True)
 
     async def end(self, commit: bool) -> None:
-        if commit and self.begun:
-            await self._commit()
-        elif not commit and self.begun:
-            self.in_tx = self.begun = False
+        """Commit, beginning the next command's transaction with it, or roll back. A
+        reader's ends too: a transaction that has read holds its tables' share locks and
+        keeps VACUUM from what it might still see, until it ends."""
+        if not self.begun:
+            return
+        self.in_tx = self.begun = False  # until the statement is known to have been done
+        if commit:
+            await self.pg.execute(f"COMMIT; {BEGIN}")
+            self.begun = True
+        else:
             await self.pg.execute("ROLLBACK")
 
     async def fetch(self, sql: str, params: Sequence[Any]) -> list[Any]:
@@ -617,12 +615,12 @@ class HotState:
                     if isinstance(driver, PostgresDriver) and driver.begun \
                             and not sa.invalidated:
                         # back to the pool with no transaction open (the one begun ahead)
-                        try:
-                            await driver.end(commit=False)
-                        except BaseException as error:
-                            await sa.invalidate()  # in a state unknown: not for reuse
-                            if not isinstance(error, Exception):
-                                raise  # cancelled (a timeout): the connection is closed below
+                        await driver.end(commit=False)
+                except Exception:
+                    await sa.invalidate()  # in a state unknown: not for reuse
+                except BaseException:
+                    await sa.invalidate()
+                    raise  # cancelled (a timeout): the connection is closed below
                 finally:
                     await sa.close()
             elif sa.in_transaction() or sa.invalidated:
