@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.core_bench import command, random_hand
+from bench.core_bench import command, record_hands
 from bot.core.service import Service
 from bot.storage import open_store
 
@@ -62,11 +62,7 @@ async def main(hands: int, repeats: int) -> None:
         store = await open_store(f"sqlite:///{folder}/chart.db")
         service = Service(store)
         rng = random.Random(7)
-        await service.handle(command("/newgame players:asha bikash chandra dipa esha",
-                                     "new", CHAT))
-        for no in range(hands):
-            reply = await service.handle(command(random_hand(rng), f"h{no}", CHAT))
-            assert reply.ok, reply.text
+        await record_hands(service, CHAT, hands, rng)
 
         async def chart() -> float:
             started = time.perf_counter()

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.core_bench import command, random_hand
+from bench.core_bench import command, record_hands
 from bot.core.service import Service
 from bot.storage import open_store
 
@@ -47,12 +47,7 @@ async def main(hands: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         store = await open_store(f"sqlite:///{folder}/export.db")
         service = Service(store)
-        rng = random.Random(5)
-        await service.handle(command("/newgame players:asha bikash chandra dipa esha",
-                                     "new", CHAT))
-        for no in range(hands):
-            reply = await service.handle(command(random_hand(rng), f"h{no}", CHAT))
-            assert reply.ok, reply.text
+        await record_hands(service, CHAT, hands, random.Random(5))
 
         async def streamed() -> int:
             reply = await service.handle(command("/export", None, CHAT))
