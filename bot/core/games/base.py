@@ -144,6 +144,12 @@ class Game(ABC):
         longer stand after the change (the edit is then refused)."""
         return None
 
+    def check_rules(self, rules: Mapping[str, Any], players: int) -> None:
+        """Refuse rules that each parse alone but can't be played at a table of this many
+        players (Riichi: a noten payment three players can't share in 100-point sticks).
+        By default every rule set the rulebook accepts can be played."""
+        return None
+
     def waiting_before(self, hand: Any) -> dict[str, Any] | None:
         """What was waiting when a recorded hand was entered and went into it (Riichi: the
         declared riichi), so undoing the hand puts it back. None: nothing (the default)."""

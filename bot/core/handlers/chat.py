@@ -117,6 +117,7 @@ async def rules(call: Call) -> Outcome:
     if "preset" in options:
         updated = game.rulebook.with_preset(updated, options.pop("preset"))
     updated = game.rulebook.apply(updated, options)
+    game.check_rules(updated, len(session.players))
     session.rules = updated
     await call.tx.save_session(session)
     lines = [tr("Rules changed for the {hands} that follow; recorded {hands} keep theirs.",

@@ -233,6 +233,9 @@ class RiichiGame(Game):
     def edit_options(self) -> tuple[Option, ...]:
         return EDIT_OPTIONS  # an edit changes the value of a win, not who won
 
+    def check_rules(self, rules: Mapping[str, Any], players: int) -> None:
+        pay.check_noten(rules["noten"], players)
+
     def setup(self, options: Mapping[str, str], players: list[Player], named: bool,
               seat: Seat | None = None) -> tuple[list[Player], dict[str, Any] | None]:
         if len(players) not in (3, 4):
