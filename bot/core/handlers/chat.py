@@ -124,5 +124,5 @@ async def rules(call: Call) -> Outcome:
                 **call.words)]
     if session.pending:
         lines[0] += " " + tr("A waiting {hand} is scored with them too.", **call.words)
-    lines.append(rules_line(tr, game, updated))
+    lines.append(rules_line(tr, game, updated, len(session.players)))
     return Outcome(Reply("\n".join(lines)), changed=True)
