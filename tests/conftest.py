@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import pytest
+from hypothesis import settings
 
 from bot.core.command import Actor, Command, Reply
 from bot.core.grammar import parse_command_text
@@ -25,6 +26,11 @@ from tests.discord_helpers import DiscordHarness
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegram
 from tests.telegram_helpers import Harness
+
+# Property tests check what is true, never how fast: speed is measured by bench/ scripts. A
+# deadline fails at random on a busy machine (the first example pays for loading a locale).
+settings.register_profile("maalbot", deadline=None)
+settings.load_profile("maalbot")
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 _postgres_problem: str | None = None

@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import cache
 from typing import TYPE_CHECKING, TypeVar
 
+from bot.core.i18n.text import N_
 from bot.core.rules import RuleSpec, decimal_rule, text_rule
 
 if TYPE_CHECKING:
     from bot.core.i18n import Tr
 
 
+MONEY = N_("money")  # the topic of the money rules (Discord: /rules riichi_money)
+
+
 def money_rules() -> list[RuleSpec]:
     """Rule keys every game shares."""
-    return [
+    return [replace(spec, topic=MONEY) for spec in (
         decimal_rule("rate", "1", "0", "1000000", "money per point, e.g. 0.25"),
         text_rule("currency", "", 8, "shown after money amounts, e.g. Rs or $ (none: no "
                   "currency)"),
-    ]
+    )]
 
 
 def to_money(points: int, rate: str, places: int = 0) -> Decimal:

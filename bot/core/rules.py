@@ -26,6 +26,7 @@ class RuleSpec:
     low: int | None = None
     high: int | None = None
     choices: tuple[str, ...] = ()
+    topic: str = ""  # what it is about, when the rules are split by topic (money)
 
 
 def int_rule(key: str, default: int, low: int, high: int, help: str,

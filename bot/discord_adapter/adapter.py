@@ -186,7 +186,7 @@ class DiscordAdapter:
                 p: description_str(o.description, o.text, path[0]) for p, o in names.items()
             })(callback)
         built = app_commands.Command(
-            name=name_str(path, command.name) if len(path) == 1 else command.name,
+            name=name_str(path, command.name),
             description=description_str(command.description, command.text, path[0]),
             callback=callback)
         for param, option in names.items():

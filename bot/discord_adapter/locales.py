@@ -8,14 +8,16 @@ translated through a message of the form people type it in: `/hand` for a comman
 `winner:` for an option (a translator writes `/हाथ`, `विजेता:`). A name is localised only
 when its translation obeys Discord's rules (lowercase, 1 to 32 letters, digits, - or _,
 unique among its siblings); otherwise Discord shows the English one, which always works.
-Subcommands are named by game keys, which people also type (/newgame marriage): they stay.
+Subcommands are named by game keys, which people also type (/newgame marriage): they stay;
+a subcommand for one topic of a game's options (/rules riichi_money) keeps the game key and
+says its topic in the language shown (riichi_dinheiro), through the topic's own message.
 """
 
 from __future__ import annotations
 
 import logging
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import discord
@@ -88,13 +90,31 @@ def _translated_name(msgid: str, english: str, tr: Tr) -> str | None:
     return name
 
 
+def _topic_name(topic: str, english: str, tr: Tr) -> str | None:
+    """A topic's subcommand (riichi_money) in the language of `tr`: the game key as it is
+    and the topic's word translated (riichi_dinheiro), where that makes a valid name."""
+    said = tr.gettext(topic) if topic else topic
+    if said == topic:
+        return None  # a game's own subcommand (no topic), or the topic not translated
+    word = "_".join(said.strip().lower().split())
+    name = english.removesuffix(topic) + word
+    if not valid_name(name):
+        log.warning("discord: %r in %s makes no valid subcommand name; English is used",
+                    said, tr.language)
+        return None
+    return name
+
+
 def _siblings(found: dict[tuple[str, ...], str], items: list[tuple[tuple[str, ...], str,
-                                                                    str]], tr: Tr) -> None:
+                                                                    str]], tr: Tr,
+              name_of: Callable[[str, str, Tr], str | None] | None = None) -> None:
     """Names of one level (the commands, a group's subcommands, a command's options): each
     translated where it can be, and unique among them, as Discord wants. Where two would
     show the same name, an English one (which can't give way) or the first translated one
-    keeps it; the others are shown in English."""
-    wanted = {path: _translated_name(msgid, english, tr) for path, english, msgid in items}
+    keeps it; the others are shown in English. `name_of` translates one (msgid, English
+    name); by default a command's or an option's message."""
+    name_of = name_of or _translated_name
+    wanted = {path: name_of(msgid, english, tr) for path, english, msgid in items}
     english = {path: name for path, name, _ in items}
     while True:
         holders: dict[str, list[tuple[str, ...]]] = {}
@@ -125,6 +145,8 @@ def localised_names(commands: Iterable[SlashCommand], tr: Tr) -> dict[tuple[str,
     for command in commands:
         _siblings(found, [((command.name, option_msgid(o.name)), o.name, option_msgid(o.name))
                           for o in command.options], tr)
+        _siblings(found, [((command.name, sub.name), sub.name, sub.topic)
+                          for sub in command.subcommands], tr, _topic_name)
         for sub in command.subcommands:
             _siblings(found, [((command.name, sub.name, option_msgid(o.name)), o.name,
                                option_msgid(o.name)) for o in sub.options], tr)
@@ -197,7 +219,8 @@ class SlashTranslator(app_commands.Translator):
         root = (command.name,)
         return (name(root, command.name) + description(command.description, command.text)
                 + options(root, command)
-                + sum(len(sub.name) + description(sub.description, sub.text)
+                + sum(name((command.name, sub.name), sub.name)
+                      + description(sub.description, sub.text)
                       + options((command.name, sub.name), sub) for sub in command.subcommands))
 
 

@@ -4,8 +4,10 @@ A command name becomes one slash command whose options are those of every game t
 when they agree and fit (25 options, 8,000 characters for a command with its options and
 choices: Discord's application-commands reference). Where they clash (`hand:` is a number in
 Marriage's /edit and the tiles in Riichi's) or don't fit (/rules: every game's rule keys),
-each game gets a subcommand of its own (/rules marriage, /edit riichi), split further if one
-game alone has more than 25 options. Nothing here is written per command.
+each game gets a subcommand of its own (/rules marriage, /edit riichi), split further by
+what the options are about if one game alone has more than 25 (/rules riichi_money for the
+rate and currency, /edit riichi_tiles for what is read with the tiles: each option declares
+its topic). Nothing here is written per command.
 
 Descriptions are kept as lazy text (`Text`) beside their English form, so the Discord
 adapter can give Discord each one in every language we have (bot/discord_adapter/locales.py).
@@ -56,6 +58,7 @@ class SlashCommand:
     options: tuple[SlashOption, ...] = ()
     subcommands: tuple[SlashCommand, ...] = ()
     game: str | None = None  # a subcommand for one game: refused in a chat playing another
+    topic: str = ""  # a subcommand for one topic of a game's options: named game_topic
     notes: tuple[str, ...] = field(default=(), compare=False)
     text: Text = field(default="", compare=False)  # the description, to translate
 
@@ -136,20 +139,46 @@ def _ordered(options: tuple[SlashOption, ...]) -> tuple[SlashOption, ...]:
     return tuple(sorted(options, key=lambda o: not o.required))
 
 
+def _by_topic(options: tuple[Option, ...]) -> list[tuple[str, str, tuple[Option, ...]]]:
+    """A game's options as its subcommands take them, as (name suffix, topic, options): all
+    in one where they fit; else one subcommand per topic (the options with none first),
+    each with the required ones (which result /edit changes); a topic still over the limit
+    is cut in numbered parts (riichi_2)."""
+    if len(options) <= MAX_OPTIONS:
+        return [("", "", options)]
+    required = tuple(o for o in options if o.required)
+    topics: dict[str, list[Option]] = {"": []}
+    for option in options:
+        if not option.required:
+            topics.setdefault(option.topic, []).append(option)
+    room = MAX_OPTIONS - len(required)
+    groups = []
+    for topic, own in topics.items():
+        for i in range(0, len(own), room):
+            part = i // room + 1
+            suffix = topic if part == 1 else f"{topic}_{part}" if topic else str(part)
+            groups.append((suffix, topic if part == 1 else "", required + tuple(own[i:i + room])))
+    return groups
+
+
 def _per_game(name: str, variants: dict[str, CommandSpec],
               titles: dict[str, str], words: dict[str, str]) -> SlashCommand:
     subcommands: list[SlashCommand] = []
     for game, spec in variants.items():
-        options = _ordered(tuple(_slash_option(o) for o in spec.options))
-        chunks = [options[i:i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)] \
-            or [()]
-        # TRANSLATORS: a command's help on Discord, for one game (its title)
-        text = _("{summary} ({game})", summary=_data(spec.summary, words[game]),
-                 game=Msg(titles[game]))
-        for i, chunk in enumerate(chunks):
-            suffix = f"_{i + 1}" if i else ""
+        summary = _data(spec.summary, words[game])
+        for suffix, topic, options in _by_topic(spec.options):
+            if topic:
+                # TRANSLATORS: a command's help on Discord, for one game (its title) and one
+                # topic of its options (money, tiles)
+                text: Text = _("{summary} ({game}: {topic})", summary=summary,
+                               game=Msg(titles[game]), topic=Msg(topic))
+            else:
+                # TRANSLATORS: a command's help on Discord, for one game (its title)
+                text = _("{summary} ({game})", summary=summary, game=Msg(titles[game]))
             subcommands.append(SlashCommand(
-                f"{game}{suffix}", describe(text), name, chunk, game=game, text=text))
+                f"{game}_{suffix}" if suffix else game, describe(text), name,
+                _ordered(tuple(_slash_option(o) for o in options)), game=game, topic=topic,
+                text=text))
     if len(subcommands) > MAX_SUBCOMMANDS:
         raise ValueError(f"/{name}: more than {MAX_SUBCOMMANDS} games' variants")
     first = next(iter(variants.values()))

@@ -65,15 +65,20 @@ async def test_every_command_is_synced_with_typed_options(dc: DiscordHarness):
              for o in synced["edit"]["options"]}
     assert edits["marriage"]["hand"]["type"] == 4 and edits["marriage"]["hand"]["min_value"] == 1
     assert edits["marriage"]["hand"]["required"] is True
-    assert edits["riichi"]["hand"]["type"] == 3 and edits["riichi"]["result"]["type"] == 4
+    # Riichi's /edit takes every option a result is entered with: more than 25, split by
+    # what they are about (riichi_tiles: what is read with the tiles), result: in each
+    assert edits["riichi_tiles"]["hand"]["type"] == 3
+    assert edits["riichi"]["result"]["type"] == edits["riichi_tiles"]["result"]["type"] == 4
     assert {"morto", "out", "melds"} <= set(edits["tranca"])
-    assert "yakuman" in edits["riichi"]
+    assert {"yakuman", "winner", "from", "tenpai", "declared"} <= set(edits["riichi"])
     groups = {o["name"]: o for o in synced["rules"]["options"]}
-    # Riichi's rule keys and preset are more than Discord's 25 options: split in two
-    assert set(groups) == {"marriage", "marriage_rummy", "tranca", "riichi", "riichi_2",
+    # Riichi's rule keys and preset are more than Discord's 25 options: split in two by
+    # what they are about, its scoring rules and the money (rate and currency)
+    assert set(groups) == {"marriage", "marriage_rummy", "tranca", "riichi", "riichi_money",
                            "callbreak"}
-    riichi_rules = {o["name"] for g in ("riichi", "riichi_2") for o in groups[g]["options"]}
-    assert {"uma3", "sudden_death", "double_wind", "pao", "currency"} <= riichi_rules
+    assert {"uma3", "sudden_death", "double_wind", "pao", "honba"} <= {
+        o["name"] for o in groups["riichi"]["options"]}
+    assert [o["name"] for o in groups["riichi_money"]["options"]] == ["rate", "currency"]
     rules = {o["name"]: o for o in groups["marriage"]["options"]}
     assert (rules["seen"]["type"], rules["seen"]["min_value"], rules["seen"]["max_value"]) \
         == (4, 0, 1000)

@@ -11,7 +11,7 @@ import re
 from bot.core.commands.built import TABLE
 from bot.core.commands.spec import Kind
 from bot.discord_adapter.tree import slash_commands
-from tests.discord_helpers import DiscordHarness
+from tests.discord_helpers import ALICE, DiscordHarness, slash
 
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
 SUBCOMMAND, GROUP = 1, 2
@@ -67,3 +67,62 @@ def test_call_break_is_on_the_tree():
         (Kind.INT, 1, 13)
     assert by_name["miss"].choices == ("bid", "short")
     assert set(by_name["preset"].choices) == {"standard", "thirteen", "min2", "a23", "whole"}
+
+
+def test_a_game_over_25_options_is_split_by_what_they_are_about():
+    tree = {c.name: c for c in slash_commands(TABLE)}
+    # Riichi's /rules: its 24 scoring rules and preset, and the money (a topic of the
+    # core's money rules), not riichi and riichi_2
+    rules = {s.name: s for s in tree["rules"].subcommands if s.game == "riichi"}
+    assert set(rules) == {"riichi", "riichi_money"}
+    assert [o.name for o in rules["riichi_money"].options] == ["rate", "currency"]
+    assert rules["riichi_money"].description == \
+        "show or change the rules (Riichi mahjong: money)"
+    # Riichi's /edit takes every option a result is entered with: what is read with the
+    # tiles apart, and which result (required) in both
+    edits = {s.name: s for s in tree["edit"].subcommands if s.game == "riichi"}
+    assert set(edits) == {"riichi", "riichi_tiles"}
+    for sub in edits.values():
+        assert sub.options[0].name == "result" and sub.options[0].required
+        assert len(sub.options) <= 25
+    tiles = [o.name for o in edits["riichi_tiles"].options]
+    assert {"hand", "win", "dora", "ura", "melds", "ippatsu", "riichi"} <= set(tiles)
+    rest = [o.name for o in edits["riichi"].options]
+    assert {"winner", "from", "han", "fu", "tenpai", "abort", "declared"} <= set(rest)
+    # every option once, but result:
+    every = [o.key for o in TABLE.lookup("edit", TABLE.games["riichi"]).options]
+    assert sorted(tiles[1:] + rest[1:]) == sorted(every[1:])
+
+
+async def test_topic_subcommands_are_named_in_hindi_and_portuguese(dc: DiscordHarness):
+    # the game key stays (people type it); the topic is said in the language shown, from
+    # the catalogues' "money" and "tiles"
+    synced = {c["name"]: c for c in dc.fake.commands["global"]}
+    rules = {o["name"]: o for o in synced["rules"]["options"]}
+    assert rules["riichi_money"]["name_localizations"] == {"hi": "riichi_पैसे",
+                                                           "pt-BR": "riichi_dinheiro"}
+    assert not rules["riichi"].get("name_localizations")  # a game key: as typed
+    edits = {o["name"]: o for o in synced["edit"]["options"]}
+    assert edits["riichi_tiles"]["name_localizations"] == {"hi": "riichi_टाइल",
+                                                           "pt-BR": "riichi_peças"}
+
+
+async def test_riichi_by_its_topic_subcommands(dc: DiscordHarness):
+    await dc.reply_to(slash("newgame", ALICE, game="riichi", players="alice bob carol dave"))
+    money = slash("rules", ALICE)
+    money["data"]["options"] = [{"name": "riichi_money", "type": 1, "options": [
+        {"name": "rate", "type": 3, "value": "10"},
+        {"name": "currency", "type": 3, "value": "Rs"}]}]
+    callback = await dc.reply_to(money)
+    assert "rate 10, currency Rs" in callback["data"]["content"]
+    # East 1: bob rons carol's 2s: pinfu, tanyao, dora 1, aka 1 = 4 han 30 fu: 4 x 1,920 =
+    # 7,680 -> 7,700; bob was in riichi after all: 5 han, a mangan: 8,000
+    await dc.reply_to(slash("ron", ALICE, winner="bob", **{"from": "carol"},
+                            hand="234m067p23456788s", win="2s", dora="1m"))
+    edit = slash("edit", ALICE)
+    edit["data"]["options"] = [{"name": "riichi_tiles", "type": 1, "options": [
+        {"name": "result", "type": 4, "value": 1},
+        {"name": "riichi", "type": 5, "value": True}]}]
+    callback = await dc.reply_to(edit)
+    assert "Result 1 changed" in callback["data"]["content"]
+    assert "bob +8,000  carol -8,000" in callback["data"]["content"]

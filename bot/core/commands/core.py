@@ -23,6 +23,7 @@ from bot.core.rules import RuleSpec
 from bot.core.session import LIVE, NEW_EACH
 
 MAX_NUMBER = 1_000_000
+RULES_USAGE = "/rules   /rules preset:kidnap   /rules unseen:15 rate:0.25 currency:Rs"
 # "/board last" or "/board game:last": the words after the command are the game
 PAST_GAME = Option("", Kind.TEXT, "a finished game: last, or its number (1: this chat's "
                    "first)", name="game")
@@ -42,6 +43,11 @@ def _edit_usage(game: Game) -> str:
     return f"/edit {game.edit_key}:3 {options}".strip()
 
 
+def _rules_usage(game: Game) -> str:
+    """/rules as the game's own rules are typed (Riichi's presets and uma, not Marriage's)."""
+    return game.rules_example or RULES_USAGE
+
+
 def _edit_options(game: Game) -> tuple[Option, ...]:
     which = _which(game, N_("which {hand} to change"))
     return (Option(which.key, which.kind, which.help, required=True, low=which.low,
@@ -53,7 +59,7 @@ def _rule_option(spec: RuleSpec) -> Option:
     kind = {"int": Kind.INT, "bool": Kind.BOOL, "choice": Kind.CHOICE}.get(spec.kind,
                                                                           Kind.TEXT)
     return Option(spec.key, kind, spec.help[:100], low=spec.low, high=spec.high,
-                  choices=spec.choices)
+                  choices=spec.choices, topic=spec.topic)
 
 
 def _rules_options(game: Game) -> tuple[Option, ...]:
@@ -134,11 +140,10 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "later {hand} can't stand is refused.", may=Rule.HAND_PLAYER, run=hands.edit,
             derive=_edit_options, usage_for=_edit_usage),
         CommandSpec(
-            "rules", "show or change the rules",
-            "/rules   /rules preset:kidnap   /rules unseen:15 rate:0.25 currency:Rs",
+            "rules", "show or change the rules", RULES_USAGE,
             "Changes apply to the {hands} that follow; recorded {hands} keep their rules. See "
             "/help rules for every key.", may=Rule.TABLE_RULES, free_view=True,
-            run=chat.rules, derive=_rules_options),
+            run=chat.rules, derive=_rules_options, usage_for=_rules_usage),
         CommandSpec(
             "endgame", "end the game: standings and who pays whom", "/endgame",
             "Settles up in the fewest transfers. Whatever the game still owes is charged "

@@ -49,6 +49,9 @@ class Option:
     low: int | None = None
     high: int | None = None
     choices: tuple[str, ...] = ()
+    # What the option is about ("money", "tiles": a word marked for the catalogues), for a
+    # platform that must split a game's options (Discord: 25 a command) by what they are about
+    topic: str = ""
 
     def __post_init__(self) -> None:
         if not self.key and not self.name:

@@ -93,6 +93,7 @@ class Game(ABC):
     zero_sum: bool = True  # every hand sums to zero, so the end settles up with transfers
     edit_key: str = "hand"  # /edit hand:3 (Tranca: /edit round:3)
     edit_example: str = ""  # /help edit's usage; "" derives it from the result command's
+    rules_example: str = ""  # /help rules's usage with the game's own rules; "" the core's
     hand_word: str = "hand"  # what one scored entry is called on the board
     newgame_options: tuple[Option, ...] = ()  # extra /newgame options (Tranca: teams)
     seats_fixed: str = ""  # why nobody can /join once the game is set up (Tranca: sides)
@@ -142,6 +143,18 @@ class Game(ABC):
         hand, every later hand is re-derived this way. None: the hand depends on nothing
         before it and stays as recorded (the default). Raise UserError when the hand can no
         longer stand after the change (the edit is then refused)."""
+        return None
+
+    def brief_rules(self, rules: Mapping[str, Any], players: int) -> list[tuple[str, Text]]:
+        """The rules a short summary shows (/newgame, a change) for a table of this many
+        players: by default the rulebook's headline and whatever differs from the
+        defaults."""
+        return self.rulebook.brief(rules)
+
+    def check_rules(self, rules: Mapping[str, Any], players: int) -> None:
+        """Refuse rules that each parse alone but can't be played at a table of this many
+        players (Riichi: a noten payment three players can't share in 100-point sticks).
+        By default every rule set the rulebook accepts can be played."""
         return None
 
     def waiting_before(self, hand: Any) -> dict[str, Any] | None:

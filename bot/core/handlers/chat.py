@@ -117,11 +117,12 @@ async def rules(call: Call) -> Outcome:
     if "preset" in options:
         updated = game.rulebook.with_preset(updated, options.pop("preset"))
     updated = game.rulebook.apply(updated, options)
+    game.check_rules(updated, len(session.players))
     session.rules = updated
     await call.tx.save_session(session)
     lines = [tr("Rules changed for the {hands} that follow; recorded {hands} keep theirs.",
                 **call.words)]
     if session.pending:
         lines[0] += " " + tr("A waiting {hand} is scored with them too.", **call.words)
-    lines.append(rules_line(tr, game, updated))
+    lines.append(rules_line(tr, game, updated, len(session.players)))
     return Outcome(Reply("\n".join(lines)), changed=True)

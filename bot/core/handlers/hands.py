@@ -301,6 +301,10 @@ async def edit(call: Call) -> Outcome:
         lines += [tr("{entry}: {now} (was {before})", entry=numbered(word, now.no),
                      now=deltas_line(game, session, now.deltas, tr),
                      before=deltas_line(game, session, was.deltas, tr))
+                  if not _same(was.deltas, now.deltas)
+                  # the same points, but what it says changed (Riichi: another dealer)
+                  else tr("{entry}: {summary} (points unchanged)", entry=numbered(word, now.no),
+                          summary=tr.render(now.summary))
                   for was, now in replaced[1:]]
     elif len(live) > no:
         lines.append(tr("The {hands} after it are unchanged.", **words))

@@ -78,8 +78,8 @@ async def newgame(call: Call) -> Outcome:
         lines[0] += " " + tr.plural("Others sit down with /join (at least {n} player).",
                                     "Others sit down with /join (at least {n} players).",
                                     game.min_players)
-    lines.append(tr("Rules: {rules}. Change them with /rules.", rules=rules_line(tr, game,
-                                                                                  rules)))
+    lines.append(tr("Rules: {rules}. Change them with /rules.", rules=rules_line(
+        tr, game, rules, len(players))))
     # TRANSLATORS: {hand} is the game's word for what is recorded (hand, round, result)
     lines.append(tr("Record a {hand} with {usage}", **placeholders(game.hand_word),
                     usage=usage))
@@ -381,10 +381,12 @@ def points_text(tr: Tr, points: int, places: int, signed: bool = True) -> str:
     return tr.plural("{points} point", "{points} points", n, points=shown)
 
 
-def rules_line(tr: Tr, game: Game, rules: dict) -> str:
-    """The headline rules and whatever differs from the defaults: "seen 3, unseen 10"."""
-    return ", ".join(f"{k} {tr.render(v)}" for k, v in game.rulebook.brief(rules)
-                     if v != "")
+def rules_line(tr: Tr, game: Game, rules: dict, players: int | None = None) -> str:
+    """The headline rules and whatever differs from the defaults: "seen 3, unseen 10"; with
+    `players`, as they apply to that many (Riichi's three-player uma)."""
+    brief = game.rulebook.brief(rules) if players is None else game.brief_rules(rules,
+                                                                                 players)
+    return ", ".join(f"{k} {tr.render(v)}" for k, v in brief if v != "")
 
 
 def player_range(game: Game) -> Text:

@@ -67,14 +67,15 @@ def _from_data() -> Iterator[tuple[str, Found]]:
         domain = _game_domain(game)
         where = f"bot/core/games/{domain}"
         for text in (game.title, game.glossary, game.rules_note, game.hand_word,
-                     game.seats_fixed, game.edit_example, game.waiting_input):
+                     game.seats_fixed, game.edit_example, game.rules_example,
+                     game.waiting_input):
             if text:
                 yield domain, (text, where, 0, ())
         for spec in game.commands:
             for text in _spec_texts(spec):
                 yield domain, (text, where, 0, ())
-        for option in game.newgame_options:
-            if option.help:
+        for option in (*game.newgame_options, *game.edit_options()):
+            if option.help:  # /edit's own (Riichi: declared:, from:none)
                 yield domain, (option.help, where, 0, ())
         for rule in game.rulebook.specs:
             yield domain, (rule.help, where, 0, ())

@@ -171,8 +171,8 @@ async def test_called_melds_head_bump_and_edits(table: Table):
         "/ron winner:dave alice from:carol han:alice=1 dave=1 fu:alice=30 dave=30")
     await table.ok("/edit result:1 han:3 fu:30")
     assert (await table.board())["hands"][0]["points"]["bob"] == 3900
-    # an edit changes the value of a win, not who won
-    assert "no option `winner:`" in await table.error("/edit result:1 winner:alice")
+    # a win is edited with what a win is entered with, not a draw's options
+    assert "That result is a ron" in await table.error("/edit result:1 tenpai:alice")
     await table.ok("/endgame")
     assert "3 to 4 players" in await table.error("/newgame riichi players:a b")
 

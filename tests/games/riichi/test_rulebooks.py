@@ -118,6 +118,30 @@ def test_three_player_finals_add_to_zero(points, tie):
     assert abs(sum(final.values())) < 0.05
 
 
+async def test_a_three_player_game_shows_its_three_uma_values(table: Table):
+    # with three players the uma that counts is uma3 (the rulebook's 15 0 -15), not the
+    # four-player uma 15 5 -5 -15
+    reply = await table.ok("/newgame riichi players:alice bob carol")
+    assert "uma3 15 0 -15" in reply.text and "-5" not in reply.text
+    reply = await table.ok("/rules uma3:20 0 -20")
+    assert "uma3 20 0 -20" in reply.text and "uma 15 5" not in reply.text
+    await table.ok("/endgame")
+    reply = await table.ok("/newgame riichi players:alice bob carol dave")
+    assert "uma 15 5 -5 -15" in reply.text and "uma3" not in reply.text
+
+
+async def test_help_rules_shows_riichi_examples(table: Table):
+    await table.ok(NEW)
+    text = (await table.ok("/help rules")).text
+    usage = text.splitlines()[0]
+    assert "preset:mleague" in usage and "uma:20 10 -10 -20" in usage
+    assert "kidnap" not in text and "unseen" not in text
+    # and each of its examples is accepted as typed
+    for line in ("/rules preset:mleague", "/rules uma:20 10 -10 -20 tobi:no rate:10 "
+                 "currency:Rs"):
+        await table.ok(line)
+
+
 async def test_a_sanma_game_through_the_commands(table: Table):
     await table.ok("/newgame riichi players:alice bob carol preset:sanma")
     # alice deals: 3 han 30 fu ron from bob: 960 x 6 = 5,760 -> 5,800

@@ -31,7 +31,7 @@ from bot.core.games.riichi import payments as pay
 from bot.core.games.riichi.rules import RULEBOOK
 from bot.core.games.riichi.tiles import PAO_YAKU, SITUATIONS, score_tiles
 from bot.core.grammar import parse_bool, parse_int, parse_pairs, split_list
-from bot.core.i18n import Joined, Msg, Num, Text, _, _n, join
+from bot.core.i18n import N_, Joined, Msg, Num, Text, _, _n, join
 from bot.core.permissions import Rule
 from bot.core.players import Player, Roster
 
@@ -63,15 +63,17 @@ RON_DETAILS = (
     "last dragon or wind set of a daisangen or daisuushii pays half with the discarder "
     "(rule pao)."
 )
+TILES = N_("tiles")  # the topic of the options read with the tiles (Discord: /edit riichi_tiles)
 VALUE_OPTIONS = (
     Option("han", Kind.TEXT, "han (with two winners: alice=3 carol=2)"),
     Option("fu", Kind.TEXT, "fu (with two winners: alice=30 carol=40)"),
     Option("yakuman", Kind.INT, "a limit hand: 1, or 2 for a double", low=1, high=6),
-    Option("hand", Kind.TEXT, "or the tiles: 234m067p23456788s"),
-    Option("win", Kind.TEXT, "the winning tile, e.g. 2s"),
-    Option("dora", Kind.TEXT, "dora indicators"),
-    Option("ura", Kind.TEXT, "ura dora indicators"),
-    Option("melds", Kind.TEXT, "called melds: pon555z chi456p kan1111m ankan2222p"),
+    Option("hand", Kind.TEXT, "or the tiles: 234m067p23456788s", topic=TILES),
+    Option("win", Kind.TEXT, "the winning tile, e.g. 2s", topic=TILES),
+    Option("dora", Kind.TEXT, "dora indicators", topic=TILES),
+    Option("ura", Kind.TEXT, "ura dora indicators", topic=TILES),
+    Option("melds", Kind.TEXT, "called melds: pon555z chi456p kan1111m ankan2222p",
+           topic=TILES),
 )
 SITUATION_HELP = {
     "ippatsu": "with the tiles: won within a turn of riichi",
@@ -86,11 +88,11 @@ SITUATION_HELP = {
 
 
 def _situations(*keys: str) -> tuple[Option, ...]:
-    return tuple(Option(k, Kind.BOOL, SITUATION_HELP[k]) for k in keys)
+    return tuple(Option(k, Kind.BOOL, SITUATION_HELP[k], topic=TILES) for k in keys)
 
 
 PAO = Option("pao", Kind.PLAYER, "who pays for daisangen or daisuushii (sekinin barai)")
-RIICHI_FLAG = Option("riichi", Kind.BOOL, "the winner declared riichi")
+RIICHI_FLAG = Option("riichi", Kind.BOOL, "the winner declared riichi", topic=TILES)
 WINNER = Option("winner", Kind.PLAYERS, "who won (two or three on one discard)")
 RON_OPTIONS = (WINNER, Option("from", Kind.PLAYER, "who dealt in"), *VALUE_OPTIONS,
                RIICHI_FLAG, *_situations("ippatsu", "houtei", "chankan", "double_riichi"),
@@ -98,8 +100,6 @@ RON_OPTIONS = (WINNER, Option("from", Kind.PLAYER, "who dealt in"), *VALUE_OPTIO
 TSUMO_OPTIONS = (Option("winner", Kind.PLAYERS, "who won"), *VALUE_OPTIONS, RIICHI_FLAG,
                  *_situations("ippatsu", "haitei", "rinshan", "double_riichi", "tenhou",
                               "chiihou"), PAO)
-EDIT_OPTIONS = (*VALUE_OPTIONS, *_situations(*SITUATIONS), PAO)
-EDIT_KEYS = frozenset(o.key for o in EDIT_OPTIONS)
 TILE_KEYS = ("hand", "win", "dora", "ura", "melds", *SITUATIONS)
 DRAW_DETAILS = (
     "An exhaustive draw: tenpai: the players who are ready (none if nobody); the noten "
@@ -110,6 +110,30 @@ DRAW_DETAILS = (
     "+1, the dealer stays, riichi sticks stay on the table: kyuushu, suufon, suucha (every "
     "player's riichi declared), suukaikan (rule abortive), sanchahou (rule triple_ron:draw)."
 )
+TENPAI = Option("tenpai", Kind.PLAYERS, "the players who are tenpai (none if nobody)")
+NAGASHI = Option("nagashi", Kind.PLAYERS, "nagashi mangan")
+ABORT = Option("abort", Kind.CHOICE, "an abortive draw", choices=tuple(ABORTS))
+DRAW_OPTIONS = (TENPAI, NAGASHI, ABORT)
+# /edit: every option a result is entered with, and who declared riichi in it
+DECLARED = Option("declared", Kind.PLAYERS, "who declared riichi in it (a stick each), or "
+                  "none")
+CHOMBO = Option("chombo", Kind.PLAYER, "a chombo: who pays it")
+EDIT_OPTIONS = tuple({o.key: o for o in (
+    *RON_OPTIONS, *TSUMO_OPTIONS, *DRAW_OPTIONS, CHOMBO, DECLARED,
+    # what an edit can take away with none
+    Option("from", Kind.PLAYER, "who dealt in (none: it was a tsumo)"),
+    Option("pao", Kind.PLAYER, "who pays for daisangen or daisuushii (none: nobody)"),
+    Option("nagashi", Kind.PLAYERS, "nagashi mangan (none: nobody)"))}.values())
+WIN_KEYS = frozenset(o.key for o in (*RON_OPTIONS, *TSUMO_OPTIONS, DECLARED))
+EDIT_BY_KIND = {"ron": WIN_KEYS, "tsumo": WIN_KEYS,
+                "draw": frozenset(("tenpai", "nagashi", "abort", "declared")),
+                "chombo": frozenset(("chombo",))}
+# an edited option takes away the earlier ones it stands in place of
+REPLACES = {
+    "han": set(TILE_KEYS), "fu": set(TILE_KEYS), "hand": {"han", "fu", "yakuman"},
+    "yakuman": {"han", "fu", *TILE_KEYS}, "abort": {"tenpai", "nagashi"},
+    "tenpai": {"abort"}, "nagashi": {"abort"},
+}
 GLOSSARY = (
     "Riichi words: han and fu measure a hand; dora are bonus tiles; riichi = a closed ready "
     "hand declared with a 1,000 stick; honba = the counter of repeats and draws, worth 300 a "
@@ -194,6 +218,10 @@ class RiichiGame(Game):
     rules_note = RULES_NOTE
     zero_sum = False  # sticks sit on the table between hands; the end is uma and oka
     edit_key = "result"  # /edit result:3 han:4 (hand: is the tiles)
+    edit_example = ("/edit result:3 from:carol   /edit result:3 winner:bob han:2 fu:30   "
+                    "/edit result:3 tenpai:alice   /edit result:3 declared:none")
+    rules_example = ("/rules   /rules preset:mleague   /rules uma:20 10 -10 -20 tobi:no "
+                     "rate:10 currency:Rs")
     hand_word = "result"  # what one scored entry is called: hand: is the tiles
     ranked_by = "results"  # /stats: the final results with uma and oka
     money_at_end = True  # rate: money per point of the final result
@@ -217,11 +245,7 @@ class RiichiGame(Game):
             CommandSpec("draw", "a draw: exhaustive, nagashi mangan or abortive",
                         "/draw tenpai:alice carol   /draw tenpai:none nagashi:bob   "
                         "/draw abort:kyuushu", DRAW_DETAILS,
-                        (Option("tenpai", Kind.PLAYERS,
-                                "the players who are tenpai (none if nobody)"),
-                         Option("nagashi", Kind.PLAYERS, "nagashi mangan"),
-                         Option("abort", Kind.CHOICE, "an abortive draw",
-                                choices=tuple(ABORTS))),
+                        DRAW_OPTIONS,
                         may=Rule.PLAYER, play=self._result),
             CommandSpec("chombo", "a penalty", "/chombo bob",
                         "A reverse mangan: the offender pays as if each other player won a "
@@ -231,7 +255,21 @@ class RiichiGame(Game):
         )
 
     def edit_options(self) -> tuple[Option, ...]:
-        return EDIT_OPTIONS  # an edit changes the value of a win, not who won
+        return EDIT_OPTIONS
+
+    def brief_rules(self, rules: Mapping[str, Any], players: int) -> list[tuple[str, Text]]:
+        """With three players the uma that counts is uma3, shown in uma's place (as uma_for
+        reads it); with four, uma3 only when it was changed."""
+        brief = self.rulebook.brief(rules)
+        if players != 3:
+            return brief
+        uma3 = ("uma3", " ".join(str(u) for u in uma_for(
+            self.rulebook.complete(rules), 3)))
+        return [uma3 if key == "uma" else (key, value) for key, value in brief
+                if key != "uma3"]
+
+    def check_rules(self, rules: Mapping[str, Any], players: int) -> None:
+        pay.check_noten(rules["noten"], players)
 
     def setup(self, options: Mapping[str, str], players: list[Player], named: bool,
               seat: Seat | None = None) -> tuple[list[Player], dict[str, Any] | None]:
@@ -259,24 +297,7 @@ class RiichiGame(Game):
         riichi = list((ctx.pending or {}).get("riichi", []))
         kind, options = ctx.command, dict(ctx.options)
         if ctx.editing is not None:
-            kind = ctx.editing["kind"]
-            riichi = list(ctx.editing.get("riichi", []))
-            changed = set(options) - EDIT_KEYS
-            if changed:
-                raise UserError(_("An edit can change han, fu, yakuman, the tiles and what "
-                                  "goes with them, or pao; for another winner, /undo and "
-                                  "enter it again."))
-            earlier = dict(ctx.editing["options"])
-            if options.keys() & {"han", "fu", "yakuman"}:  # counts replace the tiles
-                earlier = {k: v for k, v in earlier.items() if k not in TILE_KEYS}
-            if "hand" in options:
-                earlier = {k: v for k, v in earlier.items() if k not in ("han", "fu",
-                                                                         "yakuman")}
-            if "yakuman" in options:  # a limit hand replaces the counts, and back
-                earlier = {k: v for k, v in earlier.items() if k not in ("han", "fu")}
-            if options.keys() & {"han", "fu"}:
-                earlier.pop("yakuman", None)
-            options = {**earlier, **options}
+            kind, options, riichi = self._edited(ctx)
         elif state["over"]:
             raise UserError(OVER)
         seats = _seats(ctx.roster)
@@ -310,6 +331,43 @@ class RiichiGame(Game):
         inputs = {"kind": kind, "options": options, "riichi": riichi}
         return PlayOutcome("", pending=None, state=after, result=HandResult(
             players=seats, inputs=inputs, deltas=deltas, summary=summary))
+
+    def _edited(self, ctx: PlayContext) -> tuple[str, dict[str, str], list[int]]:
+        """A recorded result with what /edit changes (ctx.options) put over what it was
+        entered with (ctx.editing): its kind, options and the riichi declared in it. Any
+        option the result was entered with can change; one that stands for another
+        replaces it (han: the tiles, abort: a tenpai list); from: makes a tsumo a ron and
+        from:none a ron a tsumo; declared: who put a riichi stick down in it."""
+        assert ctx.editing is not None
+        kind = ctx.editing["kind"]
+        riichi = list(ctx.editing.get("riichi", []))
+        given = dict(ctx.options)
+        allowed = EDIT_BY_KIND[kind]
+        wrong = [k for k in given if k not in allowed]
+        if wrong:
+            raise UserError(_("That result is a {kind}: an edit of it changes {keys}; not "
+                              "{wrong}.", kind=kind, keys=" ".join(f"{k}:" for k in sorted(
+                                  allowed)), wrong=" ".join(f"{k}:" for k in wrong)))
+        earlier = dict(ctx.editing["options"])
+        replaced: set[str] = set()
+        for key in given:
+            replaced |= REPLACES.get(key, set())
+        if given.keys() & {"han", "fu"}:
+            replaced.add("yakuman")
+        earlier = {k: v for k, v in earlier.items() if k not in replaced}
+        if "chombo" in given:
+            given[""] = given.pop("chombo")
+        if "declared" in given:
+            words = [w for w in split_list(given.pop("declared")) if w.lower() != "none"]
+            riichi = list(dict.fromkeys(
+                p.seat for p in ctx.roster.resolve_many(words, ctx.mentions, "declared:")))
+        options = {**earlier, **given}
+        for key in ("from", "pao", "nagashi"):  # key:none takes it away
+            if options.get(key, "").strip().lower() == "none":
+                del options[key]
+        if kind in ("ron", "tsumo"):
+            kind = "ron" if "from" in options else "tsumo"
+        return kind, options, riichi
 
     def _check_riichi_points(self, ctx: PlayContext, riichi: list[int]) -> None:
         """A riichi puts the stick down from the player's own points: it needs them, unless
@@ -386,7 +444,7 @@ class RiichiGame(Game):
             label = (_("yakuman x{count}", count=result.yakuman) if result.yakuman
                      else _("{han} han {fu} fu", han=result.han, fu=result.fu))
             return basic, _("{value} ({yaku})", value=label, yaku=result.yaku), result.names
-        given = [k for k in SITUATIONS if k in options]
+        given = [k for k in TILE_KEYS if k in options]
         if given:
             raise UserError(_("{key}: is read with the tiles (hand:); with han: count it "
                               "into the han.", key=given[0]))

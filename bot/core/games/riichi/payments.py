@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.errors import UserError
-from bot.core.i18n import _
+from bot.core.i18n import Num, _
 
 VALID_FU = (20, 25, *range(30, 120, 10))
+STICK = 100  # the smallest stick: every payment at the table is a multiple of it
+STICK_SPLIT = 3 * STICK  # a honba: a third of it from each tsumo payer, in whole sticks
 
 
 def round_up(points: float) -> int:
@@ -78,8 +81,11 @@ def ron(win: Win, loser: int, honba: int, honba_value: int = 300) -> dict[int, i
 
 def tsumo(win: Win, seats: Sequence[int], dealer_seat: int, honba: int,
           honba_value: int = 300) -> dict[int, int]:
-    """Each other player pays; the dealer pays double when a non-dealer wins."""
-    extra = honba * honba_value // (len(seats) - 1) if len(seats) > 1 else 0
+    """Each other player pays; the dealer pays double when a non-dealer wins. A honba is
+    worth `honba_value` on a ron and a third of it from each payer on a tsumo, with three
+    players as with four ("+300 on ron, +100 from each payer on tsumo"): with three, two
+    payers pay 100 each, not 300 split over two."""
+    extra = honba * honba_tsumo(honba_value)
     deltas = dict.fromkeys(seats, 0)
     for seat in seats:
         if seat == win.winner:
@@ -89,6 +95,19 @@ def tsumo(win: Win, seats: Sequence[int], dealer_seat: int, honba: int,
         deltas[seat] -= pay
         deltas[win.winner] += pay
     return deltas
+
+
+def honba_tsumo(honba_value: int) -> int:
+    """What each payer adds a honba on a tsumo: a third of a ron's. The rule refuses a value
+    that can't be split so (rules.py); one stored before that is refused here, never
+    rounded away."""
+    if honba_value % STICK_SPLIT:
+        raise UserError(_("Rule honba is {value}: a tsumo takes a third of it from each "
+                          "payer, in 100-point sticks, so it is a multiple of 300 (/rules "
+                          "honba:{lower} or honba:{higher}).", value=Num(honba_value),
+                          lower=Num(honba_value // STICK_SPLIT * STICK_SPLIT),
+                          higher=Num(-(-honba_value // STICK_SPLIT) * STICK_SPLIT)))
+    return honba_value // 3
 
 
 def ron_value(win: Win) -> int:
@@ -122,11 +141,31 @@ def noten_payments(seats: Sequence[int], tenpai: Sequence[int], total: int = 300
     noten = [s for s in seats if s not in tenpai]
     if not tenpai or not noten:
         return deltas
+    if any(total % (count * STICK) for count in (len(noten), len(tenpai))):
+        check_noten(total, len(seats))  # refused with the values that split, never rounded
     for seat in noten:
         deltas[seat] -= total // len(noten)
     for seat in tenpai:
         deltas[seat] += total // len(tenpai)
     return deltas
+
+
+def noten_multiple(players: int) -> int:
+    """What the noten total is a multiple of so that any 1 to players - 1 of the players can
+    share it in 100-point sticks: 600 with four, 200 with three."""
+    return math.lcm(*range(1, max(players, 2))) * STICK
+
+
+def check_noten(total: int, players: int) -> None:
+    """Refuse a noten total that some split at a table of this many players can't pay in
+    100-point sticks (with four, three noten players can't share 1,000)."""
+    step = noten_multiple(players)
+    if total % step:
+        raise UserError(_("Rule noten is paid in 100-point sticks, shared by 1 to {n} "
+                          "players: with {players} players it is a multiple of {step} "
+                          "(noten:{lower} or noten:{higher}), not {value}.", n=players - 1,
+                          players=players, step=Num(step), lower=Num(total // step * step),
+                          higher=Num(-(-total // step) * step), value=Num(total)))
 
 
 def chombo(offender: int, seats: Sequence[int], dealer_seat: int) -> dict[int, int]:

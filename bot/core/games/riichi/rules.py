@@ -3,9 +3,12 @@ to another never keeps a value of the first; facts: shared/rules/riichi.md."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.core.errors import UserError
+from bot.core.games.riichi.payments import STICK, STICK_SPLIT
 from bot.core.grammar import parse_int, split_list
-from bot.core.i18n import _
+from bot.core.i18n import N_, Num, _
 from bot.core.money import money_rules
 from bot.core.rules import Preset, RuleBook, RuleSpec, bool_rule, choice_rule, int_rule
 
@@ -25,11 +28,34 @@ def _uma(places: int, example: str) -> RuleSpec:
                     "(adds up to 0)", parse)
 
 
+def _in_sticks(key: str, default: int, low: int, high: int, help: str,
+               step: int = STICK, why: str = "") -> RuleSpec:
+    """A number of points paid in sticks: a multiple of `step` (100, the smallest stick;
+    300 for a honba, a third of which each tsumo payer pays), refused with the values on
+    either side, never rounded."""
+    plain = int_rule(key, default, low, high, help)
+
+    def parse(text: str) -> int:
+        value = plain.parse(text)
+        if value % step:
+            lower, higher = value // step * step, -(-value // step) * step
+            raise UserError(_("`{key}` is a multiple of {step} ({why}): {lower} or {higher}, "
+                              "not {value}.", key=key, step=Num(step), why=_(why or STICKS),
+                              lower=Num(lower), higher=Num(higher), value=Num(value)))
+        return value
+
+    return replace(plain, parse=parse)
+
+
+STICKS = N_("points are paid in 100-point sticks")
+HONBA = N_("a tsumo takes a third of it from each payer, in 100-point sticks")
+
+
 RULEBOOK = RuleBook(
     [
-        int_rule("start", 25000, 1000, 200000, "points each player starts with"),
-        int_rule("back", 30000, 1000, 200000,
-                 "return points: final = (score - back) / 1000 + uma; oka to first"),
+        _in_sticks("start", 25000, 1000, 200000, "points each player starts with"),
+        _in_sticks("back", 30000, 1000, 200000,
+                   "return points: final = (score - back) / 1000 + uma; oka to first"),
         _uma(4, "15 5 -5 -15"),
         _uma(3, "15 0 -15"),
         choice_rule("length", "hanchan", {"hanchan": "East and South rounds",
@@ -72,9 +98,13 @@ RULEBOOK = RuleBook(
         choice_rule("tie", "seat", {"seat": "the earlier seat from the first dealer ranks "
                                             "higher", "split": "tied places share uma"},
                     "ties at the end"),
-        int_rule("noten", 3000, 0, 30000, "noten payment at an exhaustive draw, in all"),
-        int_rule("stick", 1000, 0, 10000, "a riichi stick"),
-        int_rule("honba", 300, 0, 3000, "honba: added to a ron, a third from each on tsumo"),
+        _in_sticks("noten", 3000, 0, 30000, "noten payment at an exhaustive draw, in all "
+                   "(with four players a multiple of 600, with three of 200, so the noten "
+                   "and the tenpai share it evenly)"),
+        _in_sticks("stick", 1000, 0, 10000, "a riichi stick"),
+        _in_sticks("honba", 300, 0, 3000, "honba: added to a ron; on a tsumo a third of it "
+                   "from each payer, with three players as with four (300: +100 each)",
+                   STICK_SPLIT, HONBA),
         *money_rules(),
     ],
     [

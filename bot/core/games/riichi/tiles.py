@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mahjong.constants import AKA_DORAS
 from mahjong.hand_calculating.fu import FuCalculator
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
@@ -80,6 +81,33 @@ def _check_copies(text: str) -> None:
                                   tile=f"{key[1]}{suit}"))
 
 
+def _check_red_fives(typed: Mapping[str, str]) -> None:
+    """With red fives on, each suit has one red five among its four: two 0m can't be, and
+    four plain 5m are three and the red one. The package's converter would read the fourth
+    plain 5m as a 6m (a phantom iipeiko in 56777345557m); refused with what to write."""
+    text = "".join(typed.values())
+    for suit in "mps":
+        digits = "".join(d for d, s in re.findall(r"(\d+)([mpsz])", text) if s == suit)
+        if digits.count("0") > 1:
+            raise UserError(_("There is one red five of each suit, not two 0{suit}.",
+                              suit=suit))
+        if digits.count("5") == 4:
+            key, corrected = next((k, _one_red(v, suit)) for k, v in typed.items()
+                                  if _one_red(v, suit) != v)
+            raise UserError(_("Red fives are on (rule aka_dora): one of the four 5{suit} is "
+                              "the red five, written 0{suit}: {key}:{corrected}", suit=suit,
+                              key=key, corrected=corrected))
+
+
+def _one_red(text: str, suit: str) -> str:
+    """`text` with its first 5 of `suit` written as the red five (0)."""
+    match = re.search(rf"\d*5\d*(?={suit})", text)
+    if match is None:
+        return text
+    group = match.group()
+    return text[:match.start()] + group.replace("5", "0", 1) + text[match.end():]
+
+
 KAZOE = {"yakuman": 0, "sanbaiman": 1, "none": 2}
 WINDS = [27, 28, 29, 30]  # East South West North in the 34-tile numbering
 
@@ -93,7 +121,9 @@ class TileResult:
     names: tuple[str, ...] = ()
 
 
-def _tiles(text: str, aka: bool) -> list[int]:
+def _typed(text: str, aka: bool) -> str:
+    """Tiles as typed, checked and written as the package reads them: with red fives off,
+    a red five (0) is a plain five (the converter would read 0m as a tile before 1m)."""
     text = text.strip().lower().replace(" ", "")
     if not _GROUP.match(text):
         raise UserError(_("`{text}` is not tiles: write 123m456p789s11z (z: 1-4 winds "
@@ -102,12 +132,55 @@ def _tiles(text: str, aka: bool) -> list[int]:
     for digits, suit in re.findall(r"(\d+)([mpsz])", text):
         if suit == "z" and set(digits) & set("089"):
             raise UserError(_("Honours are 1z to 7z (winds 1-4, dragons 5-7)."))
-    _check_copies(text)
-    try:
-        return TilesConverter.one_line_string_to_136_array(text, has_aka_dora=aka)
-    except Exception:
-        raise UserError(_("`{text}` has more copies of a tile than a set holds.",
-                          text=clip(text))) from None
+    return text if aka else text.replace("0", "5")
+
+
+def _tiles(text: str, aka: bool) -> list[int]:
+    return TilesConverter.one_line_string_to_136_array(_typed(text, aka), has_aka_dora=aka)
+
+
+def _kind(tile: int) -> tuple[int, bool]:
+    """A tile's kind (34 of them) and whether it is a red five."""
+    return tile // 4, tile in AKA_DORAS
+
+
+def _hand_and_melds(options: Mapping[str, str], aka: bool) -> tuple[list[int], list[Meld]]:
+    """The 14 (or more, with kans) tiles and the called melds. The whole hand, melds too, is
+    converted from one string, as the package expects (its converter numbers the copies of
+    a tile within one call: converting a meld apart would give its 7p the same number as
+    the hand's 7p, and the winning 7p would look taken by the chi); each meld then takes its
+    tiles out of the whole."""
+    hand = _typed(options["hand"], aka)
+    words: list[tuple[str, str]] = []
+    for word in (options.get("melds") or "").split():
+        match = _MELD.match(word.lower())
+        if not match:
+            raise UserError(_("`{word}` is not a called meld: pon555z, chi456p, "
+                              "kan1111m or ankan2222p.", word=clip(word)))
+        kind, tiles = match.groups()
+        words.append((kind, _typed(tiles, aka)))
+    typed = {"hand": hand, "melds": " ".join(k + t for k, t in words)}
+    indicators = {k: _typed(options[k], aka) for k in ("dora", "ura") if options.get(k)}
+    _check_copies(" ".join([*typed.values(), *indicators.values()]))
+    if aka:
+        _check_red_fives({**typed, **indicators})
+    whole = TilesConverter.one_line_string_to_136_array(
+        hand + "".join(t for _k, t in words), has_aka_dora=aka)
+    melds: list[Meld] = []
+    for kind, tiles in words:
+        size = 4 if kind in ("kan", "ankan") else 3
+        wanted = TilesConverter.one_line_string_to_136_array(tiles, has_aka_dora=aka)
+        if len(wanted) != size:
+            raise UserError(_("{word}: a {kind} has {size} tiles.", word=kind + tiles,
+                              kind=kind, size=size))
+        taken = []
+        for tile in wanted:
+            found = next(t for t in whole if _kind(t) == _kind(tile) and t not in taken
+                         and not any(t in m.tiles for m in melds))
+            taken.append(found)
+        melds.append(Meld(Meld.KAN if size == 4 else (Meld.CHI if kind == "chi" else Meld.PON),
+                          taken, opened=kind != "ankan"))
+    return whole, melds
 
 
 def score_tiles(options: Mapping[str, str], *, tsumo: bool, riichi: bool, seat_wind: int,
@@ -115,23 +188,7 @@ def score_tiles(options: Mapping[str, str], *, tsumo: bool, riichi: bool, seat_w
                 situations: Mapping[str, bool] | None = None,
                 three_players: bool = False) -> TileResult:
     aka = bool(rules["aka_dora"])
-    hand = _tiles(options["hand"], aka)
-    _check_copies(options["hand"] + " ".join((options.get("melds") or "").split()))
-    melds: list[Meld] = []
-    for word in (options.get("melds") or "").split():
-        match = _MELD.match(word.lower())
-        if not match:
-            raise UserError(_("`{word}` is not a called meld: pon555z, chi456p, "
-                              "kan1111m or ankan2222p.", word=clip(word)))
-        kind, tiles = match.groups()
-        meld_tiles = _tiles(tiles, aka)
-        size = 4 if kind in ("kan", "ankan") else 3
-        if len(meld_tiles) != size:
-            raise UserError(_("{word}: a {kind} has {size} tiles.", word=word, kind=kind,
-                              size=size))
-        melds.append(Meld(Meld.KAN if size == 4 else (Meld.CHI if kind == "chi" else Meld.PON),
-                          meld_tiles, opened=kind != "ankan"))
-        hand += meld_tiles
+    hand, melds = _hand_and_melds(options, aka)
     kans = sum(1 for m in melds if m.type == Meld.KAN)
     if len(hand) != 14 + kans:
         raise UserError(_("A winning hand has 14 tiles (one more a kan); this has {count}.",
@@ -139,8 +196,10 @@ def score_tiles(options: Mapping[str, str], *, tsumo: bool, riichi: bool, seat_w
     win = _tiles(options["win"], aka)
     if len(win) != 1:
         raise UserError(_("win: is one tile, e.g. win:2s"))
-    win_tile = next((t for t in hand if t // 4 == win[0] // 4 and not any(
-        t in m.tiles for m in melds)), None)
+    closed = [t for t in hand if not any(t in m.tiles for m in melds)]
+    # the winning tile as typed (a red 0p or a plain 5p), else any copy of its kind
+    win_tile = next((t for t in closed if _kind(t) == _kind(win[0])),
+                    next((t for t in closed if t // 4 == win[0] // 4), None))
     if win_tile is None:
         raise UserError(_("The winning tile must be in the closed part of the hand."))
     dora = _tiles(options["dora"], aka) if options.get("dora") else []
