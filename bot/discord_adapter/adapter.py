@@ -63,6 +63,30 @@ def actor_of(interaction: discord.Interaction) -> Actor:
                  handles=(user.name,))
 
 
+# Where the commands may be used: a server's channels and a DM with the bot, the bot
+# installed to the server (a game's live board is a message the bot posts in the channel).
+CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True)
+INSTALLS = app_commands.AppInstallationType(guild=True)
+
+
+class _Declared:
+    """A command that says where it may be used by `contexts` alone: discord.py also sends
+    `dm_permission`, which Discord has deprecated for them."""
+
+    def to_dict(self, tree: app_commands.CommandTree[Any]) -> dict[str, Any]:
+        payload: dict[str, Any] = super().to_dict(tree)  # type: ignore[misc]
+        payload.pop("dm_permission", None)
+        return payload
+
+
+class SlashGroup(_Declared, app_commands.Group):
+    pass
+
+
+class Slash(_Declared, app_commands.Command[Any, Any, Any]):
+    pass
+
+
 class _MaalSetup:
     """Our adapter and command tree on a discord.py client, set up when it logs in."""
 
@@ -70,7 +94,8 @@ class _MaalSetup:
         super().__init__(intents=discord.Intents(guilds=True),  # type: ignore[call-arg]
                          allowed_mentions=NO_PINGS, **options)
         self.adapter = adapter
-        self.tree = app_commands.CommandTree(self)  # type: ignore[arg-type]
+        self.tree = app_commands.CommandTree(  # type: ignore[arg-type]
+            self, allowed_contexts=CONTEXTS, allowed_installs=INSTALLS)
 
     async def setup_hook(self) -> None:
         self.tree.on_error = self.adapter.on_command_error  # type: ignore[method-assign]
@@ -139,9 +164,13 @@ class DiscordAdapter:
     async def sync(self) -> None:
         tree = self.client.tree
         if self.test_guild:
+            # the test server's copy shows at once; the global one (of an earlier run
+            # without DISCORD_TEST_GUILD) is cleared, or every command would show twice
             guild = discord.Object(self.test_guild)
             tree.copy_global_to(guild=guild)
+            tree.clear_commands(guild=None)
             synced = await tree.sync(guild=guild)
+            await tree.sync()
         else:
             synced = await tree.sync()
         log.info("discord: %d commands synced", len(synced))
@@ -152,9 +181,9 @@ class DiscordAdapter:
             | app_commands.Group:
         if not command.subcommands:
             return self._command(command, (command.name,))
-        group = app_commands.Group(name=name_str((command.name,), command.name),
-                                   description=description_str(command.description,
-                                                               command.text, command.name))
+        group = SlashGroup(name=name_str((command.name,), command.name),
+                           description=description_str(command.description, command.text,
+                                                       command.name))
         for sub in command.subcommands:
             group.add_command(self._command(sub, (command.name, sub.name)))
         return group
@@ -185,7 +214,7 @@ class DiscordAdapter:
             callback = app_commands.describe(**{
                 p: description_str(o.description, o.text, path[0]) for p, o in names.items()
             })(callback)
-        built = app_commands.Command(
+        built = Slash(
             name=name_str(path, command.name) if len(path) == 1 else command.name,
             description=description_str(command.description, command.text, path[0]),
             callback=callback)
