@@ -18,17 +18,19 @@ import functools
 import gzip
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-from jsonschema.exceptions import best_match
+from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 SPEC = Path(__file__).parent / "specs" / "discord-openapi.json.gz"
 URI = "urn:discord-openapi"
+BY_TYPE = "x-member-by-type"  # our keyword: {type value: the union member for it}
 _DIGITS = re.compile(r"-?[0-9]+")
 
 
@@ -60,8 +62,8 @@ def document() -> dict[str, Any]:
 
 def _by_type(node: Any, schemas: dict[str, Any]) -> None:
     """A union of objects told apart by their `type` (options, components, callbacks) is
-    checked against the member its `type` names: the same verdict as trying every member
-    (no two share a type), fifteen times faster on a command sync, and an error that says
+    checked against the member its `type` names (our keyword BY_TYPE): the same verdict as
+    trying every member (no two share a type), many times faster, and an error that says
     which field is wrong rather than that no member fits."""
     if isinstance(node, list):
         for item in node:
@@ -77,10 +79,7 @@ def _by_type(node: Any, schemas: dict[str, Any]) -> None:
     kinds = _kinds(members, schemas) if isinstance(members, list) else None
     if kinds is not None:
         node.pop("anyOf")
-        node["allOf"] = [*node.get("allOf", []),
-                         {"required": ["type"], "properties": {"type": {"enum": list(kinds)}}},
-                         *({"if": {"properties": {"type": {"const": kind}}}, "then": member}
-                           for kind, member in kinds.items())]
+        node[BY_TYPE] = {str(kind): member for kind, member in kinds.items()}
 
 
 def _kinds(members: list[Any], schemas: dict[str, Any]) -> dict[Any, Any] | None:
@@ -97,6 +96,19 @@ def _kinds(members: list[Any], schemas: dict[str, Any]) -> dict[Any, Any] | None
     return kinds
 
 
+def _member_by_type(validator: Any, members: dict[str, Any], instance: Any,
+                    schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """The union member an object's `type` names (BY_TYPE, set by _by_type)."""
+    if not validator.is_type(instance, "object"):
+        return
+    member = members.get(str(instance.get("type")))
+    if member is None:
+        yield ValidationError(f"type {instance.get('type')!r} is not one of "
+                              f"{', '.join(members)}")
+        return
+    yield from validator.descend(instance, member)
+
+
 def _integer(checker: Any, instance: Any) -> bool:
     """Discord takes a string of digits where it documents an integer."""
     return jsonschema.Draft202012Validator.TYPE_CHECKER.is_type(instance, "integer") or (
@@ -104,7 +116,7 @@ def _integer(checker: Any, instance: Any) -> bool:
 
 
 _Validator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
+    jsonschema.Draft202012Validator, validators={BY_TYPE: _member_by_type},
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _integer))
 
 
