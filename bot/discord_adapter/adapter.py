@@ -595,7 +595,10 @@ async def _complete_player_names(interaction: discord.Interaction,
     else:
         if snapshot is not None:
             choices = player_choices(current, [p.name for p in snapshot.session.players])
-    await adapter._attempt(interaction, interaction.response.autocomplete(choices))
+    if not await adapter._attempt(interaction, interaction.response.autocomplete(choices)):
+        # discord.py answers an autocomplete that isn't done itself: with the same dead
+        # interaction again, and a traceback. It is done: nothing can be said with it.
+        interaction.response._response_type = discord.InteractionResponseType.autocomplete_result
     return []
 
 

@@ -78,6 +78,22 @@ async def test_autocomplete_offers_nothing_in_time_when_the_database_is_slow(
     assert callback["data"]["choices"] == [{"name": "carol", "value": "carol"}]
 
 
+async def test_autocomplete_too_late_is_one_line_and_no_second_try(
+        dc: DiscordHarness, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture):
+    await new_game(dc)
+    dc.fake.answer_within = 0.05  # the machine stalled: Discord has given up already
+    dc.fake.slow("callback", 0.1)
+    payload = autocomplete("hand", ALICE, winner="ca")
+    await dc.reply_to(payload)
+    await asyncio.sleep(0.3)  # a second answer would come now
+    assert len(dc.fake.calls("POST", f"interactions/{payload['id']}/")) == 1
+    assert [(r.status, r.code) for r in dc.fake.refused] == [(404, 10062)]
+    dc.fake.refused.clear()  # the stall was played, not the bot's mistake
+    said = [r for r in caplog.records if "can't be answered" in r.getMessage()]
+    assert len(said) == 1 and not tracebacks(caplog)
+
+
 # --- many mentions -------------------------------------------------------------------------
 
 PEOPLE = [user(600 + i, f"Player{i}") for i in range(10)]

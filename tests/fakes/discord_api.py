@@ -407,7 +407,7 @@ class FakeDiscord:
         late = time.monotonic() - delivered.at
         if late > self.answer_within:
             raise Refused(404, 10062, f"Unknown interaction (answered {late:.1f} s after it "
-                                      f"was sent; Discord waits {self.answer_within:.0f})")
+                                      f"was sent; Discord waits {self.answer_within:g})")
         kind = body["type"]
         allowed = ANSWERS.get(delivered.kind, set())
         if kind in UPDATES and "message" not in delivered.payload:
