@@ -149,7 +149,8 @@ class DiscordHarness:
 
         def followed() -> list[Any]:
             return [c.body for c in self.fake.captured if c.status == 200
-                    and c.method in ("POST", "PATCH") and c.path.startswith(path)]
+                    and c.method in ("POST", "PATCH")
+                    and (c.path == path or c.path.startswith(f"{path}/"))]
 
         await self.fake.wait(lambda: bool(followed()))
         return followed()[-1]

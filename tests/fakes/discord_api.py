@@ -121,6 +121,7 @@ class Delivered:
     answer: int | None = None  # the callback type it was answered with
     expired: bool = False  # a test made its token run out
     told_dead: bool = False  # the bot has been answered 401 for its token
+    followed: bool = False  # a followup has completed its deferred answer
 
     @property
     def kind(self) -> int:
@@ -455,6 +456,13 @@ class FakeDiscord:
             return None
         if method == "POST":
             _invalid_as_refusal(check_message, body or {}, new=True, files=files)
+            if delivered.answer == 5 and not delivered.followed:
+                # the first followup completes the "thinking..." message, which stays as
+                # the defer made it: ephemeral or not whatever the followup's flags say
+                delivered.followed = True
+                original = self.messages[self._originals[parts[2]]]
+                return self._message({**(body or {}), "flags": original["flags"]},
+                                     message_id=original["id"])
             return self._message(body or {})
         message_id = parts[-1]
         if message_id == "@original":
