@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from bot.discord_adapter import DiscordAdapter
-from tests.fakes.discord_api import APP_ID, CHANNEL_ID, GUILD_ID, FakeDiscord, snowflake, user
+from bot.storage import SqlStore
+from tests.fakes.discord_api import (
+    ALL_PERMISSIONS,
+    APP_ID,
+    CHANNEL_ID,
+    GUILD_ID,
+    FakeDiscord,
+    snowflake,
+    user,
+)
 
 ALICE = user(301, "Alice")
 BOB = user(302, "Bob")
@@ -31,7 +45,7 @@ def _base(kind: int, who: dict[str, Any], data: dict[str, Any], permissions: str
         "channel": {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID),
                     "name": "game-night", "position": 0, "permission_overwrites": []},
         "member": member(who, permissions), "locale": "en-US", "guild_locale": "en-US",
-        "app_permissions": "2147483647", "entitlements": [], "data": data,
+        "app_permissions": str(ALL_PERMISSIONS), "entitlements": [], "data": data,
     }
 
 
@@ -54,6 +68,14 @@ def slash(command: str, who: dict[str, Any], /, *, permissions: str = "0",
     if users:
         data["resolved"] = {"users": users, "members": members}
     return _base(2, who, data, permissions, channel_id)
+
+
+def autocomplete(command: str, who: dict[str, Any], /, **options: Any) -> dict[str, Any]:
+    """Someone typing in a command's option: the last one given is the focused one."""
+    payload = slash(command, who, **options)
+    payload["type"] = 4
+    payload["data"]["options"][-1]["focused"] = True
+    return payload
 
 
 def component(message: dict[str, Any], custom_id: str, who: dict[str, Any], *,
@@ -92,10 +114,22 @@ class DiscordHarness:
     adapter: DiscordAdapter
 
     def deliver(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Hand the bot an interaction, as the gateway would: now (its 3 seconds start),
+        saying what the bot may do in the channel (`app_permissions`, as the fake has it)."""
         if "message" in payload:
             self.fake.interaction_messages[payload["id"]] = payload["message"]["id"]
+        payload["app_permissions"] = str(self.fake.may(payload["channel_id"]))
+        if payload["type"] in (2, 4) and self._in_guild_only(payload):
+            payload["data"]["guild_id"] = payload["guild_id"]  # a server's own command
+        self.fake.deliver(payload)
         self.adapter.client._connection.parsers["INTERACTION_CREATE"](payload)
         return payload
+
+    def _in_guild_only(self, payload: dict[str, Any]) -> bool:
+        name = payload["data"]["name"]
+        synced = self.fake.commands
+        return not any(c["name"] == name for c in synced.get("global", [])) and any(
+            c["name"] == name for c in synced.get(str(payload.get("guild_id")), []))
 
     async def reply_to(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Deliver a payload and return the callback Discord received for it."""
@@ -103,6 +137,23 @@ class DiscordHarness:
         await self.fake.wait(lambda: bool(self.fake.calls("POST",
                                                           f"interactions/{payload['id']}/")))
         return self.fake.calls("POST", f"interactions/{payload['id']}/")[-1].body  # type: ignore[return-value]
+
+    async def answer_to(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Deliver a payload and return what the person is shown: the callback's message,
+        or, when the bot deferred (slow work; a loaded machine), the message that followed
+        with the interaction's token."""
+        callback = await self.reply_to(payload)
+        if callback["type"] not in (5, 6):
+            return callback["data"]
+        path = f"webhooks/{APP_ID}/{payload['token']}"
+
+        def followed() -> list[Any]:
+            return [c.body for c in self.fake.captured if c.status == 200
+                    and c.method in ("POST", "PATCH")
+                    and (c.path == path or c.path.startswith(f"{path}/"))]
+
+        await self.fake.wait(lambda: bool(followed()))
+        return followed()[-1]
 
     async def live_board(self, channel_id: int = CHANNEL_ID,
                          containing: str = "") -> dict[str, Any]:
@@ -123,3 +174,18 @@ class DiscordHarness:
         """The message as it stands now after the callback to `payload`."""
         message = self.fake.callback_messages[payload["id"]]
         return self.fake.messages[message["id"]]
+
+
+def slow_database(store: SqlStore, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """The database has a bad moment: every transaction waits until the event is set."""
+    gate = asyncio.Event()
+    real = store.transaction
+
+    @asynccontextmanager
+    async def waiting(chat: str, write: bool = True) -> AsyncIterator[Any]:
+        await gate.wait()
+        async with real(chat, write) as tx:
+            yield tx
+
+    monkeypatch.setattr(store, "transaction", waiting)
+    return gate

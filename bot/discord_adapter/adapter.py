@@ -22,6 +22,7 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
+from bot.core import flows
 from bot.core.command import Actor, Command, Reply
 from bot.core.commands.spec import Kind
 from bot.core.flows import Ask, seal
@@ -35,9 +36,16 @@ from bot.discord_adapter.tree import SlashCommand, SlashOption, slash_commands
 log = logging.getLogger(__name__)
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # a scorer needs no voice
 DEFER_AFTER = 2.0  # seconds; Discord wants an answer within 3
+FORM_WAIT = 1.5  # seconds a form waits for who still owes a value; then it asks for pairs
+COMPLETE_WAIT = 2.0  # seconds autocomplete waits for the table; then it offers nothing
 PUBLISH_AFTER = 0.5  # seconds: changes within this are one edit of the live board
 MAX_FILE_BYTES = 25_000_000  # Discord's attachment limit for bots
+MAX_CHOICE = 100  # characters of an autocomplete choice's name and value
 _MENTION = re.compile(r"<@!?(\d+)>")
+# Discord takes no more answers to an interaction: too late for the first (10062 Unknown
+# interaction), or its token's 15 minutes are over (401: 50027 Invalid Webhook Token; 404:
+# 10015 Unknown Webhook)
+_GONE = {10062, 10015, 50027}
 
 
 def chat_key(channel_id: int | None) -> str:
@@ -55,12 +63,50 @@ def person_tr(interaction: discord.Interaction) -> Tr:
     return translator(choose(None, locale_of(interaction)))
 
 
+def token_gone(error: BaseException) -> bool:
+    return isinstance(error, discord.HTTPException) and (error.code in _GONE
+                                                         or error.status == 401)
+
+
+def may_post(interaction: discord.Interaction) -> bool:
+    """May the bot post its own messages (the live board) in the interaction's channel?
+    `app_permissions` says, for each interaction; answering the interaction needs none."""
+    may = interaction.app_permissions
+    thread = isinstance(interaction.channel, discord.Thread)
+    return may.view_channel and (may.send_messages_in_threads if thread
+                                 else may.send_messages)
+
+
 def actor_of(interaction: discord.Interaction) -> Actor:
     user = interaction.user
     perms = interaction.permissions
     return Actor(id=f"discord:{user.id}", name=user.display_name,
                  is_admin=perms.administrator or perms.manage_guild or perms.manage_channels,
                  handles=(user.name,))
+
+
+# Where the commands may be used: a server's channels and a DM with the bot, the bot
+# installed to the server (a game's live board is a message the bot posts in the channel).
+CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True)
+INSTALLS = app_commands.AppInstallationType(guild=True)
+
+
+class _Declared:
+    """A command that says where it may be used by `contexts` alone: discord.py also sends
+    `dm_permission`, which Discord has deprecated for them."""
+
+    def to_dict(self, tree: app_commands.CommandTree[Any]) -> dict[str, Any]:
+        payload: dict[str, Any] = super().to_dict(tree)  # type: ignore[misc]
+        payload.pop("dm_permission", None)
+        return payload
+
+
+class SlashGroup(_Declared, app_commands.Group):
+    pass
+
+
+class Slash(_Declared, app_commands.Command[Any, Any, Any]):
+    pass
 
 
 class _MaalSetup:
@@ -70,7 +116,8 @@ class _MaalSetup:
         super().__init__(intents=discord.Intents(guilds=True),  # type: ignore[call-arg]
                          allowed_mentions=NO_PINGS, **options)
         self.adapter = adapter
-        self.tree = app_commands.CommandTree(self)  # type: ignore[arg-type]
+        self.tree = app_commands.CommandTree(  # type: ignore[arg-type]
+            self, allowed_contexts=CONTEXTS, allowed_installs=INSTALLS)
 
     async def setup_hook(self) -> None:
         self.tree.on_error = self.adapter.on_command_error  # type: ignore[method-assign]
@@ -81,6 +128,14 @@ class _MaalSetup:
         # names and descriptions in Hindi and Portuguese, given to Discord at sync
         await self.tree.set_translator(SlashTranslator(commands))
         await self.adapter.sync()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A form's submit, read from its ids (components.Form: discord.py keeps none)."""
+        if interaction.type == discord.InteractionType.modal_submit:
+            found = ui.form_answer(dict(interaction.data or {}))
+            if found is not None:
+                await self.adapter.guarded(interaction, self.adapter.answer(interaction,
+                                                                            *found))
 
 
 class MaalClient(_MaalSetup, discord.Client):
@@ -109,6 +164,8 @@ class DiscordAdapter:
         self._publishing: dict[int, asyncio.Task[None]] = {}  # a channel's live-board update
         self._stopping = False
         self._due: dict[int, int] = {}  # channel -> the session whose board is due an update
+        self._unposted: set[int] = set()  # channels the bot may not post in (said once)
+        self._late: set[asyncio.Task[Any]] = set()  # answers that came too late for a form
         self.errors = 0  # failures that were ours, not the person's (for tests and health)
 
     # --- running -------------------------------------------------------------------------
@@ -139,9 +196,13 @@ class DiscordAdapter:
     async def sync(self) -> None:
         tree = self.client.tree
         if self.test_guild:
+            # the test server's copy shows at once; the global one (of an earlier run
+            # without DISCORD_TEST_GUILD) is cleared, or every command would show twice
             guild = discord.Object(self.test_guild)
             tree.copy_global_to(guild=guild)
+            tree.clear_commands(guild=None)
             synced = await tree.sync(guild=guild)
+            await tree.sync()
         else:
             synced = await tree.sync()
         log.info("discord: %d commands synced", len(synced))
@@ -152,9 +213,9 @@ class DiscordAdapter:
             | app_commands.Group:
         if not command.subcommands:
             return self._command(command, (command.name,))
-        group = app_commands.Group(name=name_str((command.name,), command.name),
-                                   description=description_str(command.description,
-                                                               command.text, command.name))
+        group = SlashGroup(name=name_str((command.name,), command.name),
+                           description=description_str(command.description, command.text,
+                                                       command.name))
         for sub in command.subcommands:
             group.add_command(self._command(sub, (command.name, sub.name)))
         return group
@@ -185,7 +246,7 @@ class DiscordAdapter:
             callback = app_commands.describe(**{
                 p: description_str(o.description, o.text, path[0]) for p, o in names.items()
             })(callback)
-        built = app_commands.Command(
+        built = Slash(
             name=name_str(path, command.name),
             description=description_str(command.description, command.text, path[0]),
             callback=callback)
@@ -196,29 +257,34 @@ class DiscordAdapter:
 
     async def on_slash(self, interaction: discord.Interaction, command: SlashCommand,
                        values: dict[SlashOption, Any]) -> None:
-        attachment = None
         files = [v for o, v in values.items() if o.kind == Kind.FILE and v is not None]
-        if files:
-            if files[0].size > MAX_FILE_BYTES:
-                tr = person_tr(interaction)
-                await self.send(interaction, Reply.error(tr.render(_(
-                    "That file is over {megabytes} MB; /export sends big games compressed "
-                    "(.json.gz).", megabytes=MAX_FILE_BYTES // 1_000_000)), tr.language))
-                return
-            attachment = await files[0].read()
-        options, mentions = await self._core_options(interaction, values)
-        core = Command(chat=chat_key(interaction.channel_id), actor=actor_of(interaction),
-                       name=command.command, options=options,
-                       origin_id=f"discord:{interaction.id}", mentions=mentions,
-                       attachment=attachment, buttons=True, game=command.game,
-                       locale=locale_of(interaction))
-        await self._respond(interaction, self.service.handle(core))
+        if files and files[0].size > MAX_FILE_BYTES:
+            tr = person_tr(interaction)
+            await self._attempt(interaction, self.send(interaction, Reply.error(tr.render(_(
+                "That file is over {megabytes} MB; /export sends big games compressed "
+                "(.json.gz).", megabytes=MAX_FILE_BYTES // 1_000_000)), tr.language)))
+            return
+
+        async def run() -> Reply:
+            # reading the file and looking up the people mentioned take round trips (ten
+            # mentions, ten lookups): inside the time after which the answer is deferred
+            attachment = await files[0].read() if files else None
+            options, mentions = await self._core_options(interaction, values)
+            core = Command(chat=chat_key(interaction.channel_id),
+                           actor=actor_of(interaction), name=command.command,
+                           options=options, origin_id=f"discord:{interaction.id}",
+                           mentions=mentions, attachment=attachment, buttons=True,
+                           game=command.game, locale=locale_of(interaction))
+            return await self.service.handle(core)
+
+        await self._respond(interaction, run())
 
     async def _core_options(self, interaction: discord.Interaction,
                             values: dict[SlashOption, Any]
                             ) -> tuple[dict[str, str], dict[str, Actor]]:
         options: dict[str, str] = {}
         mentions: dict[str, Actor] = {}
+        typed: dict[str, int] = {}  # "<@123>" in a text option -> the person, to look up
         for option, value in values.items():
             if value is None or option.kind == Kind.FILE:
                 continue
@@ -231,10 +297,12 @@ class DiscordAdapter:
                 text = "yes" if value else "no"
             else:
                 text = str(value)
-                for match in _MENTION.finditer(text):
-                    mentions[match.group(0)] = await self._mentioned(interaction,
-                                                                     int(match.group(1)))
+                typed.update((m.group(0), int(m.group(1))) for m in _MENTION.finditer(text))
             options[option.key] = text
+        # looked up all at once: ten in turn were ten round trips
+        people = await asyncio.gather(*(self._mentioned(interaction, who)
+                                        for who in typed.values()))
+        mentions.update(zip(typed, people, strict=True))
         return options, mentions
 
     async def _mentioned(self, interaction: discord.Interaction, user_id: int) -> Actor:
@@ -253,6 +321,10 @@ class DiscordAdapter:
                                error: app_commands.AppCommandError) -> None:
         """A value Discord let through that the option can't take, or a bug: always answer."""
         tr = person_tr(interaction)
+        cause = getattr(error, "original", error)
+        if token_gone(cause):
+            self._gone(interaction, cause)  # nothing can be said with that token any more
+            return
         if isinstance(error, app_commands.TransformerError):
             # TRANSLATORS: {problem} is discord.py's own explanation, in English
             text = tr("That doesn't fit this command: {problem}", problem=str(error))[:1900]
@@ -263,38 +335,84 @@ class DiscordAdapter:
                       "nothing was recorded.")
         else:
             self.errors += 1
-            log.error("discord: command failed", exc_info=error,
+            log.error("discord: command failed", exc_info=cause,
                       extra={"chat": chat_key(interaction.channel_id),
                              "origin": f"discord:{interaction.id}"})
             text = tr("Something went wrong on my side and nothing was recorded.")
-        await self.send(interaction, Reply.error(text, tr.language))
+        await self._attempt(interaction, self.send(interaction, Reply.error(text, tr.language)))
+
+    async def guarded(self, interaction: discord.Interaction,
+                      running: Awaitable[None]) -> None:
+        """A component or a form answered: a bug still gets the person an answer (and the
+        log a traceback), as a slash command's does."""
+        try:
+            await running
+        except Exception as error:
+            await self.on_command_error(interaction, _Failed(error))
 
     # --- answers to the bot's questions --------------------------------------------------
 
     async def answer(self, interaction: discord.Interaction, token: str, value: str) -> None:
-        """A component or a modal answered: the core says what it becomes."""
+        """A component or a form answered: the core says what it becomes."""
+        modal = interaction.type == discord.InteractionType.modal_submit
+        running = self.service.answer(chat_key(interaction.channel_id), actor_of(interaction),
+                                      token, value, self._tap_origin(interaction),
+                                      locale=locale_of(interaction))
+        await self._respond(interaction, running,
+                            tap=not modal or interaction.message is not None)
+
+    @staticmethod
+    def _tap_origin(interaction: discord.Interaction) -> str:
+        """A tap on a message's button is that message's (a second tap is a duplicate); a
+        form's submit is its own."""
         message = interaction.message
         modal = interaction.type == discord.InteractionType.modal_submit
-        origin = f"discord:{interaction.id}" if modal or message is None \
+        return f"discord:{interaction.id}" if modal or message is None \
             else f"discord:{message.id}"
-        running = self.service.answer(chat_key(interaction.channel_id), actor_of(interaction),
-                                      token, value, origin,
-                                      locale=locale_of(interaction))
-        await self._respond(interaction, running, tap=not modal or message is not None)
+
+    async def open_form(self, interaction: discord.Interaction, token: str,
+                        title: str) -> None:
+        """"Enter maal" tapped: a form is the only answer that can't follow a defer, so it
+        goes out within FORM_WAIT whatever the database does: a field for each person who
+        still owes a value if the core says who in time, else one field for every pair."""
+        running = asyncio.ensure_future(self.service.answer(
+            chat_key(interaction.channel_id), actor_of(interaction), token, flows.OPEN,
+            self._tap_origin(interaction), locale=locale_of(interaction)))
+        done, _ = await asyncio.wait({running}, timeout=FORM_WAIT)
+        if not done:
+            log.info("discord: the form of %s opened before the table was read",
+                     chat_key(interaction.channel_id))
+            self._late.add(running)  # only read: its answer is dropped when it comes
+            running.add_done_callback(_drop_late(self._late))
+            form = ui.pairs_form(token, title, person_tr(interaction))
+        else:
+            reply = running.result()
+            question = reply.question
+            if not reply.ok or question is None or question.ask != Ask.TYPE:
+                await self._attempt(interaction, self.send(interaction, reply))
+                return
+            form = ui.player_form(token, question, translator(reply.language))
+        await self._attempt(interaction, interaction.response.send_modal(form))
 
     # --- answering -----------------------------------------------------------------------
 
     async def _respond(self, interaction: discord.Interaction, running: Awaitable[Reply],
                        tap: bool = False) -> None:
-        """Wait for the core; defer if it takes long; then answer."""
-        task = asyncio.ensure_future(running)
+        """Wait for the core; defer if it takes long; then answer. Whatever happens to the
+        interaction's token, the change the core made shows on the live board."""
+        task = asyncio.ensure_future(self._with_board(interaction, running))
+        alive = True
         done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
         if not done and not interaction.response.is_done():
-            if tap:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(thinking=True)
+            alive = await self._attempt(interaction,
+                                        interaction.response.defer(thinking=not tap))
         reply = await task
+        if alive:
+            await self._attempt(interaction, self._answer(interaction, reply, tap))
+        if reply.publish is not None and interaction.channel_id is not None:
+            self._publish(interaction.channel_id, reply.publish)
+
+    async def _answer(self, interaction: discord.Interaction, reply: Reply, tap: bool) -> None:
         if reply.duplicate:
             if tap:  # a second press of a button already acted on: a new interaction
                 tr = translator(reply.language)
@@ -303,17 +421,51 @@ class DiscordAdapter:
             else:  # the same interaction delivered again: it was answered the first time
                 log.info("discord: duplicate interaction %s ignored", interaction.id)
             return
-        question = reply.question
-        if question is not None and question.ask == Ask.TYPE and reply.board is None \
-                and tap and not interaction.response.is_done():
-            token = seal(question.token, chat_key(interaction.channel_id),
-                         self.service.secret)
-            await interaction.response.send_modal(
-                ui.InputModal(token, question, translator(reply.language)))
-            return
         await self.send(interaction, reply, edit=tap and reply.in_place)
-        if reply.publish is not None and interaction.channel_id is not None:
-            self._publish(interaction.channel_id, reply.publish)
+
+    async def _attempt(self, interaction: discord.Interaction, sending: Awaitable[Any]) -> bool:
+        """Send something with the interaction's token; False (said once in the log) if
+        Discord takes nothing more with it."""
+        try:
+            await sending
+        except discord.HTTPException as error:
+            if not token_gone(error):
+                raise
+            self._gone(interaction, error)
+            return False
+        return True
+
+    @staticmethod
+    def _gone(interaction: discord.Interaction, error: discord.HTTPException) -> None:
+        log.warning("discord: interaction %s of %s can't be answered any more (%s %s: %s)",
+                    interaction.id, chat_key(interaction.channel_id), error.status,
+                    error.code, error.text)
+
+    async def _with_board(self, interaction: discord.Interaction,
+                          running: Awaitable[Reply]) -> Reply:
+        """The core's reply; where the bot may not post the live board (no Send Messages
+        or View Channel), the reply to a change carries the board instead."""
+        reply = await running
+        channel_id = interaction.channel_id
+        if reply.publish is None or channel_id is None:
+            return reply
+        if may_post(interaction):
+            self._unposted.discard(channel_id)
+            return reply
+        reply.publish = None
+        if reply.board is None or reply.board.ended:
+            return reply  # the final standings are the reply already
+        if channel_id not in self._unposted:
+            self._unposted.add(channel_id)
+            log.warning("discord: may not post in %s (app_permissions %s): the board comes "
+                        "with each reply", chat_key(channel_id),
+                        interaction.app_permissions.value)
+        board = await self.service.handle(Command(
+            chat_key(channel_id), actor_of(interaction), "board", buttons=True,
+            locale=locale_of(interaction)))
+        if not board.ok:
+            return reply
+        return carrying(reply, board)
 
     # --- the live board ------------------------------------------------------------------
 
@@ -334,6 +486,9 @@ class DiscordAdapter:
                 await self.service.publish_board(
                     chat_key(channel_id), session_id,
                     lambda board, ref: self._show_board(channel_id, board, ref))
+            except discord.HTTPException as error:  # Discord's answer: a line says it
+                log.warning("discord: the live board of %s was not updated (%s %s: %s)",
+                            chat_key(channel_id), error.status, error.code, error.text)
             except Exception:
                 log.exception("discord: the live board of %s was not updated", channel_id)
 
@@ -425,13 +580,61 @@ def _annotation(option: SlashOption) -> Any:
 
 async def _complete_player_names(interaction: discord.Interaction,
                                  current: str) -> list[app_commands.Choice[str]]:
-    """The table's seats (guests too), completing the last name typed."""
+    """The table's seats (guests too), completing the last name typed. Discord shows
+    choices only if they come within 3 s: a table that can't be read by COMPLETE_WAIT offers
+    none (the name can still be typed). Answered here, so a late answer is a line in the
+    log, not discord.py's traceback at every keystroke."""
     adapter: DiscordAdapter = interaction.client.adapter  # type: ignore[attr-defined]
-    snapshot = await adapter.service.snapshot(chat_key(interaction.channel_id))
-    if snapshot is None:
-        return []
+    chat = chat_key(interaction.channel_id)
+    choices: list[app_commands.Choice[str]] = []
+    try:
+        snapshot = await asyncio.wait_for(adapter.service.snapshot(chat), COMPLETE_WAIT)
+    except Exception as error:  # too slow, or the database is away: type the name
+        log.warning("discord: no names to offer in %s (%s)", chat,
+                    type(error).__name__ if isinstance(error, TimeoutError) else error)
+    else:
+        if snapshot is not None:
+            choices = player_choices(current, [p.name for p in snapshot.session.players])
+    if not await adapter._attempt(interaction, interaction.response.autocomplete(choices)):
+        # discord.py answers an autocomplete that isn't done itself: with the same dead
+        # interaction again, and a traceback. It is done: nothing can be said with it.
+        interaction.response._response_type = discord.InteractionResponseType.autocomplete_result
+    return []
+
+
+def player_choices(current: str, names: list[str]) -> list[app_commands.Choice[str]]:
+    """The names that complete the last word of `current`, each after the words before it.
+    A choice is at most 100 characters: one that would be longer is not offered (cut, it
+    would drop the name it offers)."""
     head, _, last = current.rpartition(" ")
     wanted = last.lower().lstrip("@")
     prefix = f"{head} " if head else ""
-    return [app_commands.Choice(name=(prefix + p.name)[:100], value=(prefix + p.name)[:100])
-            for p in snapshot.session.players if p.name.lower().startswith(wanted)][:25]
+    offered = [prefix + name for name in names if name.lower().startswith(wanted)]
+    return [app_commands.Choice(name=text, value=text) for text in offered
+            if len(text) <= MAX_CHOICE][:25]
+
+
+def carrying(reply: Reply, board: Reply) -> Reply:
+    """The reply to a change with the board under it (totals and buttons): for a channel
+    where the live board can't be posted."""
+    return Reply(f"{reply.text}\n{board.text}" if reply.text else board.text,
+                 table=board.table, board=board.board,
+                 question=reply.question or board.question, in_place=reply.in_place,
+                 file=reply.file, language=reply.language)
+
+
+class _Failed(app_commands.AppCommandError):
+    """A component's or a form's answer failed (as CommandInvokeError for a command)."""
+
+    def __init__(self, original: Exception) -> None:
+        super().__init__(str(original))
+        self.original = original
+        self.__cause__ = original
+
+
+def _drop_late(pending: set[asyncio.Task[Any]]) -> Any:
+    def dropped(task: asyncio.Task[Any]) -> None:
+        pending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("discord: a late answer failed: %s", task.exception())
+    return dropped

@@ -67,23 +67,23 @@ async def test_who_may_change_what_on_discord(dc: DiscordHarness):
         channel = next(_channels)
         new = slash("newgame", PEOPLE[STARTER], channel_id=channel,
                     players="<@501> <@502> zed")
-        started = await dc.reply_to(new)
-        assert "Players: hana, pia, zed" in started["data"]["content"], started
+        started = await dc.answer_to(new)  # (a deferred answer on a loaded machine too)
+        assert "Players: hana, pia, zed" in started["content"], started
         for line in case.setup:
             if line in SETUP:
                 setup = payload(Case(line, line, frozenset(), discord=SETUP[line]),
                                 PEOPLE[STARTER], channel)
             else:
                 setup = payload(line, PEOPLE[STARTER], channel)
-            answer = await dc.reply_to(setup)
-            assert not answer["data"].get("flags", 0) & 64, (line, answer)
+            answer = await dc.answer_to(setup)
+            assert not answer.get("flags", 0) & 64, (line, answer)
             if line == END:  # asked first: the starter clicks yes
                 # (the fake keeps the message in its default channel: this case's is ours)
                 message = {**dc.message_of(setup), "channel_id": str(channel)}
-                answer = await dc.reply_to(component(
+                answer = await dc.answer_to(component(
                     message, custom_ids(message)["Yes, end it"], PEOPLE[STARTER]))
                 assert "Game over" in str(answer), answer
-        answer = (await dc.reply_to(payload(case, PEOPLE[role], channel)))["data"]
+        answer = await dc.answer_to(payload(case, PEOPLE[role], channel))
         text = answer.get("content") or answer["embeds"][0]["description"]
         ok = not refused(text) if role in case.allowed else (
             bool(answer.get("flags", 0) & 64) and refused(text))  # refusals are ephemeral

@@ -1,8 +1,9 @@
 """The derived Discord tree with every registered game (Call Break the latest): what Discord
 is sent stays within its limits (application commands reference: names 1-32 lowercase
 characters, descriptions 1-100, 25 options and 25 choices, required options first, 8,000
-characters for a command with its options and choices, 100 global chat-input commands), and
-each game's own commands are on it."""
+characters for a command with its options and choices, 100 global chat-input commands), each
+game's own commands are on it, and each says where it may be used (`contexts`,
+`integration_types`; not the deprecated `dm_permission`)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,12 @@ import re
 
 from bot.core.commands.built import TABLE
 from bot.core.commands.spec import Kind
+from bot.core.service import Service
+from bot.discord_adapter import DiscordAdapter
 from bot.discord_adapter.tree import slash_commands
+from bot.storage import SqlStore
 from tests.discord_helpers import ALICE, DiscordHarness, slash
+from tests.fakes.discord_api import GUILD_ID, FakeDiscord
 
 NAME = re.compile(r"^[-_a-z0-9]{1,32}$")
 SUBCOMMAND, GROUP = 1, 2
@@ -126,3 +131,26 @@ async def test_riichi_by_its_topic_subcommands(dc: DiscordHarness):
     callback = await dc.reply_to(edit)
     assert "Result 1 changed" in callback["data"]["content"]
     assert "bob +8,000  carol -8,000" in callback["data"]["content"]
+
+
+async def test_commands_say_where_they_may_be_used(dc: DiscordHarness):
+    for command in dc.fake.commands["global"]:
+        # a server's channels and a DM with the bot; installed to a server
+        assert command["contexts"] == [0, 1] and command["integration_types"] == [0]
+        assert "dm_permission" not in command  # deprecated (the fake refuses it)
+
+
+async def test_a_test_server_has_the_only_copy_of_the_commands(store: SqlStore):
+    fake = FakeDiscord()
+    base = await fake.start()
+    adapter = DiscordAdapter(Service(store), fake.token, api_url=base,
+                             gateway_url=fake.gateway_url, test_guild=GUILD_ID)
+    await adapter.login()
+    try:
+        assert fake.commands["global"] == []  # cleared: no command shows twice
+        assert "hand" in {c["name"] for c in fake.commands[str(GUILD_ID)]}
+        answer = await DiscordHarness(fake, adapter).reply_to(slash("board", ALICE))
+        assert "No game is open" in answer["data"]["content"]
+    finally:
+        await adapter.stop()
+        await fake.stop()

@@ -1,4 +1,19 @@
-"""A fake Discord on 127.0.0.1: the REST routes discord.py uses, and a gateway.
+"""A fake Discord on 127.0.0.1, as strict as the real one: the REST routes discord.py uses,
+and a gateway.
+
+Every request is checked against Discord's OpenAPI document (tests/fakes/discord_openapi.py)
+and the limits its docs state in prose (tests/fakes/discord_limits.py), and against the
+rules of an interaction: one answer, within 3 seconds, of a type its kind allows; then
+followups and edits with its token for 15 minutes. A request Discord would refuse is
+answered as Discord answers it (400, 404 Unknown interaction, 403 Missing Permissions ...)
+and kept in `refused`: `stop()` fails the test that made one. What a test plays on purpose
+(an expired token, a 429) is answered the same way but is no fault of the bot's, unless the
+bot then does it again (a second request with a token it was told is dead).
+
+The situations of real life a test can play: what the bot may do in a channel
+(`permissions`, which the harness also writes into each interaction's `app_permissions`),
+an interaction's token expiring (`expire`), 429s with `retry_after` (`rate_limit`), a
+route's own limit in the X-RateLimit headers (`limit`), and a slow route (`slow`).
 
 REST replies carry `Content-Type: application/json` exactly, as discord.py expects. The
 gateway says HELLO, acknowledges heartbeats, answers IDENTIFY with READY and GUILD_CREATE,
@@ -9,21 +24,43 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import hashlib
 import itertools
 import json
+import math
 import time
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from tests.fakes import serve
+from tests.fakes.discord_limits import (
+    Invalid,
+    check_choices,
+    check_commands,
+    check_message,
+    check_modal,
+)
+from tests.fakes.discord_openapi import NotInSpec, Operation, check
 
 APP_ID = 900000000000000001
 BOT_USER_ID = 900000000000000001
 GUILD_ID = 910000000000000001
 CHANNEL_ID = 920000000000000001
+
+ANSWER_WITHIN = 3.0  # seconds to answer an interaction (Interactions: "Responding")
+TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction's token works for followups and edits
+# Permission bits (the docs' "Permissions"); a channel's are all of them unless a test says
+VIEW_CHANNEL, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS = 1 << 10, 1 << 11, 1 << 38
+ALL_PERMISSIONS = (1 << 51) - 1
+# What each kind of interaction may be answered with (Interactions: "Interaction Response
+# Object"): a command or a component may open a modal, only as its first answer; a modal's
+# submit can't open another; autocomplete is answered with choices and nothing else.
+ANSWERS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+UPDATES = {6, 7}  # act on the message the component sits on
+DEFAULT_LIMIT, DEFAULT_WINDOW = 50, 1.0  # a route's bucket unless a test sets one
 
 _ids = itertools.count(930000000000000001)
 
@@ -38,91 +75,6 @@ def user(user_id: int, name: str) -> dict[str, Any]:
 
 
 BOT_USER = {**user(BOT_USER_ID, "MaalBot"), "bot": True}
-_NotFound: Any = object()  # an answer: 404 Unknown Message
-
-# Discord's locales (the API reference, "Locales"): the only keys a localization may have.
-LOCALES = frozenset({
-    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu",
-    "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru",
-    "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko"})
-MAX_NAME, MAX_DESCRIPTION = 32, 100
-
-
-class Invalid(Exception):
-    """A command payload Discord would refuse (400, Invalid Form Body)."""
-
-
-def _name_ok(name: Any) -> bool:
-    r"""^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$, lowercase where a letter has a
-    lowercase form (CHAT_INPUT commands and options)."""
-    if not isinstance(name, str) or name != name.lower():
-        return False
-    try:
-        import regex  # Unicode scripts, as Discord's own pattern says them
-    except ImportError:  # pragma: no cover - the same rule by Unicode blocks
-        return 1 <= len(name) <= MAX_NAME and all(
-            ch in "-_" or unicodedata.category(ch)[0] in "LN"
-            or 0x0900 <= ord(ch) <= 0x097F or 0x0E01 <= ord(ch) <= 0x0E5B for ch in name)
-    return regex.fullmatch(r"[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}", name) is not None
-
-
-def _description_ok(text: Any) -> bool:
-    return isinstance(text, str) and 1 <= len(text) <= MAX_DESCRIPTION
-
-
-MAX_CHARACTERS = 8000
-
-
-def check_commands(commands: list[dict[str, Any]]) -> None:
-    """Discord's rules for a bulk overwrite of chat-input commands, localizations too."""
-    _check_level(commands, "commands")
-    for command in commands:
-        counted = _characters(command)
-        if counted > MAX_CHARACTERS:
-            raise Invalid(f"{command['name']}: {counted} characters, over {MAX_CHARACTERS}")
-
-
-def _characters(item: dict[str, Any]) -> int:
-    """Name, description and choice values of a command and everything in it, each at its
-    longest in any locale (the strictest reading of Discord's 8,000 characters)."""
-    total = 0
-    for field_name in ("name", "description"):
-        texts = [item.get(field_name) or "",
-                 *(item.get(f"{field_name}_localizations") or {}).values()]
-        total += max(len(t) for t in texts)
-    for choice in item.get("choices") or []:
-        total += len(str(choice.get("name", ""))) + len(str(choice.get("value", "")))
-    return total + sum(_characters(o) for o in item.get("options") or [])
-
-
-def _check_level(items: list[dict[str, Any]], where: str) -> None:
-    shown: dict[str, set[str]] = {}
-    for item in items:
-        at = f"{where}.{item.get('name')}"
-        if not _name_ok(item.get("name")):
-            raise Invalid(f"{at}: invalid name")
-        if not _description_ok(item.get("description")):
-            raise Invalid(f"{at}: description must be 1 to {MAX_DESCRIPTION} characters")
-        names = item.get("name_localizations") or {}
-        descriptions = item.get("description_localizations") or {}
-        for field_name, values, ok in (("name", names, _name_ok),
-                                       ("description", descriptions, _description_ok)):
-            if not isinstance(values, dict):
-                raise Invalid(f"{at}: {field_name}_localizations must be an object")
-            for locale, value in values.items():
-                if locale not in LOCALES:
-                    raise Invalid(f"{at}: {locale!r} is not a valid locale")
-                if not ok(value):
-                    raise Invalid(f"{at}: invalid {field_name} in {locale}: {value!r}")
-        for locale in ("", *LOCALES):
-            name = names.get(locale, item["name"]) if locale else item["name"]
-            taken = shown.setdefault(locale, set())
-            if name in taken:
-                raise Invalid(f"{at}: name {name!r} is not unique in {locale or 'default'}")
-            taken.add(name)
-        children = [o for o in item.get("options") or [] if isinstance(o, dict)]
-        if children:
-            _check_level(children, at)
 
 
 @dataclass
@@ -131,6 +83,65 @@ class Captured:
     path: str
     body: dict[str, Any] | list[Any] | None
     at: float = field(default_factory=time.perf_counter)
+    status: int = 200
+
+
+@dataclass
+class Refusal:
+    """A request Discord answers with an error."""
+
+    method: str
+    path: str
+    status: int
+    code: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.method} /{self.path}: {self.status} ({self.code}) {self.message}"
+
+
+class Refused(Exception):
+    """Answer with Discord's error; `fault`: the bot should never have sent it."""
+
+    def __init__(self, status: int, code: int, message: str, *, fault: bool = True,
+                 body: dict[str, Any] | None = None,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.fault = status, code, message, fault
+        self.body = body or {"code": code, "message": message}
+        self.headers = headers or {}
+
+
+@dataclass
+class Delivered:
+    """An interaction the fake sent the bot, and what has become of it."""
+
+    payload: dict[str, Any]
+    at: float = field(default_factory=time.monotonic)
+    answer: int | None = None  # the callback type it was answered with
+    expired: bool = False  # a test made its token run out
+    told_dead: bool = False  # the bot has been answered 401 for its token
+    followed: bool = False  # a followup has completed its deferred answer
+
+    @property
+    def kind(self) -> int:
+        return int(self.payload["type"])
+
+
+@dataclass
+class RateLimit:
+    fragment: str
+    times: int
+    retry_after: float
+    is_global: bool
+
+
+@dataclass
+class Bucket:
+    limit: int
+    window: float
+    used: int = 0
+    resets: float = 0.0
 
 
 @dataclass
@@ -153,6 +164,16 @@ class FakeDiscord:
         self.posted: dict[str, list[str]] = {}  # channel -> messages the bot posted itself
         self.callback_messages: dict[str, dict[str, Any]] = {}  # interaction id -> message
         self._originals: dict[str, str] = {}  # interaction token -> its response message
+        self.interactions: dict[str, Delivered] = {}
+        self._by_token: dict[str, Delivered] = {}
+        self.refused: list[Refusal] = []  # the bot's faults: stop() fails the test
+        self.failed: list[Refusal] = []  # every error answer, the situations played too
+        self.permissions: dict[str, int] = {}  # channel -> what the bot may do there
+        self._rate_limits: list[RateLimit] = []
+        self._limits: dict[str, tuple[int, float]] = {}  # fragment -> (limit, window)
+        self._buckets: dict[str, Bucket] = {}
+        self._slow: dict[str, float] = {}
+        self.answer_within = ANSWER_WITHIN
         self.base = ""
 
     async def start(self) -> str:
@@ -167,11 +188,45 @@ class FakeDiscord:
     def gateway_url(self) -> str:
         return self.base.replace("http://", "ws://") + "/gateway"
 
-    async def stop(self) -> None:
+    async def stop(self, *, check: bool = True) -> None:
+        """Close; then fail if the bot sent anything Discord would have refused."""
         for socket in self._sockets:
             await socket.close()
         if self._runner is not None:
             await self._runner.cleanup()
+        if check and self.refused:
+            raise AssertionError("Discord would have refused:\n"
+                                 + "\n".join(map(str, self.refused)))
+
+    # --- situations a test plays ---------------------------------------------------------
+
+    def deliver(self, payload: dict[str, Any]) -> None:
+        """An interaction is being sent to the bot now: its 3 seconds start."""
+        delivered = Delivered(payload)
+        self.interactions[str(payload["id"])] = delivered
+        self._by_token[str(payload["token"])] = delivered
+
+    def may(self, channel_id: int | str) -> int:
+        """What the bot may do in the channel (its `app_permissions`)."""
+        return self.permissions.get(str(channel_id), ALL_PERMISSIONS)
+
+    def expire(self, interaction_id: str) -> None:
+        """The interaction's 15 minutes are over: its token is refused from now on."""
+        self.interactions[interaction_id].expired = True
+
+    def rate_limit(self, fragment: str, *, times: int = 1, retry_after: float = 0.3,
+                   is_global: bool = False) -> None:
+        """The next `times` requests whose "METHOD path" holds `fragment` get a 429."""
+        self._rate_limits.append(RateLimit(fragment, times, retry_after, is_global))
+
+    def limit(self, fragment: str, limit: int, window: float) -> None:
+        """Routes holding `fragment` allow `limit` requests a `window` (said in the
+        X-RateLimit headers; one more is a 429)."""
+        self._limits[fragment] = (limit, window)
+
+    def slow(self, fragment: str, seconds: float) -> None:
+        """Requests whose "METHOD path" holds `fragment` are answered `seconds` late."""
+        self._slow[fragment] = seconds
 
     # --- what tests look at --------------------------------------------------------------
 
@@ -207,6 +262,8 @@ class FakeDiscord:
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send a DISPATCH event to every connected bot."""
+        if event == "INTERACTION_CREATE":
+            self.deliver(data)
         frame = json.dumps({"op": 0, "t": event, "s": next(self._sequence), "d": data})
         for socket in list(self._sockets):
             if not socket.closed:
@@ -217,105 +274,203 @@ class FakeDiscord:
     async def _rest(self, request: web.Request) -> web.Response:
         path = request.match_info["path"]
         body: Any = None
+        files = 0
         if request.can_read_body:
             if request.content_type.startswith("multipart/"):
                 reader = await request.multipart()
                 async for part in reader:
                     if part.name == "payload_json":
                         body = json.loads(await part.text())
+                    else:
+                        files += 1
+                        await part.read()
             else:
                 raw = await request.read()
                 body = json.loads(raw) if raw else None
+        said = f"{request.method} {path}"
+        delay = max((s for f, s in self._slow.items() if f in said), default=0.0)
+        if delay:
+            await asyncio.sleep(delay)
+        status, result, headers = 200, None, {}
         try:
-            result = self._answer(request.method, path, body, request.query)
-        except Invalid as error:
-            result = error
+            headers = self._rate_headers(said, request.method, path)
+            op = _checked(request.method, path, dict(request.query), body)
+            result = self._answer(op, request.method, path, body, files)
+        except Refused as refusal:
+            status, result = refusal.status, refusal.body
+            headers = {**headers, **refusal.headers}
+            error = Refusal(request.method, path, refusal.status, refusal.code,
+                            refusal.message)
+            self.failed.append(error)
+            if refusal.fault:
+                self.refused.append(error)
         finally:
             # recorded once answered: a test that sees the call finds what it made (the
             # callback's message), even when the lock below makes this task wait
-            self.captured.append(Captured(request.method, path, body))
+            self.captured.append(Captured(request.method, path, body, status=status))
             async with self._changed:
                 self._changed.notify_all()
-        if isinstance(result, Invalid):
-            return web.Response(status=400, headers={"Content-Type": "application/json"},
-                                body=json.dumps({"code": 50035, "message":
-                                                 f"Invalid Form Body: {result}"}).encode())
-        if result is _NotFound:
-            return web.Response(status=404, headers={"Content-Type": "application/json"},
-                                body=json.dumps({"code": 10008,
-                                                 "message": "Unknown Message"}).encode())
-        if result is None:
-            return web.Response(status=204)
-        return web.Response(body=json.dumps(result).encode(),
-                            headers={"Content-Type": "application/json"})
+        headers["Content-Type"] = "application/json"
+        if result is None and status == 200:
+            return web.Response(status=204, headers={k: v for k, v in headers.items()
+                                                     if k != "Content-Type"})
+        return web.Response(status=status, body=json.dumps(result).encode(), headers=headers)
 
-    def _answer(self, method: str, path: str, body: Any, query: Any) -> Any:
+    def _rate_headers(self, said: str, method: str, path: str) -> dict[str, str]:
+        """The X-RateLimit headers of the route's bucket; a 429 when a test plays one or
+        the bucket is spent."""
+        for limit in self._rate_limits:
+            if limit.times > 0 and limit.fragment in said:
+                limit.times -= 1
+                raise _too_many(limit.retry_after, limit.is_global, fault=False)
+        key = _bucket_key(method, path)
+        limit_, window = next((v for f, v in self._limits.items() if f in said),
+                              (DEFAULT_LIMIT, DEFAULT_WINDOW))
+        bucket = self._buckets.setdefault(key, Bucket(limit_, window))
+        now = time.monotonic()
+        if now >= bucket.resets:
+            bucket.used, bucket.resets = 0, now + bucket.window
+        bucket.used += 1
+        after = bucket.resets - now
+        headers = {"X-RateLimit-Limit": str(bucket.limit),
+                   "X-RateLimit-Remaining": str(max(0, bucket.limit - bucket.used)),
+                   "X-RateLimit-Reset": f"{time.time() + after:.3f}",
+                   "X-RateLimit-Reset-After": f"{after:.3f}",
+                   "X-RateLimit-Bucket": hashlib.sha1(key.encode()).hexdigest()[:16]}
+        if bucket.used > bucket.limit:  # the bot went on past Remaining: 0
+            raise _too_many(after, False, fault=True, headers=headers)
+        return headers
+
+    def _answer(self, op: Operation, method: str, path: str, body: Any, files: int) -> Any:
         parts = path.split("/")
-        if path == "users/@me":
+        route = op.template
+        if route == "/users/@me":
             return BOT_USER
-        if parts[0] == "users" and len(parts) == 2:
+        if route == "/users/{user_id}":
             return self.users.get(parts[1], user(int(parts[1]), f"user{parts[1][-4:]}"))
-        if path == "oauth2/applications/@me":
+        if route == "/oauth2/applications/@me":
             return {"id": str(APP_ID), "name": "Maal", "description": "", "icon": None,
                     "bot_public": True, "bot_require_code_grant": False,
                     "owner": user(1, "owner"), "verify_key": "k", "flags": 0,
                     "summary": "", "rpc_origins": [], "interactions_endpoint_url": None}
-        if path in ("gateway", "gateway/bot"):
+        if route in ("/gateway", "/gateway/bot"):
             return {"url": self.gateway_url, "shards": 1,
                     "session_start_limit": {"total": 1000, "remaining": 1000,
                                             "reset_after": 0, "max_concurrency": 1}}
-        if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
+        if route.endswith("/commands") and method == "PUT":
             scope = "global" if len(parts) == 3 else parts[3]
-            check_commands(body or [])
+            _invalid_as_refusal(check_commands, body or [])
             synced = [{**c, "id": snowflake(), "application_id": str(APP_ID), "version": "1",
                        "default_member_permissions": None, "type": c.get("type", 1)}
                       for c in body or []]
             self.commands[scope] = synced
             return synced
-        if parts[0] == "interactions" and parts[-1] == "callback":
-            return self._callback(parts[1], parts[2], body)
-        if parts[0] == "webhooks":
-            if method == "DELETE":
-                return None
-            if method == "POST":
-                return self._message(body or {})
-            message_id = parts[-1]
-            if message_id == "@original":
-                message_id = self._originals.get(parts[2], message_id)
-            if method == "GET":
-                return self.messages.get(message_id, self._message({}))
-            if method == "PATCH":
-                return self._message(body or {}, message_id=message_id)
-        if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
+        if route == "/interactions/{interaction_id}/{interaction_token}/callback":
+            return self._callback(parts[1], parts[2], body, files)
+        if route.startswith("/webhooks/{webhook_id}/{webhook_token}"):
+            return self._webhook(parts, method, body, files)
+        if route == "/channels/{channel_id}/messages" and method == "POST":
+            self._may_post(parts[1])
+            _invalid_as_refusal(check_message, body or {}, new=True, files=files)
             message = self._message(body or {}, channel_id=parts[1])
             self.posted.setdefault(parts[1], []).append(message["id"])
             return message
-        if parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages":
+        if route == "/channels/{channel_id}/messages/{message_id}":
+            if not self.may(parts[1]) & VIEW_CHANNEL:
+                raise Refused(403, 50001, "Missing Access")
             if parts[3] not in self.messages:  # deleted, as Discord answers: 10008
-                return _NotFound
+                raise Refused(404, 10008, "Unknown Message", fault=False)
             if method == "DELETE":
                 del self.messages[parts[3]]
                 return None
             if method == "PATCH":
+                _invalid_as_refusal(check_message, body or {}, new=False, files=files)
                 return self._message(body or {}, message_id=parts[3], channel_id=parts[1])
-        return {}
+            return self.messages[parts[3]]
+        raise Refused(404, 0, f"the fake has no answer for {method} {route}")
 
-    def _callback(self, interaction_id: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
+    def _may_post(self, channel_id: str) -> None:
+        may = self.may(channel_id)
+        if not may & VIEW_CHANNEL:
+            raise Refused(403, 50001, "Missing Access")
+        if not may & SEND_MESSAGES:
+            raise Refused(403, 50013, "Missing Permissions")
+
+    # --- interactions --------------------------------------------------------------------
+
+    def _callback(self, interaction_id: str, token: str, body: dict[str, Any],
+                  files: int) -> dict[str, Any]:
+        delivered = self.interactions.get(interaction_id)
+        if delivered is None or str(delivered.payload["token"]) != token:
+            raise Refused(404, 10062, "Unknown interaction")
+        if delivered.answer is not None:
+            raise Refused(400, 40060, "Interaction has already been acknowledged.")
+        late = time.monotonic() - delivered.at
+        if late > self.answer_within:
+            raise Refused(404, 10062, f"Unknown interaction (answered {late:.1f} s after it "
+                                      f"was sent; Discord waits {self.answer_within:g})")
         kind = body["type"]
+        allowed = ANSWERS.get(delivered.kind, set())
+        if kind in UPDATES and "message" not in delivered.payload:
+            allowed = allowed - UPDATES  # a modal opened by a command has no message
+        if kind not in allowed:
+            raise Refused(400, 50035, f"Invalid Form Body: an interaction of type "
+                                      f"{delivered.kind} can't be answered with type {kind}")
         data = body.get("data") or {}
+        if kind in (4, 7):
+            _invalid_as_refusal(check_message, data, new=kind == 4, files=files)
+        elif kind == 9:
+            _invalid_as_refusal(check_modal, data)
+        elif kind == 8:
+            _invalid_as_refusal(check_choices, data)
+        delivered.answer = kind
         result: dict[str, Any] = {"interaction": {
-            "id": interaction_id, "type": kind,
+            "id": interaction_id, "type": delivered.kind,
             "response_message_loading": kind == 5,
             "response_message_ephemeral": bool((data.get("flags") or 0) & 64)}}
         if kind in (4, 5, 6, 7):
             # 6 and 7 act on the message the component sits on; 4 and 5 make a new one
-            target = self.interaction_messages.get(interaction_id) if kind in (6, 7) else None
+            target = self.interaction_messages.get(interaction_id) if kind in UPDATES \
+                else None
             message = self._message(data, message_id=target)
             self.callback_messages[interaction_id] = message
             self._originals[token] = message["id"]
             result["interaction"]["response_message_id"] = message["id"]
             result["resource"] = {"type": kind, "message": message}
         return result
+
+    def _webhook(self, parts: list[str], method: str, body: Any, files: int) -> Any:
+        """Followups and edits of an interaction's answer, by its token."""
+        delivered = self._by_token.get(parts[2])
+        if parts[1] != str(APP_ID) or delivered is None:
+            raise Refused(404, 10015, "Unknown Webhook")
+        if delivered.told_dead:  # it was told: the same dead token again
+            raise Refused(401, 50027, "Invalid Webhook Token (used again after a 401)")
+        if delivered.expired or time.monotonic() - delivered.at > TOKEN_LIFETIME:
+            delivered.told_dead = True
+            raise Refused(401, 50027, "Invalid Webhook Token", fault=False)
+        if delivered.answer is None or delivered.answer in (8, 9):
+            raise Refused(404, 10015, "Unknown Webhook (the interaction has no answer to "
+                                      "follow)")
+        if method == "DELETE":
+            return None
+        if method == "POST":
+            _invalid_as_refusal(check_message, body or {}, new=True, files=files)
+            if delivered.answer == 5 and not delivered.followed:
+                # the first followup completes the "thinking..." message, which stays as
+                # the defer made it: ephemeral or not whatever the followup's flags say
+                delivered.followed = True
+                original = self.messages[self._originals[parts[2]]]
+                return self._message({**(body or {}), "flags": original["flags"]},
+                                     message_id=original["id"])
+            return self._message(body or {})
+        message_id = parts[-1]
+        if message_id == "@original":
+            message_id = self._originals.get(parts[2], message_id)
+        if method == "GET":
+            return self.messages.get(message_id, self._message({}))
+        _invalid_as_refusal(check_message, body or {}, new=False, files=files)
+        return self._message(body or {}, message_id=message_id)
 
     def _message(self, data: dict[str, Any], message_id: str | None = None,
                  channel_id: str | None = None) -> dict[str, Any]:
@@ -366,6 +521,58 @@ class FakeDiscord:
                                                   "s": next(self._sequence), "d": guild()}))
                 self.identified.set()
         return socket
+
+
+def _too_many(retry_after: float, is_global: bool, *, fault: bool,
+              headers: dict[str, str] | None = None) -> Refused:
+    """Discord's 429: the body says how long to wait; the headers too (and `Via`, without
+    which discord.py takes it for Cloudflare's ban, not Discord's limit)."""
+    said = {**(headers or {}), "Retry-After": str(math.ceil(retry_after)), "Via": "1.1 google",
+            "X-RateLimit-Scope": "global" if is_global else "user"}
+    if is_global:
+        said["X-RateLimit-Global"] = "true"
+    return Refused(429, 0, "You are being rate limited.", fault=fault, headers=said,
+                   body={"message": "You are being rate limited.",
+                         "retry_after": retry_after, "global": is_global})
+
+
+def _bucket_key(method: str, path: str) -> str:
+    """A route and its major parameter (a channel, a guild, a webhook and its token): what
+    Discord counts a limit by."""
+    parts = path.split("/")
+    if parts[0] in ("channels", "guilds") and len(parts) > 1:
+        shape = [parts[0], parts[1], *("{id}" if p.isdigit() else p for p in parts[2:])]
+    elif parts[0] in ("webhooks", "interactions") and len(parts) > 2:
+        shape = [parts[0], parts[1], parts[2],
+                 *("{id}" if p.isdigit() else p for p in parts[3:])]
+    else:
+        shape = ["{id}" if p.isdigit() else p for p in parts]
+    return f"{method} {'/'.join(shape)}"
+
+
+def _checked(method: str, path: str, query: dict[str, str], body: Any) -> Operation:
+    try:
+        return _check_cached(method, path, json.dumps(query, sort_keys=True),
+                             json.dumps(body, sort_keys=True))
+    except NotInSpec as error:
+        status = 404 if "no such route" in str(error) else 405 if "not allowed" in str(
+            error) else 400
+        raise Refused(status, 50035 if status == 400 else 0,
+                      f"Invalid Form Body: {error}") from error
+
+
+@functools.lru_cache(maxsize=256)
+def _check_cached(method: str, path: str, query: str, body: str) -> Operation:
+    """The document's verdict, once per distinct request (a command sync is the same
+    150 KB in every test)."""
+    return check(method, path, json.loads(query), json.loads(body))
+
+
+def _invalid_as_refusal(checker: Any, *args: Any, **kwargs: Any) -> None:
+    try:
+        checker(*args, **kwargs)
+    except Invalid as error:
+        raise Refused(400, 50035, f"Invalid Form Body: {error}") from error
 
 
 def guild() -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 from datetime import datetime
 
 from bot.core import stats
@@ -33,10 +34,10 @@ async def chart(call: Call) -> Outcome:
     goal = game.goal(rules, session.game_state)
 
     async def draw() -> Reply:
-        from bot.core.chart import render_chart  # matplotlib: loaded when first needed
-
-        # matplotlib takes a moment: off the event loop, and after the transaction
-        png = await asyncio.to_thread(render_chart, columns, hands, rules, title,
+        # matplotlib takes a moment, loading (seconds, the first time) and drawing: off the
+        # event loop, which has interactions to answer within 3 s, and after the transaction
+        chart = await asyncio.to_thread(importlib.import_module, "bot.core.chart")
+        png = await asyncio.to_thread(chart.render_chart, columns, hands, rules, title,
                                       game.hand_word, game.point_places, goal, tr=tr)
         return Reply(text, file=Attachment(name, png, "image"))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 from datetime import datetime
 
 from bot.core import seasons, stats
@@ -152,9 +153,9 @@ async def stats_season(call: Call) -> Outcome:
     title = tr("Season {name}", name=chosen.name)
 
     async def draw() -> Reply:
-        from bot.core.chart import render_ranking  # matplotlib: loaded when first needed
-
-        png = await asyncio.to_thread(render_ranking, title, panels, tr=tr)
+        # matplotlib: loaded when first needed, off the event loop (seconds, the first time)
+        chart = await asyncio.to_thread(importlib.import_module, "bot.core.chart")
+        png = await asyncio.to_thread(chart.render_ranking, title, panels, tr=tr)
         return Reply(text, table=body, file=Attachment(name, png, "image"))
 
     if not panels:
