@@ -26,7 +26,7 @@ from bot.core.session import (
     Void,
     WaitingHand,
 )
-from bot.storage import hot
+from bot.storage import hot, rekey
 from bot.storage.backup import (
     Part,
     export_parts,
@@ -134,6 +134,11 @@ class SqlStore:
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None:
         async with self.engine.connect() as conn:
             return await _origin_reply(conn, origin_id)
+
+    async def move_chat(self, old: str, new: str) -> bool:
+        """Everything of chat `old` to `new`, once (bot/storage/rekey.py): True if it
+        moved now, False if it had moved before."""
+        return await rekey.move_chat(self, old, new) is not None
 
     def _committed(self) -> None:
         """SQLite: every CHECKPOINT_EVERY commits, the WAL is copied back into the database
