@@ -328,9 +328,9 @@ class TelegramAdapter:
             return
         chat, now = change.chat, change.new_chat_member
         if not can_speak(now):
-            self.outbox.lost(chat.id, f"the bot is {now.status} there")
+            self.outbox.lost(chat.id, f"the bot is {now.status} there", status=True)
             return
-        self.outbox.heard(chat.id)
+        self.outbox.heard(chat.id, status=True)
         if chat.type != ChatType.PRIVATE and change.old_chat_member.status in (
                 ChatMember.LEFT, ChatMember.BANNED):
             await self._welcome(Place(chat.id), change.from_user, private=False)

@@ -50,6 +50,9 @@ class Outbox:
         self.on_moved = on_moved
         self.moves: dict[int, int] = {}  # an upgraded group's old id -> its new one
         self.unreachable: dict[int, str] = {}  # chat id -> why (kicked, muted, ...)
+        # chats whose my_chat_member said the bot can't speak: only another one says it can
+        # (people there still write; the bot still can't answer)
+        self._by_status: set[int] = set()
 
     def where(self, place: Place) -> Place:
         """The place as it is now: an upgraded group's messages go to its supergroup (a
@@ -57,17 +60,25 @@ class Outbox:
         moved = self.moves.get(place.chat_id)
         return place if moved is None else replace(place, chat_id=moved, thread_id=None)
 
-    def heard(self, chat_id: int) -> None:
-        """The chat spoke to the bot (or let it back in): it can be answered again."""
+    def heard(self, chat_id: int, status: bool = False) -> None:
+        """The chat wrote to the bot (`status`: its my_chat_member let the bot speak): it
+        can be answered again."""
+        if chat_id in self._by_status and not status:
+            return
+        self._by_status.discard(chat_id)
         if self.unreachable.pop(chat_id, None) is not None:
             log.info("telegram: chat %s is reachable again", chat_id)
 
-    def lost(self, chat_id: int, why: str) -> None:
-        """One line in the log when a chat stops taking the bot's messages."""
+    def lost(self, chat_id: int, why: str, status: bool = False) -> None:
+        """One line in the log when a chat stops taking the bot's messages (`status`: its
+        my_chat_member said so)."""
         if chat_id not in self.unreachable:
             log.warning("telegram: chat %s does not take the bot's messages (%s); nothing is "
-                        "sent there until it writes again", chat_id, why)
+                        "sent there until %s", chat_id, why,
+                        "the bot may speak there again" if status else "it writes again")
         self.unreachable[chat_id] = why
+        if status:
+            self._by_status.add(chat_id)
 
     async def send(self, place: Place, request: Callable[[Place], Awaitable[T]]) -> T | None:
         """`request(place)` into the chat as it is now; None if the chat can't be reached
