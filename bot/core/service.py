@@ -157,7 +157,8 @@ class Service:
                             session.roster.names() if session is not None else (), tr)
         command = replace(command, options=options)
         call = Call(tx, self.table, command, spec, session, game, settings,
-                    permissions.roles_of(command.actor, session), self.board_rows, tr)
+                    permissions.roles_of(command.actor, session), self.board_rows, tr,
+                    self.store)
         outcome = await self._run(call)
         # the answer's language: the command's, or the one /settings language: just chose
         outcome.reply.language = call.tr.language

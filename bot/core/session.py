@@ -240,6 +240,20 @@ class Store(Protocol):
     async def close(self) -> None: ...
     # Across chats, each in its own chat's transaction (bot/storage/rekey.py, forget.py)
     async def move_chat(self, old: str, new: str) -> bool: ...
+    async def forget_person(self, person: str, handle: str | None) -> Forgotten: ...
+    async def forget_chat(self, chat: str) -> Forgotten: ...
+
+
+@dataclass
+class Forgotten:
+    """What /forget took out: `chats` and `seats` (a person: the chats they were in and
+    their seats, guests now), or the chat's `games`, `payments` and `seasons`."""
+
+    chats: int = 0
+    seats: int = 0
+    games: int = 0
+    payments: int = 0
+    seasons: int = 0
 
 
 class DuplicateOrigin(Exception):

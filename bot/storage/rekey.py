@@ -76,7 +76,7 @@ async def move_chat(store: Any, old: str, new: str) -> Moved | None:
     async with store.transaction(old) as tx:
         conn = tx.conn
         await tx.prefetch(None)  # the old chat's lock first, as its commands take it
-        if (await _settings(conn, old)).moved_to:
+        if (await read_settings(conn, old)).moved_to:
             return None
         keys = await chat_keys(conn, old)
         pairs = [(key, new + key[len(old):]) for key in keys if key != old]
@@ -129,9 +129,9 @@ async def _move_key(conn: Any, old: str, new: str, moved: Moved) -> None:
     moved.payments += result.rowcount
     await conn.execute(update(origins).where(origins.c.chat == old).values(chat=new))
     # the settings: the new chat's own choices over the old chat's; the old key says where
-    merged = _merge(await _settings(conn, old), await _settings(conn, new))
-    await _save_settings(conn, new, merged)
-    await _save_settings(conn, old, ChatSettings(moved_to=new))
+    merged = _merge(await read_settings(conn, old), await read_settings(conn, new))
+    await write_settings(conn, new, merged)
+    await write_settings(conn, old, ChatSettings(moved_to=new))
 
 
 def _merge(old: ChatSettings, new: ChatSettings) -> ChatSettings:
@@ -143,13 +143,13 @@ def _merge(old: ChatSettings, new: ChatSettings) -> ChatSettings:
     return merged
 
 
-async def _settings(conn: Any, chat: str) -> ChatSettings:
+async def read_settings(conn: Any, chat: str) -> ChatSettings:
     row = (await conn.execute(select(chat_settings.c.data)
                               .where(chat_settings.c.chat == chat))).first()
     return ChatSettings.from_json(row[0] if row else None)
 
 
-async def _save_settings(conn: Any, chat: str, values: ChatSettings) -> None:
+async def write_settings(conn: Any, chat: str, values: ChatSettings) -> None:
     data = values.to_json()
     updated = await conn.execute(update(chat_settings).where(chat_settings.c.chat == chat)
                                  .values(data=data))

@@ -271,8 +271,13 @@ class FakeTelegram:
         if request.match_info["token"] != self.token:
             return web.json_response({"ok": False, "error_code": 401,
                                       "description": "Unauthorized"}, status=401)
-        method = request.match_info["method"]
-        raw = await _params(request)
+        try:
+            return await self._answer(request.match_info["method"], await _params(request))
+        finally:
+            # only now: a test that sees the call sees it answered (its _message_id)
+            await self._notify()
+
+    async def _answer(self, method: str, raw: dict[str, Any]) -> web.Response:
         try:
             params = self.api.request(method, raw)
         except KeyError:
@@ -281,11 +286,9 @@ class FakeTelegram:
         except Refused as problem:
             self.refused.append((method, raw, str(problem)))
             self.calls.append(Call(method, raw))
-            await self._notify()
             return _error(400, f"Bad Request: {problem}")
         if method != "getUpdates":
             self.calls.append(Call(method, params))
-            await self._notify()
         queued = self.failures.get(f"{method}:{params.get('chat_id')}") \
             or self.failures.get(method)
         if queued:
