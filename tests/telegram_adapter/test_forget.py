@@ -68,7 +68,8 @@ async def test_a_person_has_the_bot_forget_them(tg: Harness):
         (p for p in tg.fake.sent("answerCallbackQuery") if p.get("text")), None))
     assert "Only the person who asked" in refused["text"]
     done = await tapped(tg, ALICE, asked, "Yes, forget me")
-    assert "Forgotten: your account is out of 1 chat. Your 1 seat stay" in done["text"]
+    assert "Forgotten: your account is out of 1 chat. Your seats (1 seat) are guest seats " \
+        "now" in done["text"]
     kept = await stored(tg)
     # the seat keeps the name the table gave it; the account and its username are gone,
     # and so are the updates alice sent (but the tap being handled)

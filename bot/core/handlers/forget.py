@@ -36,10 +36,10 @@ async def forget(call: Call) -> Outcome:
                                          else None)
         if not done.chats:
             return Reply(tr("I had nothing of yours to forget."))
-        return Reply(tr("Forgotten: your account is out of {chats}. {seats} stay as guest "
-                        "names, so everyone else's scores and ledgers stay whole.",
+        return Reply(tr("Forgotten: your account is out of {chats}. Your seats ({seats}) are "
+                        "guest seats now, so everyone else's scores and ledgers stay whole.",
                         chats=tr.plural("{n} chat", "{n} chats", done.chats),
-                        seats=tr.plural("Your {n} seat", "Your {n} seats", done.seats)))
+                        seats=tr.plural("{n} seat", "{n} seats", done.seats)))
 
     async def forget_chat() -> Reply:
         done = await store.forget_chat(chat)
