@@ -7,7 +7,9 @@
   straight there.
 - A chat that removed or muted the bot (403 Forbidden, "not enough rights to send", or its
   my_chat_member update) is noted as unreachable, with one log line, until the bot hears
-  from it again; nothing is sent into it meanwhile, and nothing is retried.
+  from it again (told by my_chat_member: until another one lets it speak, since people in
+  a chat that muted the bot still write); nothing is sent into it meanwhile, and nothing is
+  retried.
 """
 
 from __future__ import annotations
