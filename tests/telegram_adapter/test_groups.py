@@ -129,8 +129,8 @@ async def test_two_processes_told_of_an_upgrade_at_once_move_it_once(database_ur
         await asyncio.gather(deliver(moved_to, ports[0]), deliver(moved_from, ports[1]),
                              deliver(late, ports[1]))
         await tg.said("alice", chat_id=NEW)  # /players, answered in the new chat
-        for store in stores:
-            assert await hands_under(store, f"telegram:{NEW}") == 2
+        for store in stores:  # (the move may still be on its way)
+            await until(lambda store=store: _hands_under(store, NEW, 2))
         # both processes play on from the new chat: hand 3, then hand 4, never doubled
         for port, no in ((ports[1], 3), (ports[0], 4)):
             update = await tg.say(ALICE, HAND, chat_id=NEW)
@@ -219,6 +219,10 @@ async def until(check: Any, timeout: float = 10.0) -> None:
     while not await check():
         assert asyncio.get_running_loop().time() < deadline, "timed out"
         await asyncio.sleep(0.05)
+
+
+async def _hands_under(store: SqlStore, chat_id: int, count: int) -> bool:
+    return await hands_under(store, f"telegram:{chat_id}") == count
 
 
 async def _unreachable(tg: Harness) -> bool:
