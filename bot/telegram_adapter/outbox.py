@@ -32,6 +32,8 @@ SEND_ATTEMPTS = 4
 # right to pin is another matter (the live board is then just not pinned)
 MUTED = ("not enough rights to send", "have no rights to send", "chat_write_forbidden",
          "chat not found")
+# a forum topic closed or deleted under a command: that topic can't be answered, the chat can
+TOPIC_GONE = ("topic_closed", "topic_deleted", "message thread not found")
 
 
 def cannot_speak(error: Exception) -> bool:
@@ -96,6 +98,11 @@ class Outbox:
                 self.moves[place.chat_id] = int(moved.new_chat_id)
                 await self.on_moved(place.chat_id, int(moved.new_chat_id))
             except (Forbidden, BadRequest) as error:
+                if place.thread_id is not None and any(
+                        gone in str(error).lower() for gone in TOPIC_GONE):
+                    log.warning("telegram: topic %s of chat %s is closed or gone (%s); not "
+                                "sent", place.thread_id, place.chat_id, error)
+                    return None
                 if not cannot_speak(error):
                     raise
                 self.lost(place.chat_id, str(error))

@@ -5,6 +5,7 @@ its message_thread_id lands in General)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from tests.telegram_helpers import ALICE, BOB, CAROL, Harness
@@ -90,3 +91,18 @@ async def test_a_429_in_a_topic_is_waited_out_and_the_reply_lands_there(tg: Harn
     assert answer["message_thread_id"] == TOPIC and "No game is open" in answer["text"]
     await asyncio.sleep(0.5)
     assert len(tg.fake.sent("sendMessage", FORUM)) == 2  # once
+
+
+async def test_a_topic_deleted_under_a_command_is_one_log_line(tg: Harness, caplog):
+    """The topic went (deleted, or closed) between a command and its reply: one line in the
+    log, no traceback, and the rest of the forum is answered as before."""
+    tg.fake.forum(FORUM, TOPIC, OTHER)
+    with caplog.at_level(logging.WARNING):
+        await tg.say(ALICE, "/board", chat_id=FORUM, thread=TOPIC)
+        tg.fake.chat(FORUM).topics.discard(TOPIC)  # deleted before the bot answers
+        await tg.fake.wait_for("sendMessage", 1, chat_id=FORUM)  # refused
+        answer = await say(tg, ALICE, "/board", thread=OTHER)
+    assert "No game is open" in answer["text"]
+    lines = [r for r in caplog.records if r.name.startswith("bot.telegram")]
+    assert len(lines) == 1 and "closed or gone" in lines[0].getMessage()
+    assert not any(r.exc_info for r in caplog.records) and tg.adapter.errors == 0
