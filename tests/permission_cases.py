@@ -84,6 +84,11 @@ CASES = [
     Case("end a season", "/season end", frozenset({ADMIN}), (),
          ("season", None, {"action": "end"})),
     Case("look at the season", "/season", frozenset(ROLES), (), ("season", None, {})),
+    # /forget: anyone has themselves forgotten (asked first: the answer is the question)
+    Case("have yourself forgotten", "/forget", frozenset(ROLES), (HAND,),
+         ("forget", None, {})),
+    Case("have the whole chat forgotten", "/forget chat", frozenset({ADMIN}), (HAND,),
+         ("forget", None, {"what": "chat"})),
 ]
 
 # refused because of who sent it (the words of bot/core/permissions.py, or /join's)

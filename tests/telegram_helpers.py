@@ -32,16 +32,20 @@ class Harness:
     async def say(self, who: dict[str, Any], text: str, *, chat_id: int = GROUP,
                   entities: list[dict] | None = None, reply_to: dict | None = None,
                   message_id: int | None = None, update_id: int | None = None,
-                  edited: bool = False) -> dict[str, Any]:
-        """Queue a message update as Telegram would deliver it; returns the update."""
+                  edited: bool = False, thread: int | None = None) -> dict[str, Any]:
+        """Queue a message update as Telegram would deliver it; returns the update. `thread`:
+        a forum topic's message_thread_id (the chat is made a forum with it)."""
+        if thread is not None:
+            self.fake.forum(chat_id, thread)
         message: dict[str, Any] = {
             "message_id": message_id or self.fake.next_message_id(),
             "date": int(time.time()),
-            "chat": {"id": chat_id, "type": "supergroup", "title": "Game night"}
-            if chat_id < 0 else {"id": chat_id, "type": "private", "first_name": "X"},
+            "chat": self.fake.chat(chat_id).to_json(),
             "from": who,
             "text": text,
         }
+        if thread is not None:
+            message["message_thread_id"], message["is_topic_message"] = thread, True
         if text.startswith("/"):
             command = text.split()[0]
             message["entities"] = [{"type": "bot_command", "offset": 0,

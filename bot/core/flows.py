@@ -40,7 +40,10 @@ class Step(StrEnum):
     END = "ce"  # args: session, hands recorded
     INPUT = "hi"  # args: session, hand no
     BOARD = "hb"  # args: session
+    FORGET = "cf"  # args: what (FORGET_ME or FORGET_CHAT)
 
+
+FORGET_ME, FORGET_CHAT = 1, 2  # what a /forget confirmation is about
 
 # Answers. A TOGGLE answer is "t<seat>" (toggle one) or "s<mask>" (exactly these).
 YES, NO, DONE, CANCEL, NEXT, UNDO, OPEN = "yes", "no", "done", "x", "next", "undo", "open"

@@ -34,6 +34,7 @@ class Rule(StrEnum):
     PAYEE = "payee"  # a payment: the person paid (by their account) up to what is owed, an
     # admin any
     PAYMENT = "payment"  # undo a payment: whoever recorded it, an admin
+    FORGET = "forget"  # forget yourself: anyone; the whole chat: an admin
 
 
 WHO: dict[Rule, Msg] = {
@@ -53,6 +54,7 @@ WHO: dict[Rule, Msg] = {
     Rule.PAYEE: _("the person who was paid (by their account, not a typed name; up to what "
                   "the payer owes and they are owed) or a chat admin"),
     Rule.PAYMENT: _("the person who recorded it or a chat admin"),
+    Rule.FORGET: _("a chat admin (anyone may have themselves forgotten)"),
 }
 
 # Rules the service can decide from the session alone, before the command runs.
@@ -96,11 +98,14 @@ def needs_admin_status(rule: Rule) -> bool:
 def allowed(rule: Rule, roles: Roles, *, hand_count: int = 0,
             hand: HandRecord | None = None, recorded_by: str | None = None,
             seats: Iterable[Player] = (), claim: bool = False, payee: bool = False,
-            within: bool = True) -> bool:
+            within: bool = True, whole_chat: bool = False) -> bool:
     if roles.admin or rule == Rule.ANYONE:
         return True
     if rule == Rule.ADMIN:
         return False
+    # what a person may have forgotten is only themselves: starting a game gives no say
+    if rule == Rule.FORGET:
+        return not whole_chat
     # the ledger is the chat's, not a game's: starting a game gives no say over it
     if rule == Rule.PAYEE:
         # the payer's own word is not enough; the person paid gives up only her own claim,

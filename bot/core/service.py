@@ -54,6 +54,15 @@ RECORDED = _("(The connection dropped as this was saved; it was recorded.)")
 ALREADY = _("Already recorded.")
 COMMAND_SECONDS = 20.0  # a command that takes longer is given up (and rolled back)
 CHECK_SECONDS = 5.0  # how long to look for whether a failed command was recorded
+MAX_MOVES = 3  # a chat moved on again (never seen on Telegram, whose supergroups stay put)
+
+
+class ChatMoved(Exception):
+    """The chat's records moved to another key (`chat`) since the command was sent."""
+
+    def __init__(self, chat: str) -> None:
+        super().__init__(chat)
+        self.chat = chat
 
 
 @dataclass(frozen=True)
@@ -94,7 +103,17 @@ class Service:
     def knows(self, name: str) -> bool:
         return self.table.knows(name)
 
-    async def _handle(self, command: Command, admin: AdminCheck | None) -> Reply:
+    async def _handle(self, command: Command, admin: AdminCheck | None,
+                      hops: int = 0) -> Reply:
+        try:
+            return await self._handle_here(command, admin)
+        except ChatMoved as moved:
+            # a Telegram group upgraded to a supergroup: its records are under the new id
+            if hops >= MAX_MOVES:
+                raise
+            return await self._handle(replace(command, chat=moved.chat), admin, hops + 1)
+
+    async def _handle_here(self, command: Command, admin: AdminCheck | None) -> Reply:
         name = command.name.lower()
         if admin is not None and not command.actor.is_admin and self.knows(name) \
                 and self.table.asks_admin(name):
@@ -103,6 +122,8 @@ class Service:
         async with self.store.transaction(command.chat, write=write) as tx:
             await tx.prefetch(command.origin_id)  # what follows is read in one round trip
             settings = await tx.settings()
+            if settings.moved_to:
+                raise ChatMoved(settings.moved_to)  # (nothing was written: it rolls back)
             # The one place a command's language is chosen; it travels with it from here.
             language = i18n.choose(settings.language, command.locale)
             try:
@@ -136,7 +157,8 @@ class Service:
                             session.roster.names() if session is not None else (), tr)
         command = replace(command, options=options)
         call = Call(tx, self.table, command, spec, session, game, settings,
-                    permissions.roles_of(command.actor, session), self.board_rows, tr)
+                    permissions.roles_of(command.actor, session), self.board_rows, tr,
+                    self.store)
         outcome = await self._run(call)
         # the answer's language: the command's, or the one /settings language: just chose
         outcome.reply.language = call.tr.language
@@ -203,6 +225,11 @@ class Service:
                                         token, value)
 
         return await self._safely(run, Command(chat, actor, "answer", locale=locale), None)
+
+    async def move_chat(self, old: str, new: str) -> bool:
+        """A chat's key changed (a Telegram group upgraded to a supergroup): everything of
+        it moves, once however many processes are told. True if it moved now."""
+        return await self.store.move_chat(old, new)
 
     async def language(self, chat: str, locale: str | None) -> str:
         """The language to answer in outside a command (a line that doesn't parse, a button

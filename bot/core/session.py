@@ -170,6 +170,9 @@ class ChatSettings:
     board: str = LIVE
     # guest name (lower case) -> the account it counts as in /stats: {"id", "name"}
     links: dict[str, dict[str, str]] = field(default_factory=dict)
+    # The chat moved (a Telegram group upgraded to a supergroup): its records are under this
+    # key now, and a command here is answered there (bot/storage/rekey.py)
+    moved_to: str | None = None
 
     @property
     def zone(self) -> ZoneInfo:
@@ -179,8 +182,11 @@ class ChatSettings:
             return ZoneInfo(DEFAULT_TIMEZONE)
 
     def to_json(self) -> dict[str, Any]:
-        return {"timezone": self.timezone, "language": self.language, "board": self.board,
-                "links": self.links}
+        data: dict[str, Any] = {"timezone": self.timezone, "language": self.language,
+                                "board": self.board, "links": self.links}
+        if self.moved_to:
+            data["moved_to"] = self.moved_to
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> ChatSettings:
@@ -188,7 +194,8 @@ class ChatSettings:
         return cls(str(data.get("timezone") or DEFAULT_TIMEZONE),
                    str(data.get("language") or DEFAULT_LANGUAGE),
                    str(data.get("board") or LIVE),
-                   {str(k): dict(v) for k, v in (data.get("links") or {}).items()})
+                   {str(k): dict(v) for k, v in (data.get("links") or {}).items()},
+                   str(data["moved_to"]) if data.get("moved_to") else None)
 
 
 class ChatTransaction(Protocol):
@@ -231,6 +238,22 @@ class Store(Protocol):
     def board_lock(self, chat: str) -> AbstractAsyncContextManager[None]: ...
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None: ...
     async def close(self) -> None: ...
+    # Across chats, each in its own chat's transaction (bot/storage/rekey.py, forget.py)
+    async def move_chat(self, old: str, new: str) -> bool: ...
+    async def forget_person(self, person: str, handle: str | None) -> Forgotten: ...
+    async def forget_chat(self, chat: str) -> Forgotten: ...
+
+
+@dataclass
+class Forgotten:
+    """What /forget took out: `chats` and `seats` (a person: the chats they were in and
+    their seats, guests now), or the chat's `games`, `payments` and `seasons`."""
+
+    chats: int = 0
+    seats: int = 0
+    games: int = 0
+    payments: int = 0
+    seasons: int = 0
 
 
 class DuplicateOrigin(Exception):

@@ -97,9 +97,11 @@ class Inbox:
         return [(int(r.update_id), r.chat, _aware(r.not_before)) for r in rows]
 
     async def prune(self) -> None:
+        """Updates handled (or given up on) more than KEEP_DONE ago go: they hold what
+        people sent, and are kept only to survive a restart."""
         async with self.engine.begin() as conn:
             await conn.execute(delete(inbox).where(
-                inbox.c.bot_id == self.bot_id, inbox.c.state == DONE,
+                inbox.c.bot_id == self.bot_id, inbox.c.state.in_((DONE, FAILED)),
                 inbox.c.updated_at < _now() - KEEP_DONE))
 
     @asynccontextmanager

@@ -19,6 +19,7 @@ from bot.core.players import Player
 from bot.core.session import (
     OPEN,
     ChatSettings,
+    Forgotten,
     HandRecord,
     PaymentRecord,
     SeasonRecord,
@@ -26,7 +27,7 @@ from bot.core.session import (
     Void,
     WaitingHand,
 )
-from bot.storage import hot
+from bot.storage import forget, hot, rekey
 from bot.storage.backup import (
     Part,
     export_parts,
@@ -134,6 +135,21 @@ class SqlStore:
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None:
         async with self.engine.connect() as conn:
             return await _origin_reply(conn, origin_id)
+
+    async def move_chat(self, old: str, new: str) -> bool:
+        """Everything of chat `old` to `new`, once (bot/storage/rekey.py): True if it
+        moved now, False if it had moved before."""
+        return await rekey.move_chat(self, old, new) is not None
+
+    async def forget_person(self, person: str, handle: str | None) -> Forgotten:
+        """The account `person` and its @username out of every chat (bot/storage/forget.py)."""
+        done = await forget.forget_person(self, person, handle)
+        return Forgotten(chats=done.chats, seats=done.seats)
+
+    async def forget_chat(self, chat: str) -> Forgotten:
+        """Every record of the chat and its topics deleted (bot/storage/forget.py)."""
+        done = await forget.forget_chat(self, chat)
+        return Forgotten(games=done.games, payments=done.payments, seasons=done.seasons)
 
     def _committed(self) -> None:
         """SQLite: every CHECKPOINT_EVERY commits, the WAL is copied back into the database

@@ -2,8 +2,11 @@
 
 Commands are read from the text, so `/cmd` and `/cmd@ThisBot` work and `/cmd@OtherBot` is
 left alone; it works with privacy mode on (commands and replies to the bot are all it needs).
-The chat id is the session key; people are their numeric user id (`telegram:ID`), shown by
-name. Origin ids are `telegram:CHAT:MESSAGE`, so a redelivered update records nothing twice.
+The chat is the session key, a forum topic a table of its own (places.py); people are their
+numeric user id (`telegram:ID`), shown by name. Origin ids are `telegram:CHAT:MESSAGE`, so a
+redelivered update records nothing twice. What Telegram does to chats (an upgrade to a
+supergroup, the bot kicked or muted) is met in outbox.py; the bot added to a group says how
+to begin (welcome.py).
 """
 
 from __future__ import annotations
@@ -16,12 +19,13 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from html import escape
-from typing import TypeVar
 
 from telegram import (
     BotCommand,
     BotCommandScopeChat,
     CallbackQuery,
+    ChatMember,
+    ChatMemberUpdated,
     ForceReply,
     InlineKeyboardMarkup,
     Message,
@@ -31,12 +35,13 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
     BaseRateLimiter,
     CallbackQueryHandler,
+    ChatMemberHandler,
     ContextTypes,
     MessageHandler,
     filters,
@@ -49,18 +54,21 @@ from bot.core.grammar import is_command, parse_command_text
 from bot.core.i18n import DEFAULT, LANGUAGES, Tr, _, choose, translator
 from bot.core.i18n.words import placeholders
 from bot.core.service import Service
+from bot.core.session import LIVE
 from bot.storage.inbox import Inbox
 from bot.telegram_adapter import keyboards as kb
+from bot.telegram_adapter import welcome
 from bot.telegram_adapter.intake import Intake, delivery
+from bot.telegram_adapter.outbox import Outbox
+from bot.telegram_adapter.places import Place, chat_key
 from bot.telegram_adapter.ratelimit import ChatRateLimiter
 from bot.telegram_adapter.render import reply_chunks
 
+__all__ = ["TelegramAdapter", "chat_key"]
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 ADMIN_CACHE_SECONDS = 60
 PUBLISH_AFTER = 1.0  # seconds: changes within this are one edit of the live board
-SEND_ATTEMPTS = 4
 ANONYMOUS_ADMIN_ID = 1087968824  # "GroupAnonymousBot": an admin posting as the group
 MAX_DOCUMENT_BYTES = 20_000_000  # the most a bot may download from Telegram (getFile)
 # Telegram's language_code is ISO 639-1 (two letters): a menu per language we speak, shown
@@ -68,17 +76,24 @@ MAX_DOCUMENT_BYTES = 20_000_000  # the most a bot may download from Telegram (ge
 MENU_LANGUAGES = {language.split("-")[0].lower(): language for language in LANGUAGES
                   if language != DEFAULT}
 MAX_MENU_DESCRIPTION = 256
-
-
-def chat_key(chat_id: int) -> str:
-    """The core's session key for a Telegram chat."""
-    return f"telegram:{chat_id}"
+# the updates asked for: my_chat_member (added, kicked, muted) only comes if asked
+ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.CALLBACK_QUERY,
+                   Update.MY_CHAT_MEMBER]
+IN_CHAT = (ChatMember.OWNER, ChatMember.ADMINISTRATOR, ChatMember.MEMBER)
 
 
 def person_tr(user: User | None) -> Tr:
     """For what the adapter says when the chat can't be asked (a button that failed): the
     person's own language, where we have it."""
     return translator(choose(None, user.language_code if user is not None else None))
+
+
+def can_speak(member: ChatMember) -> bool:
+    """Can the bot, as this member of a chat, send messages there?"""
+    if member.status == ChatMember.RESTRICTED:
+        return bool(getattr(member, "is_member", False)
+                    and getattr(member, "can_send_messages", False))
+    return member.status in IN_CHAT
 
 
 class TelegramAdapter:
@@ -117,13 +132,18 @@ class TelegramAdapter:
         self._admins: dict[int, tuple[float, set[int]]] = {}
         self.errors = 0  # updates that failed in our code (for tests and health)
         self.intake: Intake | None = None
-        self._publishing: dict[int, asyncio.Task[None]] = {}  # a chat's live-board update
-        self._due: dict[int, int] = {}  # chat -> the session whose board is due an update
+        self.outbox = Outbox(self._chat_moved)
+        self._publishing: dict[Place, asyncio.Task[None]] = {}  # a table's live-board update
+        self._due: dict[Place, int] = {}  # table -> the session whose board is due an update
+        self.app.add_handler(MessageHandler(
+            filters.UpdateType.MESSAGE & filters.StatusUpdate.MIGRATE, self._on_migrate))
         self.app.add_handler(MessageHandler(
             filters.UpdateType.MESSAGE & (filters.TEXT | filters.CAPTION), self._on_message))
         self.app.add_handler(MessageHandler(
             filters.UpdateType.EDITED_MESSAGE & filters.TEXT, self._on_edited))
         self.app.add_handler(CallbackQueryHandler(self._on_tap))
+        self.app.add_handler(ChatMemberHandler(self._on_member,
+                                               ChatMemberHandler.MY_CHAT_MEMBER))
         self.app.add_error_handler(self._on_error)
 
     # --- running -------------------------------------------------------------------------
@@ -132,21 +152,20 @@ class TelegramAdapter:
         await self.app.initialize()
         for code, language in [(None, DEFAULT), *MENU_LANGUAGES.items()]:
             commands = self._menu(None, translator(language))
-            await self._retry(lambda commands=commands, code=code:
-                              self.app.bot.set_my_commands(commands, language_code=code))
+            await self.outbox.retry(lambda commands=commands, code=code:
+                                    self.app.bot.set_my_commands(commands, language_code=code))
         await self.app.start()  # the handlers; updates come in through the intake
-        allowed = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.CALLBACK_QUERY]
         store = self.service.store
         self.intake = Intake(self.app, Inbox(store.engine, self.app.bot.id),  # type: ignore[attr-defined]
-                             allowed, self.poll_timeout)
+                             ALLOWED_UPDATES, self.poll_timeout)
         if self.webhook_url:
-            await self._retry(lambda: self.app.bot.set_webhook(
+            await self.outbox.retry(lambda: self.app.bot.set_webhook(
                 self.webhook_url or "", secret_token=self.webhook_secret,
-                allowed_updates=allowed))
+                allowed_updates=ALLOWED_UPDATES))
             await self.intake.start_webhook(self.webhook_listen, self.webhook_port,
                                             self.webhook_secret)
         else:
-            await self._retry(lambda: self.app.bot.delete_webhook())
+            await self.outbox.retry(lambda: self.app.bot.delete_webhook())
             await self.intake.start_polling()
         log.info("telegram: running as @%s (%s)", self.app.bot.username,
                  "webhook" if self.webhook_url else "polling")
@@ -172,54 +191,60 @@ class TelegramAdapter:
         message = update.message
         if message is None or message.from_user is None:
             return
+        self.outbox.heard(message.chat_id)
+        place = Place.of(message)
         text = message.text or message.caption or ""
         user = message.from_user
         if not is_command(text):
-            await self._maybe_answer(message, text)
+            await self._maybe_answer(message, place, text)
             return
         rewritten, mentions = _rewrite_mentions(message, text)
         try:
             parsed = parse_command_text(rewritten)
         except UserError as error:
-            await self._send(message, _error_reply(error, await self._tr(message, user)))
+            await self._send(place, _error_reply(error, await self._tr(place, user)),
+                             message.message_id)
             return
         addressed = parsed.addressee is not None
         if addressed and parsed.addressee.lower() != (self.app.bot.username or "").lower():
             return  # a command for another bot
         private = message.chat.type == ChatType.PRIVATE
+        if private and parsed.name.lower() == "start" and not parsed.options:
+            await self._welcome(place, user, private=True)
+            return
         if not self.service.knows(parsed.name) and not (addressed or private):
             return  # maybe another bot's command: stay quiet in groups
         try:
             attachment = await self._document(message)
         except UserError as error:
-            await self._send(message, _error_reply(error, await self._tr(message, user)))
+            await self._send(place, _error_reply(error, await self._tr(place, user)),
+                             message.message_id)
             return
         command = Command(
-            chat=chat_key(message.chat_id), actor=self._actor_for(user, False),
+            chat=place.key, actor=self._actor_for(user, False),
             name=parsed.name, options=parsed.options, origin_id=self._origin(message),
             mentions=mentions, attachment=attachment, buttons=True,
             locale=user.language_code)
         reply = await self.service.handle(command, self._admin_check(message, user))
-        await self._deliver(message, reply)
+        await self._deliver(place, message.message_id, reply)
 
-    async def _maybe_answer(self, message: Message, text: str) -> None:
+    async def _maybe_answer(self, message: Message, place: Place, text: str) -> None:
         """A reply to one of the bot's prompts (the maal for a waiting hand) is its answer;
         anything else that is not a command is none of our business."""
         original = message.reply_to_message
         if original is None or original.from_user is None \
                 or original.from_user.id != self.app.bot.id:
             return
-        chat = chat_key(message.chat_id)
-        token = await self.service.prompt_token(chat, str(original.message_id))
+        token = await self.service.prompt_token(place.key, str(original.message_id))
         if token is None:
             return
         user = message.from_user
         assert user is not None
-        reply = await self.service.answer(chat, self._actor_for(user, False), token,
+        reply = await self.service.answer(place.key, self._actor_for(user, False), token,
                                           text.strip(), self._origin(message),
                                           self._admin_check(message, user),
                                           locale=user.language_code)
-        await self._deliver(message, reply)
+        await self._deliver(place, message.message_id, reply)
 
     async def _document(self, message: Message) -> bytes | None:
         """The file sent with a command (an /import), if any and not too large."""
@@ -230,8 +255,8 @@ class TelegramAdapter:
             raise UserError(_("That file is over {megabytes} MB, the most a bot can fetch "
                               "from Telegram; /export sends big games compressed (.json.gz).",
                               megabytes=MAX_DOCUMENT_BYTES // 1_000_000))
-        file = await self._retry(lambda: document.get_file())
-        return bytes(await self._retry(lambda: file.download_as_bytearray()))
+        file = await self.outbox.retry(lambda: document.get_file())
+        return bytes(await self.outbox.retry(lambda: file.download_as_bytearray()))
 
     async def _on_edited(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.edited_message
@@ -244,102 +269,161 @@ class TelegramAdapter:
         mine = parsed.addressee is None or parsed.addressee.lower() == (
             self.app.bot.username or "").lower()
         if mine and self.service.knows(parsed.name):
-            tr = await self._tr(message, message.from_user)
-            await self._send(message, Reply(
+            place = Place.of(message)
+            tr = await self._tr(place, message.from_user)
+            await self._send(place, Reply(
                 tr("I don't re-read edited messages, so nothing changed. Send the command "
                    "again, or correct a recorded hand with /edit hand:N."),
-                language=tr.language))
+                language=tr.language), message.message_id)
 
-    async def _deliver(self, message: Message, reply: Reply) -> None:
-        """A reply to `message`: the text, its buttons, a prompt to reply to, the menu."""
+    async def _deliver(self, place: Place, message_id: int | None, reply: Reply) -> None:
+        """A reply to message `message_id` in `place`: the text, its buttons, a prompt to
+        reply to, the menu, the live board."""
         handling = delivery.get()
         if reply.duplicate and not (handling and handling.redelivery):
-            log.info("telegram: duplicate of message %s ignored", message.message_id)
+            log.info("telegram: duplicate of message %s ignored", message_id)
             return  # (handled again from the inbox, its answer was never sent: send it now)
         question = reply.question
         prompt = question is not None and question.ask == Ask.TYPE and question.prompt_now
-        await self._send(message, reply, markup=None if prompt else self._markup(message,
-                                                                              reply))
+        await self._send(place, reply, message_id, buttons=not prompt)
         if prompt:
-            await self._prompt(message, reply)
+            await self._prompt(place, reply)
         if reply.menu is not None:
-            await self._chat_menu(message.chat_id, reply.menu)
+            await self._chat_menu(place, reply.menu)
         if reply.publish is not None:
-            self._publish(message.chat_id, reply.publish)
+            self._publish(place, reply.publish)
+
+    # --- what Telegram does to chats -----------------------------------------------------
+
+    async def _on_migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A group upgraded to a supergroup: migrate_to_chat_id in the old chat,
+        migrate_from_chat_id in the new one. Either moves the chat, once."""
+        message = update.message
+        if message is None:
+            return
+        if message.migrate_to_chat_id:
+            await self._chat_moved(message.chat_id, message.migrate_to_chat_id)
+        elif message.migrate_from_chat_id:
+            await self._chat_moved(message.migrate_from_chat_id, message.chat_id)
+
+    async def _chat_moved(self, old: int, new: int) -> None:
+        """Everything of the chat goes to its new id (once, whichever process is told
+        first); replies go there from now on, and the open game's board is posted there
+        (its message was in the old chat)."""
+        self.outbox.moves[old] = new
+        self.outbox.heard(new)
+        if not await self.service.move_chat(chat_key(old), chat_key(new)):
+            return
+        log.info("telegram: chat %s became supergroup %s; its records moved", old, new)
+        snapshot = await self.service.snapshot(chat_key(new))
+        if snapshot is not None and snapshot.session.id is not None \
+                and snapshot.settings is not None and snapshot.settings.board == LIVE:
+            self._publish(Place(new), snapshot.session.id)
+
+    async def _on_member(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The bot's own membership changed: added (say how to begin), kicked, left or muted
+        (noted: nothing is sent there until it can speak again)."""
+        change: ChatMemberUpdated | None = update.my_chat_member
+        if change is None:
+            return
+        chat, now = change.chat, change.new_chat_member
+        if not can_speak(now):
+            self.outbox.lost(chat.id, f"the bot is {now.status} there", status=True)
+            return
+        self.outbox.heard(chat.id, status=True)
+        if chat.type != ChatType.PRIVATE and change.old_chat_member.status in (
+                ChatMember.LEFT, ChatMember.BANNED):
+            await self._welcome(Place(chat.id), change.from_user, private=False)
+
+    async def _welcome(self, place: Place, user: User | None, private: bool) -> None:
+        """How to begin, in the chat's language (or the person's, in a chat that has set
+        none): for a group the bot was added to, or a private chat's /start."""
+        tr = await self._tr(place, user)
+        text = welcome.welcome(tr, self.service.table.games.values())
+        markup = None
+        if private:
+            text += "\n\n" + welcome.add_me(tr)
+            markup = welcome.add_me_button(tr, self.app.bot.username or "")
+        await self.outbox.send(place, lambda p: self.app.bot.send_message(
+            p.chat_id, escape(text, quote=False), parse_mode=ParseMode.HTML,
+            message_thread_id=p.thread_id, reply_markup=markup))
 
     # --- the live board ------------------------------------------------------------------
 
-    def _publish(self, chat_id: int, session_id: int) -> None:
-        """Bring the chat's live board up to date, soon: a burst of changes is one edit
+    def _publish(self, place: Place, session_id: int) -> None:
+        """Bring the table's live board up to date, soon: a burst of changes is one edit
         (Telegram limits how often a message may be edited)."""
-        self._due[chat_id] = session_id
-        running = self._publishing.get(chat_id)
+        self._due[place] = session_id
+        running = self._publishing.get(place)
         if running is None or running.done():
-            self._publishing[chat_id] = asyncio.create_task(self._publish_soon(chat_id))
+            self._publishing[place] = asyncio.create_task(self._publish_soon(place))
 
-    async def _publish_soon(self, chat_id: int) -> None:
-        while chat_id in self._due:
+    async def _publish_soon(self, place: Place) -> None:
+        while place in self._due:
             await asyncio.sleep(PUBLISH_AFTER)
-            session_id = self._due.pop(chat_id)
+            session_id = self._due.pop(place)
             try:
                 await self.service.publish_board(
-                    chat_key(chat_id), session_id,
-                    lambda board, ref: self._show_board(chat_id, board, ref))
+                    place.key, session_id,
+                    lambda board, ref: self._show_board(place, board, ref))
             except Exception:
-                log.exception("telegram: the live board of %s was not updated", chat_id)
+                log.exception("telegram: the live board of %s was not updated", place.key)
 
-    async def _show_board(self, chat_id: int, board: Reply, ref: str | None) -> str | None:
-        """The board in its message `ref` (edited), or in a new one, pinned where the bot
-        may pin; a finished game's board is left as it is, unpinned. Returns where it is."""
+    async def _show_board(self, place: Place, board: Reply, ref: str | None) -> str | None:
+        """The board in its message `ref` (edited), or in a new one in the table's chat or
+        topic, pinned where the bot may pin; a finished game's board is left as it is,
+        unpinned. Returns where it is."""
         text = reply_chunks(board)[0]
-        markup = None if board.board is not None and board.board.ended else self._markup_for(
-            chat_id, board)
+        ended = board.board is not None and board.board.ended
         if ref is not None:
             try:
-                await self._retry(lambda: self.app.bot.edit_message_text(
-                    text, chat_id=chat_id, message_id=int(ref), parse_mode=ParseMode.HTML,
-                    reply_markup=markup))
+                await self.outbox.send(place, lambda p: self.app.bot.edit_message_text(
+                    text, chat_id=p.chat_id, message_id=int(ref), parse_mode=ParseMode.HTML,
+                    reply_markup=None if ended else self._markup_for(p, board)))
             except BadRequest as error:
                 reason = str(error).lower()
                 if "not modified" not in reason:
                     if "not found" not in reason and "can't be edited" not in reason:
                         raise
                     ref = None  # deleted, or too old to edit: a new one below
-        if board.board is not None and board.board.ended:
+        if ended:
             if ref is not None:
-                with contextlib.suppress(BadRequest, Forbidden):
-                    await self._retry(lambda: self.app.bot.unpin_chat_message(
-                        chat_id, message_id=int(ref)))
+                with contextlib.suppress(BadRequest):
+                    await self.outbox.send(place, lambda p: self.app.bot.unpin_chat_message(
+                        p.chat_id, message_id=int(ref)))
             return None
         if ref is None:
-            sent = await self._retry(lambda: self.app.bot.send_message(
-                chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup))
+            sent = await self.outbox.send(place, lambda p: self.app.bot.send_message(
+                p.chat_id, text, parse_mode=ParseMode.HTML, message_thread_id=p.thread_id,
+                reply_markup=self._markup_for(p, board)))
+            if sent is None:
+                return None  # the chat can't be reached: no board there
             ref = str(sent.message_id)
-            with contextlib.suppress(BadRequest, Forbidden):  # pinning needs an admin's right
-                await self._retry(lambda: self.app.bot.pin_chat_message(
-                    chat_id, sent.message_id, disable_notification=True))
+            with contextlib.suppress(BadRequest):  # pinning needs an admin's right
+                await self.outbox.send(place, lambda p: self.app.bot.pin_chat_message(
+                    p.chat_id, sent.message_id, disable_notification=True))
         return ref
 
-    def _markup(self, message: Message, reply: Reply) -> InlineKeyboardMarkup | None:
-        return self._markup_for(message.chat_id, reply)
-
-    def _markup_for(self, chat_id: int, reply: Reply) -> InlineKeyboardMarkup | None:
+    def _markup_for(self, place: Place, reply: Reply) -> InlineKeyboardMarkup | None:
+        """The reply's question as buttons, sealed for the table they are shown in."""
         if reply.question is None or not reply.question.choices:
             return None
-        token = seal(reply.question.token, chat_key(chat_id), self.service.secret)
+        token = seal(reply.question.token, place.key, self.service.secret)
         return kb.markup_for(reply.question, token, translator(reply.language))
 
-    async def _prompt(self, message: Message, reply: Reply) -> None:
+    async def _prompt(self, place: Place, reply: Reply) -> None:
         """Ask for a typed answer in a message people reply to; the core remembers it."""
         question = reply.question
         assert question is not None
         tr = translator(reply.language)
         text, example = tr.render(question.text), tr.render(question.example)
-        sent = await self._retry(lambda: message.chat.send_message(
-            escape(text, quote=False), parse_mode=ParseMode.HTML,
+        sent = await self.outbox.send(place, lambda p: self.app.bot.send_message(
+            p.chat_id, escape(text, quote=False), parse_mode=ParseMode.HTML,
+            message_thread_id=p.thread_id,
             reply_markup=ForceReply(selective=False,
                                     input_field_placeholder=example[:64] or None)))
-        await self.service.note_prompt(chat_key(message.chat_id), str(sent.message_id))
+        if sent is not None:
+            await self.service.note_prompt(self.outbox.where(place).key, str(sent.message_id))
 
     def _menu(self, game: str | None, tr: Tr) -> list[BotCommand]:
         """The command menu in the language of `tr`: one game's commands (their help in
@@ -350,25 +434,30 @@ class TelegramAdapter:
         return [BotCommand(name, _menu_text(tr.text(summary, **words) if summary else name))
                 for name, summary in table.menu(chosen)]
 
-    async def _chat_menu(self, chat_id: int, game: str) -> None:
+    async def _chat_menu(self, place: Place, game: str) -> None:
         """The chat's menu follows its game: /ron and /tsumo in a Riichi group, not /maal.
         A chat's menu outranks the default one in every language (Telegram looks for the
         chat's menu in the person's language, then the chat's, then the default in theirs),
-        so it is set in each language too, or a Hindi speaker would see the English one."""
-        scope = BotCommandScopeChat(chat_id)
+        so it is set in each language too, or a Hindi speaker would see the English one.
+        Telegram keeps menus per chat, not per topic: a forum, whose topics may play
+        different games, keeps the default menu of every game's commands."""
+        place = self.outbox.where(place)
+        if place.forum or place.chat_id in self.outbox.unreachable:
+            return
+        scope = BotCommandScopeChat(place.chat_id)
         # everyone else sees the chat's menu in the chat's language, if it has set one
-        default = await self.service.language(chat_key(chat_id), None)
+        default = await self.service.language(place.key, None)
         try:
             for code, language in [(None, default), *MENU_LANGUAGES.items()]:
                 if game:
                     commands = self._menu(game, translator(language))
-                    await self._retry(lambda commands=commands, code=code:
-                                      self.app.bot.set_my_commands(commands, scope=scope,
-                                                                   language_code=code))
+                    await self.outbox.retry(lambda commands=commands, code=code:
+                                            self.app.bot.set_my_commands(
+                                                commands, scope=scope, language_code=code))
                 else:
-                    await self._retry(lambda code=code: self.app.bot.delete_my_commands(
+                    await self.outbox.retry(lambda code=code: self.app.bot.delete_my_commands(
                         scope=scope, language_code=code))
-        except (BadRequest, Forbidden) as error:
+        except TelegramError as error:
             log.warning("telegram: chat menu not set: %s", error)
 
     # --- taps ----------------------------------------------------------------------------
@@ -385,17 +474,20 @@ class TelegramAdapter:
             notice = person_tr(query.from_user)("Something went wrong; nothing was recorded.")
         finally:
             # Always answer, or the button spins on the person's screen.
-            await self._retry(lambda: query.answer(notice[:200] or None,
-                                                   show_alert=bool(notice)))
+            with contextlib.suppress(TelegramError):  # a query too old to answer: let it be
+                await self.outbox.retry(lambda: query.answer(notice[:200] or None,
+                                                             show_alert=bool(notice)))
 
     async def _handle_tap(self, query: CallbackQuery) -> str:
         message = query.message
         presser = query.from_user
         if not isinstance(message, Message):
             return person_tr(presser)("This button is no longer valid.")  # no chat to ask
+        self.outbox.heard(message.chat_id)
+        place = Place.of(message)
         token, value = kb.split(query.data or "")
         reply = await self.service.answer(
-            chat_key(message.chat_id), self._actor_for(presser, False), token, value,
+            place.key, self._actor_for(presser, False), token, value,
             self._origin(message), self._admin_check(message, presser),
             locale=presser.language_code)
         if reply.duplicate:
@@ -405,15 +497,15 @@ class TelegramAdapter:
         if reply.in_place:
             prompt = reply.question is not None and reply.question.ask == Ask.TYPE \
                 and reply.question.prompt_now
-            await self._edit(message, reply, None if prompt else self._markup(message, reply))
+            await self._edit(place, message.message_id, reply, buttons=not prompt)
             if prompt:
-                await self._prompt(message, reply)
+                await self._prompt(place, reply)
             if reply.menu is not None:
-                await self._chat_menu(message.chat_id, reply.menu)
+                await self._chat_menu(place, reply.menu)
             if reply.publish is not None:
-                self._publish(message.chat_id, reply.publish)
+                self._publish(place, reply.publish)
         else:
-            await self._deliver(message, reply)
+            await self._deliver(place, message.message_id, reply)
         return ""
 
     # --- people --------------------------------------------------------------------------
@@ -422,11 +514,11 @@ class TelegramAdapter:
         """Asked by the core only when a permission can depend on it."""
         return lambda: self._is_admin(message, user)
 
-    async def _tr(self, message: Message, user: User | None) -> Tr:
-        """For what the adapter says itself about a message: the chat's language if it has
-        set one, else the sender's."""
+    async def _tr(self, place: Place, user: User | None) -> Tr:
+        """For what the adapter says itself: the table's language if it has set one, else
+        the sender's."""
         return translator(await self.service.language(
-            chat_key(message.chat_id), user.language_code if user is not None else None))
+            place.key, user.language_code if user is not None else None))
 
     @staticmethod
     def _actor_for(user: User, is_admin: bool) -> Actor:
@@ -443,9 +535,9 @@ class TelegramAdapter:
         cached = self._admins.get(chat.id)
         if cached is None or time.monotonic() - cached[0] > ADMIN_CACHE_SECONDS:
             try:
-                members = await self._retry(lambda: chat.get_administrators())
+                members = await self.outbox.retry(lambda: chat.get_administrators())
                 cached = (time.monotonic(), {m.user.id for m in members})
-            except (BadRequest, Forbidden):
+            except TelegramError:  # not there any more, upgraded: nobody is, for now
                 cached = (time.monotonic(), set())
             self._admins[chat.id] = cached
         return user.id in cached[1]
@@ -456,70 +548,57 @@ class TelegramAdapter:
 
     # --- sending -------------------------------------------------------------------------
 
-    async def _send(self, message: Message, reply: Reply,
-                    markup: InlineKeyboardMarkup | None = None) -> None:
+    async def _send(self, place: Place, reply: Reply, reply_to: int | None = None,
+                    buttons: bool = False) -> None:
+        """The reply in the table's chat or topic, quoting message `reply_to` (not in an
+        upgraded group's new chat, where that message is not), with the reply's question
+        as buttons if `buttons`."""
         if reply.file is not None:
             if reply.table:  # a table and its picture (a season's ranking): both, in turn
-                await self._send(message, dataclasses.replace(reply, file=None), markup)
+                await self._send(place, dataclasses.replace(reply, file=None), reply_to,
+                                 buttons)
                 reply = dataclasses.replace(reply, text=reply.text.splitlines()[0])
-            await self._send_file(message, reply)
+            await self._send_file(place, reply)
             return
         chunks = reply_chunks(reply)
         for i, chunk in enumerate(chunks):
             last = i == len(chunks) - 1
-            await self._retry(lambda chunk=chunk, last=last: message.chat.send_message(
-                chunk, parse_mode=ParseMode.HTML,
-                reply_parameters=ReplyParameters(message.message_id,
-                                                 allow_sending_without_reply=True),
-                reply_markup=markup if last else None))
 
-    async def _send_file(self, message: Message, reply: Reply) -> None:
+            def request(p: Place, chunk: str = chunk, last: bool = last) -> Awaitable[Message]:
+                quote = ReplyParameters(reply_to, allow_sending_without_reply=True) \
+                    if reply_to is not None and p.chat_id == place.chat_id else None
+                return self.app.bot.send_message(
+                    p.chat_id, chunk, parse_mode=ParseMode.HTML, message_thread_id=p.thread_id,
+                    reply_parameters=quote,
+                    reply_markup=self._markup_for(p, reply) if last and buttons else None)
+
+            await self.outbox.send(place, request)
+
+    async def _send_file(self, place: Place, reply: Reply) -> None:
         """A chart as a photo, an export as a document; the text as the caption."""
         assert reply.file is not None
         caption = escape(reply.text, quote=False)[:1000]
         file = reply.file
         if file.kind == "image":
-            await self._retry(lambda: message.chat.send_photo(
-                file.data, caption=caption, parse_mode=ParseMode.HTML,
-                filename=file.name))
+            await self.outbox.send(place, lambda p: self.app.bot.send_photo(
+                p.chat_id, file.data, caption=caption, parse_mode=ParseMode.HTML,
+                filename=file.name, message_thread_id=p.thread_id))
         else:
-            await self._retry(lambda: message.chat.send_document(
-                file.data, filename=file.name, caption=caption, parse_mode=ParseMode.HTML))
+            await self.outbox.send(place, lambda p: self.app.bot.send_document(
+                p.chat_id, file.data, filename=file.name, caption=caption,
+                parse_mode=ParseMode.HTML, message_thread_id=p.thread_id))
 
-    async def _edit(self, message: Message, reply: Reply,
-                    markup: InlineKeyboardMarkup | None = None) -> None:
+    async def _edit(self, place: Place, message_id: int, reply: Reply,
+                    buttons: bool = False) -> None:
+        """An answer to a tap, in place of the message that asked; what does not fit in one
+        message follows in the same chat or topic."""
         chunks = reply_chunks(reply)
-        await self._retry(lambda: message.edit_text(chunks[0], parse_mode=ParseMode.HTML,
-                                                    reply_markup=markup))
+        await self.outbox.send(place, lambda p: self.app.bot.edit_message_text(
+            chunks[0], chat_id=p.chat_id, message_id=message_id, parse_mode=ParseMode.HTML,
+            reply_markup=self._markup_for(p, reply) if buttons else None))
         for chunk in chunks[1:]:
-            await self._retry(lambda chunk=chunk: message.chat.send_message(
-                chunk, parse_mode=ParseMode.HTML))
-
-    @staticmethod
-    async def _retry(call: Callable[[], Awaitable[T]]) -> T:
-        """Retry a network failure; 429s are retried by the rate limiter before this sees them."""
-        delay = 0.5
-        for attempt in range(SEND_ATTEMPTS):
-            try:
-                return await call()
-            except RetryAfter as error:
-                if attempt == SEND_ATTEMPTS - 1:
-                    handling = delivery.get()
-                    if handling is not None:
-                        handling.failed = True  # the inbox tries the update again later
-                    raise
-                await asyncio.sleep(float(error.retry_after if isinstance(
-                    error.retry_after, int | float) else error.retry_after.total_seconds()))
-            except NetworkError as error:
-                if isinstance(error, BadRequest) or attempt == SEND_ATTEMPTS - 1:
-                    handling = delivery.get()
-                    if handling is not None and not isinstance(error, BadRequest):
-                        handling.failed = True  # the inbox tries the update again later
-                    raise
-                log.warning("telegram: %s; retrying in %.1fs", error, delay)
-                await asyncio.sleep(delay)
-                delay *= 2
-        raise AssertionError("unreachable")
+            await self.outbox.send(place, lambda p, chunk=chunk: self.app.bot.send_message(
+                p.chat_id, chunk, parse_mode=ParseMode.HTML, message_thread_id=p.thread_id))
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         self.errors += 1

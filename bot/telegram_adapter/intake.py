@@ -43,8 +43,9 @@ delivery: ContextVar[Delivery | None] = ContextVar("delivery", default=None)
 
 
 def chat_of(payload: Mapping[str, Any]) -> str:
-    """The chat an update belongs to, for ordering: its message's or its button's."""
-    for key in ("message", "edited_message", "channel_post"):
+    """The chat an update belongs to, for ordering: its message's, its button's, or the
+    chat whose member the bot is (my_chat_member)."""
+    for key in ("message", "edited_message", "channel_post", "my_chat_member"):
         if isinstance(payload.get(key), Mapping):
             return str(payload[key].get("chat", {}).get("id", "-"))
     query = payload.get("callback_query")

@@ -220,3 +220,26 @@ async def test_a_429_in_one_chat_does_not_hold_up_another(store):
         release.set()
         await adapter.stop()
         await fake.stop()
+
+
+async def test_updates_are_kept_two_days_after_they_are_handled_or_given_up(store):
+    """What people sent is kept only to survive a restart: handled, or given up on after
+    every retry, it goes two days on; one still waiting stays."""
+    from datetime import timedelta
+
+    from sqlalchemy import select, update
+
+    from bot.storage.inbox import KEEP_DONE, RETRY_AFTER, Inbox
+    from bot.storage.tables import inbox
+
+    kept = Inbox(store.engine, 1)
+    await kept.store([(n, "-1", {"update_id": n}) for n in (1, 2, 3)])
+    await kept.finish(1)
+    assert not await kept.later(2, len(RETRY_AFTER) + 1)  # given up: failed
+    async with store.engine.begin() as conn:
+        await conn.execute(update(inbox).values(
+            updated_at=inbox.c.updated_at - KEEP_DONE - timedelta(minutes=1)))
+    await kept.prune()
+    async with store.engine.connect() as conn:
+        left = (await conn.execute(select(inbox.c.update_id))).scalars().all()
+    assert left == [3]

@@ -10,6 +10,7 @@ from bot.core.handlers import (
     board,
     chat,
     exchange,
+    forget,
     hands,
     help,
     ledger,
@@ -257,6 +258,18 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "/import, with the JSON file", "",
             (Option("", Kind.FILE, "the JSON file from /export", name="file"),),
             may=Rule.ADMIN, needs=Needs.NOTHING, run=exchange.import_),
+        CommandSpec(
+            "forget", "have the bot forget you (or, an admin, this chat)",
+            "/forget   /forget chat",
+            "/forget: your account and username leave the records of every chat the bot "
+            "keeps; your seats stay as guest names (alice, or alice2 where another alice "
+            "played), so everyone else's scores, stats and ledgers stay whole. /forget chat "
+            "(a chat admin): every game, hand, payment, season and setting of this chat (in "
+            "a forum's General topic, of its topics too) is deleted. On Telegram and "
+            "Discord it asks first; it can't be undone.",
+            (Option("", Kind.CHOICE, "me (the default) or chat (a chat admin: all of it)",
+                    name="what", choices=("me", "chat")),),
+            may=Rule.FORGET, needs=Needs.NOTHING, run=forget.forget, confirm=True),
         CommandSpec(
             "help", "this help", "/help [command]   /help rules",
             "", (Option("", Kind.TEXT, "a command, rules, words or a game", name="topic"),),

@@ -12,7 +12,7 @@ from bot.core.games.base import Game
 from bot.core.i18n import Joined, Msg, Tr, _, _n
 from bot.core.i18n.words import placeholders
 from bot.core.permissions import Roles
-from bot.core.session import ChatSettings, ChatTransaction, SessionState
+from bot.core.session import ChatSettings, ChatTransaction, SessionState, Store
 
 NO_GAME = _("No game is open here. Start one with /newgame marriage players:alice bob carol")
 PAST_GAMES = _("A finished game: /board last (or /board 2 for this chat's second game; /chart "
@@ -49,6 +49,8 @@ class Call:
     roles: Roles
     board_rows: int
     tr: Tr  # the language of this command's answer, chosen once by the service
+    # the whole store, for work across chats after this chat's transaction (/forget's)
+    store: Store | None = None
 
     @property
     def options(self) -> Mapping[str, str]:

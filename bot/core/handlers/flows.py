@@ -28,6 +28,7 @@ AdminCheck = Callable[[], Awaitable[bool]]
 # Strings (N_) that stay strings: shown with tr.text, and compared as they are in tests.
 NOT_YOURS = N_("Only the person who started this, or a chat admin, can use these buttons.")
 INVALID = N_("This button is no longer valid.")
+NOT_YOURS_ALONE = N_("Only the person who asked can use these buttons.")
 
 
 @dataclass
@@ -76,6 +77,8 @@ async def answer(tap: Tap, token: Token, value: str) -> Reply:
     step = token.step
     if step == Step.BOARD:
         return await _board_action(tap, value)
+    if step == Step.FORGET and value == flows.YES and len(token.args) == 1:
+        return await _forget(tap, token, actor)
     if step in (Step.UNDO, Step.END) and value == flows.YES and len(token.args) == 2:
         name = "undo" if step == Step.UNDO else "endgame"
         reply = await tap.handle(name, origin=_origin(tap.origin, "confirm"),
@@ -175,6 +178,19 @@ async def _input(tap: Tap, token: Token, value: str, snapshot: Snapshot | None) 
                                       game.hand_word, names, prompt_now=True)
         return Reply(question.text, question=question, language=tap.language or "en")
     return await tap.handle(game.waiting_command, {"": value}, origin=tap.origin)
+
+
+async def _forget(tap: Tap, token: Token, asker: Actor) -> Reply:
+    """"Yes, forget me" is the asker's own to tap (an admin's tap would forget the admin);
+    "Yes, forget it all" an admin's too, checked again by /forget."""
+    what = token.args[0]
+    if what == flows.FORGET_ME and token.starter != platform_number(asker.id):
+        return await tap.error(NOT_YOURS_ALONE)
+    if what not in (flows.FORGET_ME, flows.FORGET_CHAT):
+        return await tap.error(INVALID)
+    reply = await tap.handle("forget", {"": "chat" if what == flows.FORGET_CHAT else "me"},
+                             origin=_origin(tap.origin, "confirm"), expect={"forget": what})
+    return _in_place(reply)
 
 
 async def _board_action(tap: Tap, value: str) -> Reply:
