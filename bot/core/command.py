@@ -43,8 +43,9 @@ class Command:
     attachment: bytes | None = None  # a file sent with the command (/import)
     # The platform can show buttons: a destructive command asks first, /hand offers taps.
     buttons: bool = False
-    # What a confirmation tap was about ({"session": id, "hand": no}): refused if the table
-    # has changed since it was asked.
+    # What a confirmation tap was about ({"session": id, "hand": no, "version": the
+    # session's version when asked}; a payment's: {"session": 0, "hand": its id}): refused
+    # if the table has changed since it was asked.
     expect: Mapping[str, int] | None = None
     # The game the sender addressed (a Discord subcommand per game): refused in another's chat.
     game: str | None = None
