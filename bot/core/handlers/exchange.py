@@ -6,6 +6,7 @@ import csv
 import gzip
 import io
 import json
+import re
 from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
@@ -141,6 +142,22 @@ def _unpacked(data: bytes) -> bytes:
     return plain
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP, "CSV
+# Injection"): such a text cell is written with a single quote before it
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def safe_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows and never runs: a number stays a number (-20 is
+    points, read as a number), and so does text that is only a number; any other text
+    that starts like a formula (`=HYPERLINK(...)` as a name or a reason) gets a quote."""
+    if not isinstance(value, str) or not value.startswith(FORMULA_STARTS) \
+            or PLAIN_NUMBER.fullmatch(value):
+        return value
+    return "'" + value
+
+
 async def _csv_rows(parts: AsyncIterator[tuple[str, dict[str, Any]]],
                     zone: ZoneInfo, tr: Tr) -> AsyncIterator[str]:
     """One row per player per hand, for a spreadsheet, as the hands come (the columns and
@@ -151,7 +168,7 @@ async def _csv_rows(parts: AsyncIterator[tuple[str, dict[str, Any]]],
     def line(values: list[Any]) -> str:
         out.seek(0)
         out.truncate()
-        writer.writerow(values)
+        writer.writerow([safe_cell(v) for v in values])
         return out.getvalue()
 
     yield line(["session", "game", "hand", "time", "player", "points", "recorded_by",
