@@ -169,15 +169,16 @@ async def _restore(settings: Settings, args: argparse.Namespace) -> int:
     from bot.storage.backup import RestoreError, import_chat
     from bot.storage.database import create_engine
     from bot.storage.migrations import upgrade
+    from bot.storage.reading import parse_export
 
     try:
-        data = json.loads(Path(args.file).read_bytes())
+        data = parse_export(Path(args.file).read_bytes())
     except OSError as error:
         raise Failure(FILE, _("Can't read {file}: {why}.", file=args.file,
                               why=str(error.strerror))) from error
-    except ValueError as error:
-        raise Failure(FILE, _("{file} is not a backup (not JSON: {why}).", file=args.file,
-                              why=str(error))) from error
+    except RestoreError as error:
+        raise Failure(FILE, _("{file} is not a backup ({why}).", file=args.file,
+                              why=error.message)) from error
     url = settings.database_url
     try:
         engine = create_engine(url)

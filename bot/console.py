@@ -62,11 +62,7 @@ def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT,
     if parsed.name == "import" and parsed.options.get(""):
         # the console's way of sending a file: /import path/to/export.json
         raw = parsed.options.pop("")
-        try:
-            attachment = Path(raw).expanduser().read_bytes()
-        except (OSError, RuntimeError) as error:  # RuntimeError: ~nosuchuser has no home
-            why = (getattr(error, "strerror", None) or str(error)).rstrip(".")
-            raise UserError(_("Can't read {file}: {why}.", file=raw, why=why)) from None
+        attachment = read_file(raw)
     # `@bob` is the person the console knows as bob (for /link name:Bob @bob, /seat)
     mentions = {f"@{m.group(1)}": Actor(f"console:{m.group(1).lower()}", m.group(1),
                                         by_name=True)
@@ -75,6 +71,27 @@ def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT,
     return Command(chat=chat, actor=actor, name=parsed.name, options=parsed.options,
                    attachment=attachment, origin_id=f"console:{uuid.uuid4().hex}",
                    mentions=mentions, locale=locale)
+
+
+MAX_FILE = 200_000_000  # bytes: as much as /import unpacks from a .gz (exchange.py)
+
+
+def read_file(raw: str) -> bytes:
+    """The file /import PATH names, read with a cap: a regular file of at most MAX_FILE
+    bytes (/dev/zero or a fifo would be read forever)."""
+    try:
+        path = Path(raw).expanduser()
+        if path.exists() and not path.is_file():  # a device or a fifo: never opened
+            raise UserError(_("Can't read {file}: it is not a file.", file=raw))
+        with path.open("rb") as file:
+            data = file.read(MAX_FILE + 1)
+    except (OSError, RuntimeError) as error:  # RuntimeError: ~nosuchuser has no home
+        why = (getattr(error, "strerror", None) or str(error)).rstrip(".")
+        raise UserError(_("Can't read {file}: {why}.", file=raw, why=why)) from None
+    if len(data) > MAX_FILE:
+        raise UserError(_("Can't read {file}: it is over {n} MB, the most /import reads.",
+                          file=raw, n=MAX_FILE // 1_000_000))
+    return data
 
 
 def render_plain(reply: Reply) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import gzip
 import io
-import json
 import re
 from collections.abc import AsyncIterator
 from datetime import datetime
@@ -99,11 +98,14 @@ async def import_(call: Call) -> Outcome:
     if call.command.attachment is None:
         raise UserError(_("Send the JSON file of an /export with /import."))
     plain = _unpacked(call.command.attachment)
+    from bot.storage.reading import parse_export
+    from bot.storage.validate import RestoreError
+
     try:
-        data = json.loads(plain)
-    except ValueError:  # not JSON, or not text at all
-        raise UserError(_("Not imported: that file is not an /export (it isn't JSON). Send "
-                          "the .json or .json.gz file /export made.")) from None
+        data = parse_export(plain)
+    except RestoreError as error:
+        raise UserError(_("Not imported: {why}. Send the .json or .json.gz file /export "
+                          "made.", why=error.message)) from None
     had = await call.tx.chat_sessions()
     tr = call.tr
     if had:
