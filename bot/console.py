@@ -13,6 +13,8 @@ import json
 import re
 import sys
 import uuid
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -167,7 +169,9 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
             if piece in ("/quit", "/exit"):
                 return 0
             try:
-                reply = await service.handle(line_to_command(piece, user, chat, language))
+                command = replace(line_to_command(piece, user, chat, language),
+                                  progress=partial(_progress, stdout, as_json))
+                reply = await service.handle(command)
             except UserError as error:  # the line itself: it doesn't parse, or a file to
                 # /import is unreadable; said in the chat's language, else the environment's
                 tr = translator(await service.language(chat, language))
@@ -177,6 +181,14 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
             except OSError as error:
                 path, reply = None, _not_written(reply, files, error)
             _write(stdout, reply, path, as_json)
+
+
+async def _progress(stdout: TextIO, as_json: bool, line: str) -> None:
+    """How far long work has got (a big /import): a line of its own, before the reply;
+    with --json an object marked "progress", so a reader can tell it from a reply."""
+    stdout.write(json.dumps({"ok": True, "progress": True, "text": line}, ensure_ascii=False)
+                 + "\n" if as_json else line + "\n")
+    stdout.flush()
 
 
 def _not_written(reply: Reply, files: Path, error: OSError) -> Reply:

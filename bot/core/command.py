@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +52,9 @@ class Command:
     # The sender's language as the platform reports it (Telegram's language_code, a Discord
     # interaction's locale): the reply's language when the chat has not set one.
     locale: str | None = None
+    # Where long work (an /import of many hands) says how far it has got: a platform that
+    # can show a line meanwhile gives one (the console prints it); None: the reply only.
+    progress: Callable[[str], Awaitable[None]] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from bot.core.grammar import clip
 from bot.core.handlers import flows as answers
 from bot.core.handlers import hands
 from bot.core.handlers.board import board_reply
-from bot.core.handlers.call import NO_GAME, Call, Outcome
+from bot.core.handlers.call import LIMIT, NO_GAME, Call, Outcome
 from bot.core.i18n import Msg, Text, _
 from bot.core.session import (
     LIVE,
@@ -136,7 +136,8 @@ class Service:
                             session.roster.names() if session is not None else (), tr)
         command = replace(command, options=options)
         call = Call(tx, self.table, command, spec, session, game, settings,
-                    permissions.roles_of(command.actor, session), self.board_rows, tr)
+                    permissions.roles_of(command.actor, session), self.board_rows, tr,
+                    self.store)
         outcome = await self._run(call)
         # the answer's language: the command's, or the one /settings language: just chose
         outcome.reply.language = call.tr.language
@@ -284,8 +285,12 @@ class Service:
     async def _safely(self, run: Callable[..., Awaitable[Reply]], command: Command | None,
                       admin: AdminCheck | None) -> Reply:
         try:
-            async with asyncio.timeout(self.command_seconds):
-                return await run(command, admin)
+            async with asyncio.timeout(self.command_seconds) as limit:
+                kept = LIMIT.set((limit, self.command_seconds))  # moved on by long work
+                try:
+                    return await run(command, admin)
+                finally:
+                    LIMIT.reset(kept)
         except UserError as error:
             language = getattr(error, "language", None) or i18n.choose(
                 None, command.locale if command else None)

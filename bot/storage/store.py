@@ -34,6 +34,7 @@ from bot.storage.backup import (
     import_sessions,
     json_chunks,
 )
+from bot.storage.reading import parse_export
 from bot.storage.tables import chat_settings, hands, origins, payments, seasons, sessions
 
 log = logging.getLogger(__name__)
@@ -134,6 +135,13 @@ class SqlStore:
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None:
         async with self.engine.connect() as conn:
             return await _origin_reply(conn, origin_id)
+
+    async def import_file(self, chat: str, raw: bytes, origin_id: str | None,
+                          reply_for: Any, step: Any) -> tuple[Mapping[str, Any], bool]:
+        """A big /import, in batches beside the other chats (bot/storage/importer.py)."""
+        from bot.storage.importer import import_file
+
+        return await import_file(self, chat, raw, origin_id, reply_for, step)
 
     def _committed(self) -> None:
         """SQLite: every CHECKPOINT_EVERY commits, the WAL is copied back into the database
@@ -456,8 +464,11 @@ class SqlChatTransaction:
         return json_chunks(export_parts(self.conn, self.chat, session_ids, ledger),
                            self.chat, extra)
 
-    async def restore(self, data: Mapping[str, Any]) -> int:
+    async def restore(self, data: Mapping[str, Any] | bytes) -> int:
+        """A file (its bytes, read here) or its data, into this chat, in this transaction."""
         self._writable()
+        if isinstance(data, bytes):
+            data = parse_export(data)
         return await import_sessions(self.conn, data, self.chat)
 
     async def settings(self) -> ChatSettings:

@@ -315,7 +315,7 @@ def _check_session(session: Any, where: Text, checked: Checked,
     states = _States(game, roster, where)
     live: dict[int, dict[int, int]] = {}
     book: MoneyBook = {}
-    rule_sets: dict[str, None] = {}  # the hands' rules, checked once per distinct set
+    rule_sets: dict[object, None] = {}  # the hands' rules, checked once per distinct set
     for j, hand in enumerate(session["hands"], 1):
         no, deltas = _check_hand(hand, _("{where}, hand entry {no}", where=where, no=j),
                                  game, columns, seats, rule_sets, states)
@@ -523,7 +523,7 @@ def _check_players(players: Any, where: Text) -> set[int]:
 
 
 def _check_hand(hand: Any, where: Text, game: Game, columns: set[int], seats: set[int],
-                rule_sets: dict[str, None], states: _States) -> tuple[int, dict[int, int]]:
+                rule_sets: dict[object, None], states: _States) -> tuple[int, dict[int, int]]:
     if not isinstance(hand, Mapping):
         raise RestoreError(_("{where} is not an object", where=where))
     _only(hand, HAND_KEYS | {"session_id"}, where)
@@ -549,8 +549,7 @@ def _check_hand(hand: Any, where: Text, game: Game, columns: set[int], seats: se
     if not isinstance(hand["inputs"], Mapping):
         raise RestoreError(_("{where}: `{key}` has the wrong type", where=where, key="inputs"))
     _free(hand["inputs"], _field(where, "inputs"))
-    rules_key = json.dumps(hand["rules"], sort_keys=True, default=str) \
-        if isinstance(hand["rules"], Mapping) else ""
+    rules_key = _key(hand["rules"])
     if rules_key not in rule_sets:
         _check_rules(game, hand["rules"], _field(where, "rules"))
         rule_sets[rules_key] = None
@@ -561,6 +560,16 @@ def _check_hand(hand: Any, where: Text, game: Game, columns: set[int], seats: se
     if game.zero_sum and sum(deltas.values()) != 0:
         raise RestoreError(_("{where}: the points don't add up to zero", where=where))
     return hand["no"], deltas
+
+
+def _key(rules: Any) -> object:
+    """The same rules, the same key (hands repeat their session's rules)."""
+    if type(rules) is not dict:
+        return ""
+    try:
+        return frozenset((k, type(v), v) for k, v in rules.items())  # True is not 1 here
+    except TypeError:  # a value that is a list or an object: checked, and refused, anyway
+        return json.dumps(rules, sort_keys=True, default=str)
 
 
 def _numbers(values: Any, where: Text, bound: int) -> dict[int, int]:
@@ -582,31 +591,39 @@ def _numbers(values: Any, where: Text, bound: int) -> dict[int, int]:
 
 def _free(value: Any, where: Text) -> None:
     """A game's own data: JSON of at most MAX_DEPTH levels and MAX_NODES values, texts of at
-    most MAX_TEXT characters, numbers within MAX_NUMBER."""
+    most MAX_TEXT characters, numbers within MAX_NUMBER. (Types compared exactly: what
+    json reads is dict, list, str, int, float, bool or None, and this runs for every hand.)"""
     nodes = 0
     stack: list[tuple[Any, int]] = [(value, 1)]
+    pop, push = stack.pop, stack.append
     while stack:
-        item, depth = stack.pop()
+        item, depth = pop()
         nodes += 1
+        kind = type(item)
         if nodes > MAX_NODES or depth > MAX_DEPTH:
-            raise RestoreError(_("{where} holds more than a game writes", where=where))
-        if isinstance(item, Mapping):
+            break
+        if kind is dict:
             for key, inner in item.items():
-                if not isinstance(key, str) or len(key) > MAX_TEXT:
-                    raise RestoreError(_("{where} holds more than a game writes", where=where))
-                stack.append((inner, depth + 1))
-        elif isinstance(item, list):
-            stack.extend((inner, depth + 1) for inner in item)
-        elif isinstance(item, str):
+                if type(key) is not str or len(key) > MAX_TEXT:
+                    break
+                push((inner, depth + 1))
+            else:
+                continue
+            break
+        if kind is list:
+            for inner in item:
+                push((inner, depth + 1))
+        elif kind is str:
             if len(item) > MAX_TEXT:
-                raise RestoreError(_("{where} holds more than a game writes", where=where))
-        elif isinstance(item, bool) or item is None:
-            pass
-        elif isinstance(item, int | float):
-            if not abs(item) <= MAX_NUMBER:  # a float's NaN or infinity is not either
-                raise RestoreError(_("{where} holds more than a game writes", where=where))
-        else:
-            raise RestoreError(_("{where} holds more than a game writes", where=where))
+                break
+        elif kind is int or kind is float:
+            if not abs(item) <= MAX_NUMBER:  # NaN and infinity are not either
+                break
+        elif item is not None and kind is not bool:
+            break
+    else:
+        return
+    raise RestoreError(_("{where} holds more than a game writes", where=where))
 
 
 def _whole(data: Mapping[str, Any], key: str, where: Text, low: int = -(2**63),

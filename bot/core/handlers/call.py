@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +14,7 @@ from bot.core.games.base import Game
 from bot.core.i18n import Joined, Msg, Tr, _, _n
 from bot.core.i18n.words import placeholders
 from bot.core.permissions import Roles
-from bot.core.session import ChatSettings, ChatTransaction, SessionState
+from bot.core.session import ChatSettings, ChatTransaction, SessionState, Store
 
 NO_GAME = _("No game is open here. Start one with /newgame marriage players:alice bob carol")
 PAST_GAMES = _("A finished game: /board last (or /board 2 for this chat's second game; /chart "
@@ -22,6 +24,24 @@ if TYPE_CHECKING:
     from bot.core.commands.spec import CommandSpec
     from bot.core.commands.table import CommandTable
     from bot.core.flows import Question
+
+
+# The running command's time limit (the service's asyncio.timeout) and its length: long
+# work that keeps making progress (an /import written in batches) moves it on.
+LIMIT: ContextVar[tuple[asyncio.Timeout, float] | None] = ContextVar("command_limit",
+                                                                     default=None)
+
+
+def more_time() -> None:
+    """The command may go on as long again from now as it was given at its start (never
+    less than it already may): stuck only if one step takes the whole limit."""
+    found = LIMIT.get()
+    if found is not None:
+        limit, seconds = found
+        until = asyncio.get_running_loop().time() + seconds
+        when = limit.when()
+        if when is not None and when < until:
+            limit.reschedule(until)
 
 
 @dataclass
@@ -49,6 +69,7 @@ class Call:
     roles: Roles
     board_rows: int
     tr: Tr  # the language of this command's answer, chosen once by the service
+    store: Store | None = None  # for work done after the transaction, in transactions of its own
 
     @property
     def options(self) -> Mapping[str, str]:
