@@ -76,6 +76,8 @@ async def import_file(store: Any, chat: str, raw: bytes, origin_id: str | None,
             reply = reply_for(len(data["sessions"]), opened)
             if origin_id is not None:
                 await tx.record_origin(origin_id, reply)
+        if getattr(store, "file", None) is not None and checked.hands:
+            store.file.mark()  # the chat's hands now: the SQLite file holds hands
         return reply, False
     except BaseException:
         # given up (an error, a timeout, a cancel): what was written goes, whatever happens
