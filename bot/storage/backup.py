@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -11,6 +11,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.i18n import _, _n
+from bot.storage.database import READ_ONLY
 from bot.storage.migrations import RUMMY_SCALE, scale_rummy_points
 from bot.storage.tables import hands, payments, seasons, sessions
 from bot.storage.validate import (
@@ -143,6 +144,43 @@ async def export_sessions(conn: AsyncConnection, chat: str,
     return data
 
 
+ALL_FORMAT = "maalbot-all-chats"  # `python -m bot backup` with no --chat: every chat
+
+
+async def every_chat(conn: AsyncConnection) -> list[str]:
+    """The chats with anything to keep (games, payments, seasons), an import being written
+    (importer.py's staging chats) left out."""
+    found: set[str] = set()
+    for table in (sessions, payments, seasons):
+        rows = await conn.execute(select(func.distinct(table.c.chat)))
+        found |= {r[0] for r in rows if not str(r[0]).startswith("import:")}
+    return sorted(found)
+
+
+async def backup_all(engine: AsyncEngine, write: Callable[[str], None]) -> tuple[int, int]:
+    """Every chat, each as /export all writes it (a file /import or restore takes), in one
+    file, written piece by piece with `write`; all read in one transaction, so the chats
+    are as they were at one moment. Returns (chats, sessions)."""
+    async with engine.connect() as conn:
+        if conn.dialect.name == "postgresql":  # one snapshot for every statement
+            await conn.execution_options(isolation_level="REPEATABLE READ")
+        else:  # a plain BEGIN: a WAL reader's snapshot, no write lock taken
+            await conn.execution_options(**{READ_ONLY: True})
+        chats = await every_chat(conn)
+        write(json.dumps({"format": ALL_FORMAT, "version": VERSION,
+                          "created_at": datetime.now(UTC).isoformat()})[:-1] + ', "chats": [')
+        count = 0
+        for i, chat in enumerate(chats):
+            if i:
+                write(", ")
+            async for chunk in json_chunks(export_parts(conn, chat), chat):
+                write(chunk)
+            count += (await conn.execute(select(func.count()).select_from(sessions)
+                                         .where(sessions.c.chat == chat))).scalar_one()
+        write("]}")
+    return len(chats), count
+
+
 async def export_chat(engine: AsyncEngine, chat: str) -> dict[str, Any]:
     async with engine.connect() as conn:
         return await export_sessions(conn, chat)
@@ -152,6 +190,35 @@ async def import_chat(engine: AsyncEngine, data: dict[str, Any], chat: str | Non
     """Restore a backup into a chat with no sessions yet; returns the sessions restored."""
     async with engine.begin() as conn:
         return await import_sessions(conn, data, chat or data.get("chat"))
+
+
+def chats_of(data: Any, only: str | None = None) -> list[Mapping[str, Any]]:
+    """The chats of a file of every chat (`only`: that one), each checked as /import checks
+    a file, before anything is written; RestoreError names what is wrong."""
+    found = data.get("chats") if isinstance(data, Mapping) else None
+    if not isinstance(found, list) or not all(isinstance(c, Mapping) for c in found):
+        raise RestoreError(_("`chats` must be a list of exports"))
+    if only is not None:
+        found = [c for c in found if c.get("chat") == only]
+        if not found:
+            raise RestoreError(_("the file has no chat {chat}", chat=only))
+    for chat in found:
+        try:
+            check_backup(chat)
+        except RestoreError as error:
+            raise RestoreError(_("chat {chat}: {why}", chat=str(chat.get("chat"))[:60],
+                                 why=error.message)) from None
+    return found
+
+
+async def import_every_chat(engine: AsyncEngine, chats: list[Mapping[str, Any]]) -> int:
+    """Restore each chat into the chat of its name, all in one transaction: every one of
+    them must be empty, or nothing is restored. Returns the sessions restored."""
+    restored = 0
+    async with engine.begin() as conn:
+        for chat in chats:
+            restored += await import_sessions(conn, chat, chat.get("chat"))
+    return restored
 
 
 async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
