@@ -83,7 +83,8 @@ def reading(raw: bytes | str) -> Generator[int, None, Any]:
     except RecursionError:
         raise RestoreError(_("the file nests its values deeper than any export")) from None
     except ValueError:  # not JSON, or not text at all (UnicodeDecodeError is one)
-        raise RestoreError(_("that file is not an /export (it isn't JSON)")) from None
+        raise RestoreError(_("that file is not an /export (it isn't JSON): send the .json "
+                             "or .json.gz file /export made")) from None
     return found
 
 
