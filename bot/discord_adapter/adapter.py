@@ -14,7 +14,7 @@ import inspect
 import io
 import logging
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 import discord
@@ -211,7 +211,8 @@ class DiscordAdapter:
                        name=command.command, options=options,
                        origin_id=f"discord:{interaction.id}", mentions=mentions,
                        attachment=attachment, buttons=True, game=command.game,
-                       locale=locale_of(interaction))
+                       locale=locale_of(interaction),
+                       progress=_progress(interaction) if attachment else None)
         await self._respond(interaction, self.service.handle(core))
 
     async def _core_options(self, interaction: discord.Interaction,
@@ -435,3 +436,18 @@ async def _complete_player_names(interaction: discord.Interaction,
     prefix = f"{head} " if head else ""
     return [app_commands.Choice(name=(prefix + p.name)[:100], value=(prefix + p.name)[:100])
             for p in snapshot.session.players if p.name.lower().startswith(wanted)][:25]
+
+
+def _progress(interaction: discord.Interaction) -> Callable[[str], Awaitable[None]]:
+    """How far a big /import has got, in the deferred answer ("thinking...") until the
+    reply replaces it. Only a line to look at: one that can't be shown changes nothing."""
+
+    async def say(line: str) -> None:
+        if not interaction.response.is_done():
+            return  # not deferred yet: nothing to edit
+        try:
+            await interaction.edit_original_response(content=line)
+        except discord.HTTPException as error:
+            log.warning("discord: progress not shown: %s", error)
+
+    return say
