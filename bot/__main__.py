@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
+import io
 import json
 import logging
 import os
 import sys
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -62,13 +65,16 @@ def _parser(tr: Tr) -> argparse.ArgumentParser:
     sub.add_parser("run", help=tr("run the chat platforms whose tokens are set"))
     sub.add_parser("migrate", help=tr("bring the database up to date"))
     sub.add_parser("health", help=tr("check the database; print JSON; exit 0 when healthy"))
-    backup = sub.add_parser("backup", help=tr("write one chat's sessions as JSON"))
-    backup.add_argument("--chat", required=True,
-                        help=tr("e.g. telegram:-100123 or discord:456"))
-    backup.add_argument("--out", help=tr("file to write (default: standard output)"))
-    restore = sub.add_parser("restore", help=tr("restore a backup into an empty chat"))
+    backup = sub.add_parser("backup", help=tr("write every chat (or one) as JSON"))
+    backup.add_argument("--chat", help=tr("only this chat, e.g. telegram:-100123 or "
+                                          "discord:456"))
+    backup.add_argument("--out", help=tr("file to write (default: standard output); "
+                                         "ending in .gz: compressed"))
+    restore = sub.add_parser("restore", help=tr("restore a backup into empty chats"))
     restore.add_argument("file", help=tr("a file written by backup"))
-    restore.add_argument("--chat", help=tr("restore into this chat instead of the original"))
+    restore.add_argument("--chat", help=tr("a one-chat file: restore into this chat instead "
+                                           "of the original; a file of every chat: restore "
+                                           "only this chat"))
     return parser
 
 
@@ -138,6 +144,8 @@ async def _backup(settings: Settings, args: argparse.Namespace) -> int:
     from bot.storage.migrations import upgrade
 
     url = settings.database_url
+    if args.chat is None:
+        return await _backup_all(url, args.out)
     try:
         engine = create_engine(url)
         try:
@@ -151,48 +159,115 @@ async def _backup(settings: Settings, args: argparse.Namespace) -> int:
         raise Failure(NOTHING, _("Chat {chat} has no games to back up (chats look like "
                                  "telegram:-100123 or discord:456).", chat=args.chat))
     text = json.dumps(data, ensure_ascii=False, indent=1)
-    if args.out:
-        try:
-            Path(args.out).write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise Failure(FILE, _("Can't write {file}: {why}.", file=args.out,
-                                  why=str(error.strerror))) from error
-    else:
-        print(text)
+    with _output(args.out) as write:
+        write(text)
     print(cli_tr().render(_n("{n} session of {chat} backed up.",
                              "{n} sessions of {chat} backed up.", len(data["sessions"]),
                              chat=args.chat)), file=sys.stderr)
     return OK
 
 
-async def _restore(settings: Settings, args: argparse.Namespace) -> int:
-    from bot.storage.backup import RestoreError, import_chat
+async def _backup_all(url: str, out: str | None) -> int:
+    """Every chat into one file (a schedule runs this: README, Backups)."""
+    from bot.storage.backup import backup_all
     from bot.storage.database import create_engine
     from bot.storage.migrations import upgrade
 
+    with _output(out) as write:
+        try:
+            engine = create_engine(url)
+            try:
+                await upgrade(engine)
+                chats, sessions = await backup_all(engine, write)
+            finally:
+                await engine.dispose()
+        except Exception as error:
+            raise database_failure(url, error) from error
+    tr = cli_tr()
+    print(tr.render(_("{chats} backed up ({sessions}).",
+                      chats=_n("{n} chat", "{n} chats", chats),
+                      sessions=_n("{n} session", "{n} sessions", sessions))), file=sys.stderr)
+    return OK
+
+
+@contextmanager
+def _output(out: str | None) -> Iterator[Callable[[str], None]]:
+    """Where a backup goes, piece by piece: standard output, or a file written beside its
+    name and put in its place only once whole (a backup stopped half-way never takes the
+    place of the last good one); gzip-compressed when the name ends in .gz."""
+    if out is None:
+        yield sys.stdout.write
+        sys.stdout.write("\n")
+        return
+    target = Path(out)
+    part = target.with_name(f".{target.name}.part")
     try:
-        data = json.loads(Path(args.file).read_bytes())
+        raw = part.open("wb")
+    except OSError as error:
+        raise Failure(FILE, _("Can't write {file}: {why}.", file=out,
+                              why=str(error.strerror))) from error
+    try:
+        with raw, (gzip.open(raw, "wt", encoding="utf-8") if out.endswith(".gz")
+                   else io.TextIOWrapper(raw, encoding="utf-8")) as text:
+            yield text.write
+        os.replace(part, target)
+    except OSError as error:
+        part.unlink(missing_ok=True)
+        raise Failure(FILE, _("Can't write {file}: {why}.", file=out,
+                              why=str(error.strerror))) from error
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+
+
+async def _restore(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.storage.backup import (
+        ALL_FORMAT,
+        RestoreError,
+        chats_of,
+        import_chat,
+        import_every_chat,
+    )
+    from bot.storage.database import create_engine
+    from bot.storage.migrations import upgrade
+    from bot.storage.reading import parse_export
+
+    try:
+        raw = Path(args.file).read_bytes()
+        data = parse_export(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
     except OSError as error:
         raise Failure(FILE, _("Can't read {file}: {why}.", file=args.file,
-                              why=str(error.strerror))) from error
-    except ValueError as error:
-        raise Failure(FILE, _("{file} is not a backup (not JSON: {why}).", file=args.file,
-                              why=str(error))) from error
+                              why=str(error.strerror or error))) from error
+    except RestoreError as error:
+        raise Failure(FILE, _("{file} is not a backup ({why}).", file=args.file,
+                              why=error.message)) from error
+    every = isinstance(data, dict) and data.get("format") == ALL_FORMAT
     url = settings.database_url
     try:
+        chats = chats_of(data, args.chat) if every else []
         engine = create_engine(url)
         try:
             await upgrade(engine)
-            count = await import_chat(engine, data, args.chat)
+            if every:
+                count = await import_every_chat(engine, chats)
+            else:
+                count = await import_chat(engine, data, args.chat)
         finally:
             await engine.dispose()
     except RestoreError as error:
         raise Failure(FILE, _("Not restored: {why}.", why=error.message)) from error
     except Exception as error:
         raise database_failure(url, error) from error
-    print(cli_tr().render(_n("{n} session restored into {chat}.",
-                             "{n} sessions restored into {chat}.", count,
-                             chat=args.chat or data["chat"])), file=sys.stderr)
+    tr = cli_tr()
+    if every:
+        print(tr.render(_("{chats} restored ({sessions}).",
+                          chats=_n("{n} chat", "{n} chats", len(chats)),
+                          sessions=_n("{n} session", "{n} sessions", count))),
+              file=sys.stderr)
+    else:
+        print(tr.render(_n("{n} session restored into {chat}.",
+                           "{n} sessions restored into {chat}.", count,
+                           chat=args.chat or data["chat"])), file=sys.stderr)
     return OK
 
 

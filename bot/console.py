@@ -13,6 +13,8 @@ import json
 import re
 import sys
 import uuid
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -62,11 +64,7 @@ def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT,
     if parsed.name == "import" and parsed.options.get(""):
         # the console's way of sending a file: /import path/to/export.json
         raw = parsed.options.pop("")
-        try:
-            attachment = Path(raw).expanduser().read_bytes()
-        except (OSError, RuntimeError) as error:  # RuntimeError: ~nosuchuser has no home
-            why = (getattr(error, "strerror", None) or str(error)).rstrip(".")
-            raise UserError(_("Can't read {file}: {why}.", file=raw, why=why)) from None
+        attachment = read_file(raw)
     # `@bob` is the person the console knows as bob (for /link name:Bob @bob, /seat)
     mentions = {f"@{m.group(1)}": Actor(f"console:{m.group(1).lower()}", m.group(1),
                                         by_name=True)
@@ -75,6 +73,27 @@ def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT,
     return Command(chat=chat, actor=actor, name=parsed.name, options=parsed.options,
                    attachment=attachment, origin_id=f"console:{uuid.uuid4().hex}",
                    mentions=mentions, locale=locale)
+
+
+MAX_FILE = 200_000_000  # bytes: as much as /import unpacks from a .gz (exchange.py)
+
+
+def read_file(raw: str) -> bytes:
+    """The file /import PATH names, read with a cap: a regular file of at most MAX_FILE
+    bytes (/dev/zero or a fifo would be read forever)."""
+    try:
+        path = Path(raw).expanduser()
+        if path.exists() and not path.is_file():  # a device or a fifo: never opened
+            raise UserError(_("Can't read {file}: it is not a file.", file=raw))
+        with path.open("rb") as file:
+            data = file.read(MAX_FILE + 1)
+    except (OSError, RuntimeError) as error:  # RuntimeError: ~nosuchuser has no home
+        why = (getattr(error, "strerror", None) or str(error)).rstrip(".")
+        raise UserError(_("Can't read {file}: {why}.", file=raw, why=why)) from None
+    if len(data) > MAX_FILE:
+        raise UserError(_("Can't read {file}: it is over {n} MB, the most /import reads.",
+                          file=raw, n=MAX_FILE // 1_000_000))
+    return data
 
 
 def render_plain(reply: Reply) -> str:
@@ -150,7 +169,9 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
             if piece in ("/quit", "/exit"):
                 return 0
             try:
-                reply = await service.handle(line_to_command(piece, user, chat, language))
+                command = replace(line_to_command(piece, user, chat, language),
+                                  progress=partial(_progress, stdout, as_json))
+                reply = await service.handle(command)
             except UserError as error:  # the line itself: it doesn't parse, or a file to
                 # /import is unreadable; said in the chat's language, else the environment's
                 tr = translator(await service.language(chat, language))
@@ -160,6 +181,14 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
             except OSError as error:
                 path, reply = None, _not_written(reply, files, error)
             _write(stdout, reply, path, as_json)
+
+
+async def _progress(stdout: TextIO, as_json: bool, line: str) -> None:
+    """How far long work has got (a big /import): a line of its own, before the reply;
+    with --json an object marked "progress", so a reader can tell it from a reply."""
+    stdout.write(json.dumps({"ok": True, "progress": True, "text": line}, ensure_ascii=False)
+                 + "\n" if as_json else line + "\n")
+    stdout.flush()
 
 
 def _not_written(reply: Reply, files: Path, error: OSError) -> Reply:

@@ -14,7 +14,7 @@ from sqlalchemy.exc import ArgumentError
 from bot.core.i18n import Joined, Msg, Text, Tr, _, choose, translator
 
 # Exit codes (documented in the README, "Running it").
-OK, UNHEALTHY, BAD_SETTING, DATABASE, FILE, PLATFORM, NOTHING = 0, 1, 2, 3, 4, 5, 6
+OK, UNHEALTHY, BAD_SETTING, DATABASE, FILE, PLATFORM, NOTHING, DAMAGED = 0, 1, 2, 3, 4, 5, 6, 7
 
 
 def environment_language(environ: Mapping[str, str] | None = None) -> str:
@@ -75,9 +75,21 @@ def database_failure(url: str, error: BaseException) -> Failure:
     if isinstance(error, ValueError) and "DATABASE_URL" in str(error):
         return Failure(BAD_SETTING, _("{error}: use sqlite:///maalbot.db or "
                                       "postgresql://user@host/dbname.", error=lazy(error)))
+    from bot.storage.problems import DAMAGED as DAMAGED_TEXT
+    from bot.storage.problems import problem
+    from bot.storage.sqlite_file import DatabaseDamaged
+
+    if isinstance(error, DatabaseDamaged):  # what was found, and to restore from a backup
+        return Failure(DAMAGED, error.message)
     text = " ".join(str(e) for e in _chain(error))
     kinds = {type(e).__name__ for e in _chain(error)}
     where = _where(url)
+    known = problem(error)
+    if known is DAMAGED_TEXT:
+        return Failure(DAMAGED, _("{where}: {problem}", where=where, problem=known))
+    if known is not None and "unable to open database file" not in text:
+        # read-only, rights taken away, a full disk, busy: what the host must do
+        return Failure(DATABASE, _("{where}: {problem}", where=where, problem=known))
     if "unable to open database file" in text:
         return Failure(DATABASE, _("Can't open {where}: does its folder exist, and may this "
                                    "user write there?", where=where))

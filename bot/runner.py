@@ -68,7 +68,7 @@ async def serve_health(store: SqlStore, port: int) -> web.AppRunner:
     """GET /health: 200 and JSON while the database answers and is up to date, else 503."""
 
     async def health(_: web.Request) -> web.Response:
-        report = await engine_health(store.engine)
+        report = await engine_health(store.engine, store.file)
         return web.json_response(report, status=200 if report["ok"] else 503)
 
     app = web.Application()

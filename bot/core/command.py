@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -43,14 +43,18 @@ class Command:
     attachment: bytes | None = None  # a file sent with the command (/import)
     # The platform can show buttons: a destructive command asks first, /hand offers taps.
     buttons: bool = False
-    # What a confirmation tap was about ({"session": id, "hand": no}): refused if the table
-    # has changed since it was asked.
+    # What a confirmation tap was about ({"session": id, "hand": no, "version": the
+    # session's version when asked}; a payment's: {"session": 0, "hand": its id}): refused
+    # if the table has changed since it was asked.
     expect: Mapping[str, int] | None = None
     # The game the sender addressed (a Discord subcommand per game): refused in another's chat.
     game: str | None = None
     # The sender's language as the platform reports it (Telegram's language_code, a Discord
     # interaction's locale): the reply's language when the chat has not set one.
     locale: str | None = None
+    # Where long work (an /import of many hands) says how far it has got: a platform that
+    # can show a line meanwhile gives one (the console prints it); None: the reply only.
+    progress: Callable[[str], Awaitable[None]] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

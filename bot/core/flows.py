@@ -36,8 +36,10 @@ class Ask(StrEnum):
 class Step(StrEnum):
     WINNER = "hw"  # args: session, hand no
     SEEN = "hs"  # args: session, hand no, winner seat, seen mask
-    UNDO = "cu"  # args: session, hand no (0: the waiting hand)
-    END = "ce"  # args: session, hands recorded
+    # args: session, hand no (0: the waiting hand), the session's version when asked (a
+    # payment: 0, its id)
+    UNDO = "cu"
+    END = "ce"  # args: session, hands recorded, the session's version when asked
     INPUT = "hi"  # args: session, hand no
     BOARD = "hb"  # args: session
     FORGET = "cf"  # args: what (FORGET_ME or FORGET_CHAT)
@@ -137,12 +139,16 @@ def seen(tr: Tr, session_id: int, hand_no: int, players: list[Player], winner: P
 
 
 def confirm(step: Step, text: str, yes: str, session_id: int, no: int, starter: int,
-            tr: Tr | None = None) -> Question:
+            tr: Tr | None = None, version: int | None = None) -> Question:
     """`text` and `yes` already in the language of `tr` (pass it: without one the "keep it"
-    button is English)."""
+    button is English). `version`: the session's version when asked. Every change to a
+    session increments it, so a Yes names the exact table it was asked about: an old
+    confirmation tapped after hand 2 was undone and another hand 2 recorded is stale,
+    never applied to the new one."""
     if tr is None:
         from bot.core.i18n import ENGLISH as tr
-    return Question(Ask.CONFIRM, text, Token(step, starter, (session_id, no)),
+    args = (session_id, no) if version is None else (session_id, no, version)
+    return Question(Ask.CONFIRM, text, Token(step, starter, args),
                     (Choice(yes, YES, danger=True), Choice(tr("No, keep it"), NO)))
 
 

@@ -29,7 +29,7 @@ from bot.core.grammar import clip
 from bot.core.handlers import flows as answers
 from bot.core.handlers import hands
 from bot.core.handlers.board import board_reply
-from bot.core.handlers.call import NO_GAME, Call, Outcome
+from bot.core.handlers.call import LIMIT, NO_GAME, Call, Outcome
 from bot.core.i18n import Msg, Text, _
 from bot.core.session import (
     LIVE,
@@ -311,8 +311,12 @@ class Service:
     async def _safely(self, run: Callable[..., Awaitable[Reply]], command: Command | None,
                       admin: AdminCheck | None) -> Reply:
         try:
-            async with asyncio.timeout(self.command_seconds):
-                return await run(command, admin)
+            async with asyncio.timeout(self.command_seconds) as limit:
+                kept = LIMIT.set((limit, self.command_seconds))  # moved on by long work
+                try:
+                    return await run(command, admin)
+                finally:
+                    LIMIT.reset(kept)
         except UserError as error:
             language = getattr(error, "language", None) or i18n.choose(
                 None, command.locale if command else None)
@@ -329,11 +333,18 @@ class Service:
             # A bug, the database went away, or it took too long. Whether the change was
             # committed is known only by its origin id: say only what is known.
             slow = isinstance(error, TimeoutError)
+            explain = getattr(self.store, "problem", None)
+            known: Text | None = explain(error) if explain is not None else None
+            # a failure the host must mend is one line (the traceback with LOG_LEVEL=DEBUG)
             log.log(logging.WARNING if slow else logging.ERROR,
-                    "command failed: chat=%s command=%s origin=%s",
+                    "command failed: chat=%s command=%s origin=%s%s",
                     command.chat if command else "?", command.name if command else "?",
-                    command.origin_id if command else "?", exc_info=not slow)
-            return await self._after_failure(command, slow)
+                    command.origin_id if command else "?",
+                    f": {type(error).__name__}: {str(error)[:200]}" if known else "",
+                    exc_info=not slow and (known is None or log.isEnabledFor(logging.DEBUG)))
+            if known is not None and getattr(error, "message", None) is known:
+                return self._failed(command, known)  # found before anything was written
+            return await self._after_failure(command, slow, known)
 
     @staticmethod
     def _language(command: Command | None) -> str:
@@ -347,7 +358,9 @@ class Service:
     def _failed(self, command: Command | None, text: Text) -> Reply:
         return Reply.error(self._say(command, text), self._language(command))
 
-    async def _after_failure(self, command: Command | None, slow: bool) -> Reply:
+    async def _after_failure(self, command: Command | None, slow: bool,
+                             known: Text | None = None) -> Reply:
+        """`known`: the database's own failure, said when nothing was recorded."""
         if command is None or command.origin_id is None:
             return self._failed(command, NOT_SURE)
         try:
@@ -358,7 +371,7 @@ class Service:
                         exc_info=True)
             return self._failed(command, NOT_SURE)
         if previous is None:
-            return self._failed(command, SLOW if slow else FAILED)
+            return self._failed(command, known or (SLOW if slow else FAILED))
         reply = Reply.from_json(previous)
         if reply.ok:  # in the language the kept answer is in
             recorded = i18n.translator(reply.language).render(RECORDED)

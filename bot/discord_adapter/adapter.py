@@ -14,7 +14,7 @@ import inspect
 import io
 import logging
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 import discord
@@ -274,7 +274,8 @@ class DiscordAdapter:
                            actor=actor_of(interaction), name=command.command,
                            options=options, origin_id=f"discord:{interaction.id}",
                            mentions=mentions, attachment=attachment, buttons=True,
-                           game=command.game, locale=locale_of(interaction))
+                           game=command.game, locale=locale_of(interaction),
+                           progress=_progress(interaction) if attachment else None)
             return await self.service.handle(core)
 
         await self._respond(interaction, run())
@@ -638,3 +639,18 @@ def _drop_late(pending: set[asyncio.Task[Any]]) -> Any:
         if not task.cancelled() and task.exception() is not None:
             log.warning("discord: a late answer failed: %s", task.exception())
     return dropped
+
+
+def _progress(interaction: discord.Interaction) -> Callable[[str], Awaitable[None]]:
+    """How far a big /import has got, in the deferred answer ("thinking...") until the
+    reply replaces it. Only a line to look at: one that can't be shown changes nothing."""
+
+    async def say(line: str) -> None:
+        if not interaction.response.is_done():
+            return  # not deferred yet: nothing to edit
+        try:
+            await interaction.edit_original_response(content=line)
+        except discord.HTTPException as error:
+            log.warning("discord: progress not shown: %s", error)
+
+    return say

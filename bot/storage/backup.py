@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -11,9 +11,17 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.i18n import _, _n
+from bot.storage.database import READ_ONLY
 from bot.storage.migrations import RUMMY_SCALE, scale_rummy_points
 from bot.storage.tables import hands, payments, seasons, sessions
-from bot.storage.validate import FORMAT, VERSION, RestoreError, check_backup
+from bot.storage.validate import (
+    FORMAT,
+    VERSION,
+    Checked,
+    Derived,
+    RestoreError,
+    check_backup,
+)
 
 _DATES = ("created_at", "ended_at", "voided_at", "started_at")
 
@@ -68,6 +76,30 @@ async def export_parts(conn: AsyncConnection, chat: str,
         yield "ledger", {"payments": paid, "seasons": held}
 
 
+IMPORTED = "import"  # a payment's recorder who sat at none of the file's games
+
+
+def session_values(session: Mapping[str, Any], derived: Derived,
+                   chat: str) -> dict[str, Any]:
+    """What a session's row takes from the file beside its own fields: the chat, and what
+    its hands make of it (never the file's word; rummy points in tenths, whatever the
+    file's version): totals, hand count and money book. Its
+    live board stays with the chat it was in."""
+    return {"chat": chat, "totals": {str(k): v for k, v in derived.totals.items()},
+            "hand_count": derived.hand_count, "money": derived.money, "board_ref": None,
+            "version": session.get("version") or 0}
+
+
+def payment_values(payment: Mapping[str, Any], checked: Checked) -> dict[str, Any]:
+    """A payment's row: its recorder as the file says only if they sat at the file's games;
+    anyone else becomes nobody's (IMPORTED), so only an admin may undo it, never an account
+    the file names."""
+    row = _dates({k: v for k, v in payment.items() if k != "id"})
+    if row["recorded_by"] not in checked.people:
+        row["recorded_by"] = IMPORTED
+    return row
+
+
 def head(chat: str) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION, "chat": chat}
 
@@ -112,6 +144,43 @@ async def export_sessions(conn: AsyncConnection, chat: str,
     return data
 
 
+ALL_FORMAT = "maalbot-all-chats"  # `python -m bot backup` with no --chat: every chat
+
+
+async def every_chat(conn: AsyncConnection) -> list[str]:
+    """The chats with anything to keep (games, payments, seasons), an import being written
+    (importer.py's staging chats) left out."""
+    found: set[str] = set()
+    for table in (sessions, payments, seasons):
+        rows = await conn.execute(select(func.distinct(table.c.chat)))
+        found |= {r[0] for r in rows if not str(r[0]).startswith("import:")}
+    return sorted(found)
+
+
+async def backup_all(engine: AsyncEngine, write: Callable[[str], None]) -> tuple[int, int]:
+    """Every chat, each as /export all writes it (a file /import or restore takes), in one
+    file, written piece by piece with `write`; all read in one transaction, so the chats
+    are as they were at one moment. Returns (chats, sessions)."""
+    async with engine.connect() as conn:
+        if conn.dialect.name == "postgresql":  # one snapshot for every statement
+            await conn.execution_options(isolation_level="REPEATABLE READ")
+        else:  # a plain BEGIN: a WAL reader's snapshot, no write lock taken
+            await conn.execution_options(**{READ_ONLY: True})
+        chats = await every_chat(conn)
+        write(json.dumps({"format": ALL_FORMAT, "version": VERSION,
+                          "created_at": datetime.now(UTC).isoformat()})[:-1] + ', "chats": [')
+        count = 0
+        for i, chat in enumerate(chats):
+            if i:
+                write(", ")
+            async for chunk in json_chunks(export_parts(conn, chat), chat):
+                write(chunk)
+            count += (await conn.execute(select(func.count()).select_from(sessions)
+                                         .where(sessions.c.chat == chat))).scalar_one()
+        write("]}")
+    return len(chats), count
+
+
 async def export_chat(engine: AsyncEngine, chat: str) -> dict[str, Any]:
     async with engine.connect() as conn:
         return await export_sessions(conn, chat)
@@ -123,13 +192,51 @@ async def import_chat(engine: AsyncEngine, data: dict[str, Any], chat: str | Non
         return await import_sessions(conn, data, chat or data.get("chat"))
 
 
+def chats_of(data: Any, only: str | None = None) -> list[Mapping[str, Any]]:
+    """The chats of a file of every chat (`only`: that one), each checked as /import checks
+    a file, before anything is written; RestoreError names what is wrong."""
+    found = data.get("chats") if isinstance(data, Mapping) else None
+    if not isinstance(found, list) or not all(isinstance(c, Mapping) for c in found):
+        raise RestoreError(_("`chats` must be a list of exports"))
+    if only is not None:
+        found = [c for c in found if c.get("chat") == only]
+        if not found:
+            raise RestoreError(_("the file has no chat {chat}", chat=only))
+    for chat in found:
+        try:
+            check_backup(chat)
+        except RestoreError as error:
+            raise RestoreError(_("chat {chat}: {why}", chat=str(chat.get("chat"))[:60],
+                                 why=error.message)) from None
+    return found
+
+
+async def import_every_chat(engine: AsyncEngine, chats: list[Mapping[str, Any]]) -> int:
+    """Restore each chat into the chat of its name, all in one transaction: every one of
+    them must be empty, or nothing is restored. Returns the sessions restored."""
+    restored = 0
+    async with engine.begin() as conn:
+        for chat in chats:
+            restored += await import_sessions(conn, chat, chat.get("chat"))
+    return restored
+
+
 async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
                           target: str | None) -> int:
-    check_backup(data)  # all of it, before anything is written
+    """Check the whole file, then write it into an empty chat in this transaction."""
+    checked = check_backup(data)  # all of it, before anything is written
     if not target:
         raise RestoreError(_("the backup names no chat; give one"))
-    # points kept in the units of their time: a version 1 file had whole rummy points
-    scale = RUMMY_SCALE if data.get("version") == 1 else 1
+    await check_empty(conn, target, data)
+    writer = Writer(data, checked, target)
+    await writer.write(conn)
+    return len(data["sessions"])
+
+
+async def check_empty(conn: AsyncConnection | Any, target: str,
+                      data: Mapping[str, Any]) -> None:
+    """RestoreError unless the chat has no sessions, and no payments or seasons where the
+    file brings some."""
     existing = (await conn.execute(
         select(func.count()).select_from(sessions).where(sessions.c.chat == target)
     )).scalar_one()
@@ -151,25 +258,85 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
         raise RestoreError(_n("chat {chat} already has {n} season; restore into an empty "
                               "chat", "chat {chat} already has {n} seasons; restore into an "
                               "empty chat", held, chat=target))
-    for session in data["sessions"]:
-        values = _dates({k: v for k, v in session.items() if k not in ("id", "hands")})
-        values["chat"] = target
-        values["totals"] = scale_rummy_points(session["game"], session["totals"], scale)
-        new_id = (await conn.execute(
-            insert(sessions).values(**values).returning(sessions.c.id))).scalar_one()
-        old_to_new: dict[int, int] = {}
-        for hand in session["hands"]:
-            row = _dates({k: v for k, v in hand.items() if k not in ("id",)})
-            row["session_id"] = new_id
-            row["deltas"] = scale_rummy_points(session["game"], hand["deltas"], scale)
-            row["replaced_by"] = old_to_new.get(row.get("replaced_by") or -1)
-            hand_id = (await conn.execute(
-                insert(hands).values(**row).returning(hands.c.id))).scalar_one()
-            old_to_new[hand["id"]] = hand_id
-    for payment in data.get("payments") or []:  # version 3 on: the ledger's payments
-        row = _dates({k: v for k, v in payment.items() if k != "id"})
-        await conn.execute(insert(payments).values(chat=target, **row))
-    for season in data.get("seasons") or []:  # version 3 on: the chat's seasons
-        row = _dates({k: v for k, v in season.items() if k != "id"})
-        await conn.execute(insert(seasons).values(chat=target, **row))
-    return len(data["sessions"])
+
+
+class Writer:
+    """A checked file's rows, written into `chat` a batch at a time (or all at once): it
+    keeps its place between batches, each of which may be a transaction of its own."""
+
+    def __init__(self, data: Mapping[str, Any], checked: Checked, chat: str) -> None:
+        self.data, self.checked, self.chat = data, checked, chat
+        # points kept in the units of their time: a version 1 file had whole rummy points
+        self.scale = RUMMY_SCALE if data.get("version") == 1 else 1
+        self.session = 0  # the next session to write (or the one whose hands are going)
+        self.hand = 0  # its next hand
+        self.session_id: int | None = None  # its row, once written
+        self.old_to_new: dict[int, int] = {}
+        self.named: dict[int | None, set[int]] = {}
+        self.rest_done = False  # payments and seasons
+        self.hands_written = 0
+
+    async def write(self, conn: AsyncConnection | Any, budget: int | None = None) -> bool:
+        """Write up to `budget` hands (all of them: None); True once everything is."""
+        found = self.data["sessions"]
+        left = budget
+        while self.session < len(found):
+            session = found[self.session]
+            if self.session_id is None:
+                values = _dates({k: v for k, v in session.items() if k not in ("id", "hands")})
+                values.update(session_values(session, self.checked.sessions[self.session],
+                                             self.chat))
+                self.session_id = (await conn.execute(
+                    insert(sessions).values(**values).returning(sessions.c.id))).scalar_one()
+                self.old_to_new = {}
+            count = len(session["hands"]) - self.hand if left is None \
+                else min(left, len(session["hands"]) - self.hand)
+            if count:
+                await self._hands(conn, session, session["hands"][self.hand:self.hand + count])
+                self.hand += count
+                self.hands_written += count
+                if left is not None:
+                    left -= count
+            if self.hand < len(session["hands"]):
+                return False  # this batch is full
+            self.session, self.hand, self.session_id = self.session + 1, 0, None
+            if left == 0 and self.session < len(found):
+                return False
+        if not self.rest_done:
+            for payment in self.data.get("payments") or []:  # version 3 on: the ledger
+                row = payment_values(payment, self.checked)
+                await conn.execute(insert(payments).values(chat=self.chat, **row))
+            for season in self.data.get("seasons") or []:  # version 3 on: the seasons
+                row = _dates({k: v for k, v in season.items() if k != "id"})
+                await conn.execute(insert(seasons).values(chat=self.chat, **row))
+            self.rest_done = True
+        return True
+
+    async def _hands(self, conn: AsyncConnection | Any, session: Mapping[str, Any],
+                     batch: list[Mapping[str, Any]]) -> None:
+        if self.session_id not in self.named:
+            # the hands another hand names as its replacement (the bot names none; a file
+            # may): their new ids are read back, one by one; the rest go in together
+            self.named = {self.session_id: {h["replaced_by"] for h in session["hands"]
+                                            if h.get("replaced_by") is not None}}
+        named = self.named[self.session_id]
+        rows = []
+        for hand in batch:
+            row = _dates({k: v for k, v in hand.items() if k not in ("id", "session_id")})
+            row["session_id"] = self.session_id
+            row["deltas"] = scale_rummy_points(session["game"], hand["deltas"], self.scale)
+            row["replaced_by"] = self.old_to_new.get(row.get("replaced_by") or -1)
+            row = {c: row.get(c) for c in HAND_ROW}
+            if hand["id"] in named:
+                if rows:
+                    await conn.execute(insert(hands), rows)
+                    rows = []
+                self.old_to_new[hand["id"]] = (await conn.execute(
+                    insert(hands).values(**row).returning(hands.c.id))).scalar_one()
+            else:
+                rows.append(row)
+        if rows:
+            await conn.execute(insert(hands), rows)  # one executemany for the batch
+
+
+HAND_ROW = [c.name for c in hands.columns if c.name != "id"]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -106,17 +107,52 @@ def _sqlite_transactions(engine: AsyncEngine, begin: bool = True) -> None:
         connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
 
+def sqlite_path(url: str) -> Path | None:
+    """The file a SQLite URL names (None: PostgreSQL, or SQLite in memory)."""
+    parsed = make_url(async_url(url))
+    if parsed.get_backend_name() != "sqlite" or not _sqlite_file(parsed):
+        return None
+    return Path(str(parsed.database)).expanduser()
+
+
+async def check_sqlite_file(path: Path) -> None:
+    """Before the store opens its file: a file that held hands and is now gone or empty
+    (its marker says so), or that SQLite's quick_check finds damaged, stops the start
+    (DatabaseDamaged, exit code 7) instead of being taken for a new database."""
+    from bot.storage.sqlite_file import damaged, held, lost, quick_check
+
+    since = held(path)
+    if since is not None and (not path.exists() or path.stat().st_size == 0):
+        raise lost(path, since)
+    why = await asyncio.to_thread(quick_check, path)
+    if why is not None:
+        raise damaged(path, why)
+
+
+async def holds_hands(engine: AsyncEngine) -> bool:
+    async with engine.connect() as conn:
+        return bool((await conn.execute(text("SELECT EXISTS (SELECT 1 FROM hands)"))).scalar())
+
+
 async def open_store(url: str, migrate: bool = True):  # type: ignore[no-untyped-def]
     from bot.storage.migrations import upgrade
+    from bot.storage.sqlite_file import SqliteFile, held, lost
     from bot.storage.store import SqlStore
 
+    path = sqlite_path(url)
+    if path is not None:
+        await check_sqlite_file(path)
     engine = create_engine(url)
-    if migrate:
-        try:
+    try:
+        if migrate:
             await upgrade(engine)
-        except BaseException:
-            await engine.dispose()  # no half-open pool left for the loop's end to trip on
-            raise
+        has_hands = await holds_hands(engine) if path is not None else False
+    except BaseException:
+        await engine.dispose()  # no half-open pool left for the loop's end to trip on
+        raise
+    if path is not None and not has_hands and (since := held(path)) is not None:
+        await engine.dispose()
+        raise lost(path, since)  # tables there, every hand gone: replaced by a new file
     hot = create_engine(url, hot=True)
     if hot.dialect.name == "sqlite" and _sqlite_file(hot.url):
         # The writer's connection and a reader's, made now and kept in the pool: one made
@@ -125,4 +161,10 @@ async def open_store(url: str, migrate: bool = True):  # type: ignore[no-untyped
         # start took 0.5-0.9 s)
         async with hot.connect(), hot.connect():
             pass
-    return SqlStore(engine, hot)
+    store = SqlStore(engine, hot)
+    if path is not None:
+        store.file = SqliteFile(path)
+        store.file.open()
+        if has_hands:
+            store.file.mark()
+    return store

@@ -467,6 +467,7 @@ class HotState:
         self.versions: dict[int, int] = {}  # session id -> its version as this tx left it
         self.hands_dirty: set[int] = set()  # sessions with hand writes since their save
         self.sa_wrote_hands = False
+        self.wrote_hands = False  # a hand queued: the SQLite file holds hands once committed
         self.conn = Conn(self)
 
     async def _connect(self) -> None:
@@ -535,6 +536,7 @@ class HotState:
         return self.sa
 
     def queue(self, write: Write) -> None:
+        self.wrote_hands |= write.table == "hands"
         if write.table == "sessions":
             # a session saved twice: its last values, checked against the first version
             # (one PostgreSQL statement sees the row only as it was before it)
@@ -564,7 +566,7 @@ class HotState:
         assert self.driver is not None
         await self.driver.flush(writes, commit=True)
         if self.write:
-            self.store._committed()
+            self.store._committed(self.chat, self.wrote_hands or self.sa_wrote_hands)
         window = self.window
         if not self.write:
             return  # a reader's hands may be newer than the version it read (PostgreSQL)

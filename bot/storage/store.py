@@ -35,6 +35,10 @@ from bot.storage.backup import (
     import_sessions,
     json_chunks,
 )
+from bot.storage.database import READ_ONLY
+from bot.storage.problems import problem
+from bot.storage.reading import parse_export
+from bot.storage.sqlite_file import SqliteFile
 from bot.storage.tables import chat_settings, hands, origins, payments, seasons, sessions
 
 log = logging.getLogger(__name__)
@@ -57,6 +61,8 @@ class SqlStore:
         # PostgreSQL: connections between commands, kept out of the pool (hot.py IDLE_KEPT)
         self._idle: list[tuple[Any, Any]] = []
         self._commits = 0
+        # SQLite: its file, looked at before each command (bot/storage/sqlite_file.py)
+        self.file: SqliteFile | None = None
         self._checkpointing: asyncio.Task[None] | None = None
         # In-process lock per chat so commands of one chat queue instead of contending in the
         # database; the database lock below does the same across processes.
@@ -73,7 +79,10 @@ class SqlStore:
                           write: bool = True) -> AsyncIterator[SqlChatTransaction]:
         """One command's transaction. Writers of a chat take turns (on SQLite, all writers:
         it has one at a time; queueing here beats its busy-wait, whose sleeps add whole
-        milliseconds). A transaction that only reads waits for nobody and holds nobody up."""
+        milliseconds). A transaction that only reads waits for nobody and holds nobody up.
+        A SQLite file that is no longer the one at its path is used no more (StoreProblem)."""
+        if self.file is not None:
+            self.file.check()
         if not write:
             async with self._hot(chat, write=False) as tx:
                 yield tx
@@ -133,7 +142,11 @@ class SqlStore:
                         text("SELECT pg_advisory_unlock(hashtextextended(:k, 0))"), {"k": key})
 
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None:
+        """What a command of this origin answered, if it was recorded. Read without the
+        write lock (on SQLite a plain BEGIN: a WAL reader never waits), so the check after
+        a command that waited for the lock in vain says "not recorded" at once."""
         async with self.engine.connect() as conn:
+            await conn.execution_options(**{READ_ONLY: True})
             return await _origin_reply(conn, origin_id)
 
     async def move_chat(self, old: str, new: str) -> bool:
@@ -151,13 +164,28 @@ class SqlStore:
         done = await forget.forget_chat(self, chat)
         return Forgotten(games=done.games, payments=done.payments, seasons=done.seasons)
 
-    def _committed(self) -> None:
+    def problem(self, error: BaseException) -> Any:
+        """What the host must mend, as a message, when `error` is the database's own
+        failure (bot/storage/problems.py); None for anything else."""
+        return problem(error)
+
+    async def import_file(self, chat: str, raw: bytes, origin_id: str | None,
+                          reply_for: Any, step: Any) -> tuple[Mapping[str, Any], bool]:
+        """A big /import, in batches beside the other chats (bot/storage/importer.py)."""
+        from bot.storage.importer import import_file
+
+        return await import_file(self, chat, raw, origin_id, reply_for, step)
+
+    def _committed(self, chat: str = "", wrote_hands: bool = False) -> None:
         """SQLite: every CHECKPOINT_EVERY commits, the WAL is copied back into the database
         by another connection, on its own thread, beside the commands (PASSIVE: it waits for
         nobody, and nobody waits for it), instead of by the commit that crossed 1,000
-        pages."""
+        pages. The first hand a chat keeps has the file marked as holding hands (a staging
+        import's are not kept until it is moved to its chat: bot/storage/importer.py)."""
         if self.backend != "sqlite":
             return
+        if wrote_hands and self.file is not None and not chat.startswith("import:"):
+            self.file.mark()
         self._commits += 1
         if self._commits % CHECKPOINT_EVERY == 0 and (
                 self._checkpointing is None or self._checkpointing.done()):
@@ -472,8 +500,11 @@ class SqlChatTransaction:
         return json_chunks(export_parts(self.conn, self.chat, session_ids, ledger),
                            self.chat, extra)
 
-    async def restore(self, data: Mapping[str, Any]) -> int:
+    async def restore(self, data: Mapping[str, Any] | bytes) -> int:
+        """A file (its bytes, read here) or its data, into this chat, in this transaction."""
         self._writable()
+        if isinstance(data, bytes):
+            data = parse_export(data)
         return await import_sessions(self.conn, data, self.chat)
 
     async def settings(self) -> ChatSettings:

@@ -4,20 +4,27 @@ chat unusable is refused with what is wrong, and nothing is written."""
 
 from __future__ import annotations
 
+import json
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from bot.core.command import Actor
 from bot.core.errors import UserError
 from bot.core.games import GAMES
+from bot.core.games.base import Game, PlayContext
+from bot.core.grammar import clip
 from bot.core.i18n import Msg, Text, _
 from bot.core.ledger import MAX_AMOUNT, amount_decimals
-from bot.core.money import hand_money, money_places
-from bot.core.players import Player, check_name
+from bot.core.money import MoneyBook, book_add, hand_money, money_places
+from bot.core.players import Player, Roster, check_name
+from bot.core.rules import RuleSpec
 from bot.core.seasons import season_key, season_name
 from bot.core.session import ENDED, OPEN
+from bot.storage.migrations import RUMMY_SCALE
 from bot.storage.tables import hands, payments, seasons, sessions
 
 FORMAT = "maalbot-backup"
@@ -35,6 +42,7 @@ TOP_KEYS = {"format", "version", "chat", "sessions", "payments", "seasons", "bal
 MAX_SEASONS = 10_000
 MAX_PAYMENTS = 1_000_000
 MAX_SESSIONS, MAX_HANDS = 10_000, 1_000_000
+IMPORTER = Actor("import", "import")  # who a game's code is told acts, while a file is checked
 
 
 class RestoreError(ValueError):
@@ -46,8 +54,58 @@ class RestoreError(ValueError):
         self.message = message
 
 
-def check_backup(data: Any) -> None:
-    """Raise RestoreError naming the first thing wrong, or return when all of it is sound."""
+# Bounds on what a file may hold, each far above what the bot writes, so that nothing read
+# back can grow a reply, a total or a sum beyond what the bot handles:
+# - points in one hand's column, in stored units (rummy's tenths): more than any game's
+#   rules can give (Riichi's counted yakuman with honba, Tranca's table of 100,000 and its
+#   bonuses) and small enough that MAX_HANDS such hands keep every total exact as a float
+#   (the chart, under 2**53) and as a Decimal at any rate (28 digits);
+MAX_HAND_POINTS = 10_000_000
+MAX_PLAYERS = 64  # seats at one table
+MAX_NAME = 100  # a display name (a recorder's, a payer's; players' are check_name's 24)
+MAX_ID = 200  # a person's id, an origin id, a handle, a board's message
+MAX_SUMMARY = 20_000  # a hand's summary as kept (its messages and values)
+MAX_REASON = 2_000  # why a hand was undone or replaced, as kept
+MAX_VERSION = 2**31 - 1  # sessions.version is an INTEGER (32 bits on PostgreSQL)
+# a game's own data (a hand's inputs, the game state, a waiting hand): a few levels, a few
+# thousand values, short texts and numbers within 10^15
+MAX_DEPTH, MAX_NODES, MAX_TEXT, MAX_NUMBER = 12, 10_000, 2_000, 10**15
+STEP = 500  # hands checked between two looks at the clock (an import checks cooperatively)
+
+
+@dataclass
+class Derived:
+    """What a session's hands make of it: written on import, whatever the file says."""
+
+    totals: dict[int, int]
+    hand_count: int
+    money: MoneyBook
+
+
+@dataclass
+class Checked:
+    """A file found sound: each session's derived fields, in the file's order, and the
+    people its games seat (a payment keeps its recorder only if they are one of them)."""
+
+    sessions: list[Derived] = field(default_factory=list)
+    people: set[str] = field(default_factory=set)
+    hands: int = 0
+
+
+def check_backup(data: Any) -> Checked:
+    """Raise RestoreError naming the first thing wrong, or return what the hands make of
+    the sessions when all of it is sound."""
+    steps = checking(data)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def checking(data: Any) -> Generator[int, None, Checked]:
+    """check_backup a step at a time: yields the hands checked so far every STEP hands, so
+    an import of a big file lets other chats' commands run between steps."""
     if not isinstance(data, Mapping) or data.get("format") != FORMAT \
             or data.get("version") not in READS:
         raise RestoreError(_("this is not a Maalbot export (format {format}, version {versions})",
@@ -56,25 +114,26 @@ def check_backup(data: Any) -> None:
     if not isinstance(found, list) or len(found) > MAX_SESSIONS:
         raise RestoreError(_("`sessions` must be a list of at most {n} sessions",
                              n=f"{MAX_SESSIONS:,}"))
+    checked = Checked()
     open_sessions = 0
-    hand_total = 0
     for i, session in enumerate(found, 1):
         where = _("session {no}", no=i)
-        _check_session(session, where)
+        derived = yield from _check_session(session, where, checked, data["version"])
+        checked.sessions.append(derived)
         open_sessions += session["status"] == OPEN
-        hand_total += len(session["hands"])
-        if hand_total > MAX_HANDS:
-            raise RestoreError(_("more than {n} hands in all", n=f"{MAX_HANDS:,}"))
     if open_sessions > 1:
         raise RestoreError(_("more than one open game: a chat has one at a time"))
     _only(data, TOP_KEYS, _("the file"))
+    checked.people = _people(found)
     paid = data.get("payments")
     if paid is not None:
         if not isinstance(paid, list) or len(paid) > MAX_PAYMENTS:
             raise RestoreError(_("`payments` must be a list of at most {n}", n=f"{MAX_PAYMENTS:,}"))
-        people, money = _people(found), _money_places(found)
+        money = _money_places(found)
         for i, payment in enumerate(paid, 1):
-            _check_payment(payment, _("payment {no}", no=i), people, money)
+            _check_payment(payment, _("payment {no}", no=i), checked.people, money)
+            if i % STEP == 0:
+                yield checked.hands
     held = data.get("seasons")
     if held is not None:
         if not isinstance(held, list) or len(held) > MAX_SEASONS:
@@ -82,6 +141,7 @@ def check_backup(data: Any) -> None:
         for i, season in enumerate(held, 1):
             _check_season(season, _("season {no}", no=i))
         _check_seasons(held)
+    return checked
 
 
 def _people(sessions: list[Mapping[str, Any]]) -> set[str]:
@@ -104,10 +164,9 @@ def _money_places(sessions: list[Mapping[str, Any]]) -> dict[str, int]:
         try:
             if rules.get("currency") or Decimal(str(rules.get("rate", "1"))) != 1:
                 places.setdefault(str(rules.get("currency") or ""), 2)
-            for hand in session["hands"]:
-                money = hand_money(_numbers(hand["deltas"], _("a hand")), hand["rules"],
-                                   game.point_places) \
-                    if isinstance(hand["rules"], Mapping) else None
+            for hand in session["hands"]:  # checked: their deltas and rules are sound
+                money = hand_money({int(k): v for k, v in hand["deltas"].items()},
+                                   hand["rules"], game.point_places)
                 if money is not None:
                     currency, amounts = money
                     places[currency] = max(places.get(currency, 2),
@@ -148,7 +207,8 @@ def _check_season(season: Any, where: Text) -> None:
     for key in ("name", "started_by", "started_by_name"):
         if key not in season:
             raise RestoreError(_("{where} has no `{key}`", where=where, key=key))
-        _kind(season, key, str, where)
+        _text(season, key, where, MAX_NAME if key != "started_by" else MAX_ID)
+    _text(season, "ended_by", where, MAX_ID, optional=True)
     try:
         name = season_name(season["name"])
     except UserError as error:
@@ -169,7 +229,10 @@ def _check_payment(payment: Any, where: Text, people: set[str],
                 "recorded_by", "recorded_by_name"):
         if key not in payment:
             raise RestoreError(_("{where} has no `{key}`", where=where, key=key))
-        _kind(payment, key, str, where)
+        _text(payment, key, where, MAX_ID if key in ("payer", "payee", "recorded_by")
+              else 40 if key == "amount" else MAX_NAME)
+    _text(payment, "origin_id", where, MAX_ID, optional=True)
+    _text(payment, "voided_by", where, MAX_ID, optional=True)
     currency = payment["currency"]
     if currency not in places:
         played: Text = ", ".join(f"`{c}`" for c in sorted(places)) or _("no currency")
@@ -210,7 +273,8 @@ def _check_payment(payment: Any, where: Text, people: set[str],
     _date(payment.get("voided_at"), _field(where, "voided_at"), optional=True)
 
 
-def _check_session(session: Any, where: Text) -> None:
+def _check_session(session: Any, where: Text, checked: Checked,
+                   version: int) -> Generator[int, None, Derived]:
     if not isinstance(session, Mapping):
         raise RestoreError(_("{where} is not an object", where=where))
     _only(session, SESSION_KEYS, where)
@@ -224,31 +288,46 @@ def _check_session(session: Any, where: Text) -> None:
                              game=str(session["game"])[:30], games=", ".join(GAMES)))
     # the game's title is data text of its catalogue: a message, shown translated
     where = _("{where} ({game})", where=where, game=Msg(game.title))
-    _kind(session, "id", int, where)
-    _kind(session, "hand_count", int, where)
-    _kind(session, "rules", Mapping, where)
+    _whole(session, "id", where)
+    _whole(session, "hand_count", where, 0, MAX_HANDS)
+    _whole(session, "version", where, 0, MAX_VERSION, optional=True)
     _kind(session, "totals", Mapping, where)
     _kind(session, "hands", list, where)
-    _kind(session, "created_by", str, where)
+    _text(session, "created_by", where, MAX_ID)
+    _text(session, "board_ref", where, MAX_ID, optional=True)
     _date(session.get("created_at"), _field(where, "created_at"))
     _date(session.get("ended_at"), _field(where, "ended_at"), optional=True)
     if session["status"] not in (OPEN, ENDED):
         raise RestoreError(_("{where}: status is {open} or {ended}", where=where, open=OPEN,
                              ended=ENDED))
+    rules = _check_rules(game, session["rules"], _field(where, "rules"))
     seats = _check_players(session["players"], where)
+    if len(session["hands"]) + checked.hands > MAX_HANDS:
+        raise RestoreError(_("more than {n} hands in all", n=f"{MAX_HANDS:,}"))
     # a game's board columns: its players' seats, or Tranca's sides (1, 2, 3)
     columns = seats if game.player_columns else {1, 2, 3}
-    totals = _numbers(session["totals"], _field(where, "totals"))
+    totals = _numbers(session["totals"], _field(where, "totals"), MAX_HANDS * MAX_HAND_POINTS)
     if not set(totals) <= columns:
         raise RestoreError(_("{where}: totals for a column that is not at the table", where=where))
+    # a version 1 file's rummy points were whole: what they make is kept in tenths now
+    scale = RUMMY_SCALE if version == 1 and game.key == "marriage_rummy" else 1
+    roster = Roster([Player.from_json(p) for p in session["players"]])
+    states = _States(game, roster, where)
     live: dict[int, dict[int, int]] = {}
+    book: MoneyBook = {}
+    rule_sets: dict[object, None] = {}  # the hands' rules, checked once per distinct set
     for j, hand in enumerate(session["hands"], 1):
         no, deltas = _check_hand(hand, _("{where}, hand entry {no}", where=where, no=j),
-                                 columns, game.zero_sum)
+                                 game, columns, seats, rule_sets, states)
         if hand.get("voided_at") is None:
             if no in live:
                 raise RestoreError(_("{where}: hand {no} is live twice", where=where, no=no))
             live[no] = deltas
+            book_add(book, {k: v * scale for k, v in deltas.items()}, hand["rules"],
+                     game.point_places)
+        checked.hands += 1
+        if checked.hands % STEP == 0:
+            yield checked.hands
     if sorted(live) != list(range(1, len(live) + 1)) or len(live) != session["hand_count"]:
         raise RestoreError(_("{where}: the live hands are not numbered 1 to hand_count ({count})",
                              where=where, count=session['hand_count']))
@@ -258,18 +337,161 @@ def _check_session(session: Any, where: Text) -> None:
             sums[column] = sums.get(column, 0) + points
     if any(sums.get(c, 0) != totals.get(c, 0) for c in set(sums) | set(totals)):
         raise RestoreError(_("{where}: the totals are not the sum of the hands", where=where))
+    _check_money(session.get("money"), book, _field(where, "money"))
+    state = session.get("game_state")
+    pending = session.get("pending")
+    if session["status"] == ENDED and pending is not None:
+        raise RestoreError(_("{where}: a finished game has a hand waiting", where=where))
+    states.check(state, _field(where, "game_state"), totals, rules,
+                 ended=session["status"] == ENDED)
+    if pending is not None:
+        _check_pending(game, roster, rules, pending, _field(where, "pending"))
+    return Derived({c: sums.get(c, 0) * scale for c in set(sums) | set(totals)}, len(live),
+                   book)
+
+
+def _check_rules(game: Game, rules: Any, where: Text) -> dict[str, Any]:
+    """Every rule one the game has, with a value it could have been set to (a rate within
+    /rules' bounds, a currency of at most 8 characters): the game's rules, completed."""
+    if not isinstance(rules, Mapping):
+        raise RestoreError(_("{where} must map rule names to values", where=where))
+    for key, value in rules.items():
+        try:
+            spec = game.rulebook.spec(key) if isinstance(key, str) else None
+        except UserError:
+            spec = None
+        if spec is None:
+            raise RestoreError(_("{where}: {game} has no rule `{key}`", where=where,
+                                 game=Msg(game.title), key=str(key)[:30]))
+        if not _rule_value(spec, value):
+            raise RestoreError(_("{where}: `{key}` can't be {value}", where=where, key=key,
+                                 value=clip(json.dumps(value, default=str))))
+    return game.rulebook.complete(rules)
+
+
+def _rule_value(spec: RuleSpec, value: Any) -> bool:
+    """A value /rules could have stored for `spec`: in its bounds, in its written form."""
+    if spec.kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool) \
+            and (spec.low is None or value >= spec.low) \
+            and (spec.high is None or value <= spec.high)
+    if spec.kind == "bool":
+        return isinstance(value, bool)
+    if not isinstance(value, str) or len(value) > MAX_TEXT:
+        return False
+    try:
+        return spec.parse(value) == value
+    except UserError:
+        return False
+
+
+def _check_money(money: Any, book: MoneyBook, where: Text) -> None:
+    """The file's money book, if it has one, is what its hands make (at each hand's rate):
+    compared as amounts, so 12.50 and 12.5 agree, and a currency whose amounts are all zero
+    is as good as none."""
+    if money is None:
+        return
+    if not isinstance(money, Mapping) or not all(
+            isinstance(row, Mapping) and len(str(c)) <= MAX_TEXT for c, row in money.items()):
+        raise RestoreError(_("{where} must map currencies to amounts per column", where=where))
+
+    def amounts(source: Mapping[str, Any]) -> dict[tuple[str, str], Decimal]:
+        out: dict[tuple[str, str], Decimal] = {}
+        for currency, row in source.items():
+            for column, amount in row.items():
+                try:
+                    value = Decimal(amount) if isinstance(amount, str) and \
+                        len(amount) <= 40 else None
+                except InvalidOperation:
+                    value = None
+                if value is None or not value.is_finite():
+                    raise RestoreError(_("{where}: `{amount}` is not an amount", where=where,
+                                         amount=clip(str(amount))))
+                if value:
+                    out[(str(currency), str(column))] = value
+        return out
+
+    if amounts(money) != amounts(book):
+        raise RestoreError(_("{where}: the money is not what the hands make at their rates",
+                             where=where))
+
+
+class _States:
+    """A game state (the session's, or one a hand kept to go back to) is one the game can
+    carry on from: its board, status and end are drawn with it without an error. Each
+    distinct state is tried once."""
+
+    def __init__(self, game: Game, roster: Roster, where: Text) -> None:
+        self.game, self.roster, self.where = game, roster, where
+        self.seen: set[str] = set()
+
+    def check(self, state: Any, where: Text, totals: Mapping[int, int] | None = None,
+              rules: Mapping[str, Any] | None = None, ended: bool = False) -> None:
+        if state is None:
+            return
+        if not isinstance(state, Mapping):
+            raise RestoreError(_("{where} is not an object", where=where))
+        key = json.dumps(state, sort_keys=True, default=str)
+        if totals is None and key in self.seen:
+            return
+        _free(state, where)
+        game = self.game
+        rules = rules if rules is not None else game.rulebook.defaults()
+        totals = totals or {}
+        try:
+            game.columns(self.roster, state)
+            game.column_players(self.roster, state)
+            game.status(totals, rules, state, self.roster, ended)
+            game.placings(totals, rules, state, self.roster)
+            game.final_lines(totals, rules, state, self.roster)
+            game.goal(rules, state)
+            game.closing(PlayContext(
+                command="endgame", options={}, roster=self.roster,
+                hand_players=[p for p in self.roster if not p.sitting_out], rules=rules,
+                pending=None, actor=IMPORTER, actor_player=None, state=state,
+                totals=totals))
+        except Exception:  # whatever the game trips on: a state it never made
+            raise RestoreError(_("{where} is not a state {game} can carry on from",
+                                 where=where, game=Msg(game.title))) from None
+        self.seen.add(key)
+
+
+def _check_pending(game: Game, roster: Roster, rules: Mapping[str, Any], pending: Any,
+                   where: Text) -> None:
+    """A hand waiting for input: who started it, and an entry the game can show and
+    complete."""
+    if not isinstance(pending, Mapping) or not isinstance(pending.get("entry"), Mapping):
+        raise RestoreError(_("{where} is not a waiting hand", where=where))
+    _only(pending, {"by", "by_name", "origin", "entry", "prompts"}, where)
+    _text(pending, "by", where, MAX_ID)
+    _text(pending, "by_name", where, MAX_NAME, optional=True)
+    _text(pending, "origin", where, MAX_ID, optional=True)
+    prompts = pending.get("prompts", [])
+    if not isinstance(prompts, list) or len(prompts) > 10 \
+            or not all(isinstance(p, str) and len(p) <= MAX_ID for p in prompts):
+        raise RestoreError(_("{where}: `prompts` has the wrong type", where=where))
+    _free(pending["entry"], where)
+    try:
+        game.pending_note(pending["entry"], roster, rules)
+        game.waiting_for(pending["entry"], rules)
+    except Exception:  # whatever the game trips on: an entry it never made
+        raise RestoreError(_("{where} is not a waiting hand {game} can complete",
+                             where=where, game=Msg(game.title))) from None
 
 
 def _check_players(players: Any, where: Text) -> set[int]:
-    if not isinstance(players, list) or not players:
-        raise RestoreError(_("{where}: players must be a list", where=where))
+    if not isinstance(players, list) or not players or len(players) > MAX_PLAYERS:
+        raise RestoreError(_("{where}: players must be a list of 1 to {n}", where=where,
+                             n=MAX_PLAYERS))
     seats: set[int] = set()
     names: set[str] = set()
     for player in players:
         if not isinstance(player, Mapping):
             raise RestoreError(_("{where}: a player is not an object", where=where))
         _only(player, PLAYER_KEYS, _("{where}, a player", where=where))
-        if not isinstance(player.get("seat"), int) or not isinstance(player.get("name"), str):
+        seat = player.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= 1000 \
+                or not isinstance(player.get("name"), str):
             raise RestoreError(_("{where}: a player needs a seat number and a name", where=where))
         try:
             name = check_name(player["name"])
@@ -278,20 +500,30 @@ def _check_players(players: Any, where: Text) -> set[int]:
         if name != player["name"]:
             raise RestoreError(_("{where}: the name `{typed}` is not in its plain form ({name})",
                                  where=where, typed=player['name'][:30], name=name))
-        for key, kind in (("user_id", str), ("handle", str)):
-            if player.get(key) is not None and not isinstance(player[key], kind):
+        for key in ("user_id", "handle"):
+            value = player.get(key)
+            if value is not None and (not isinstance(value, str) or len(value) > MAX_ID):
                 raise RestoreError(_("{where}: a player's `{key}` has the wrong type", where=where,
                                      key=key))
-        if player["seat"] in seats or name.casefold() in names:
+        joined = player.get("joined_after", 0)
+        out = player.get("sitting_out", False)
+        if not isinstance(joined, int) or isinstance(joined, bool) \
+                or not 0 <= joined <= MAX_HANDS:
+            raise RestoreError(_("{where}: a player's `{key}` has the wrong type", where=where,
+                                 key="joined_after"))
+        if not isinstance(out, bool):
+            raise RestoreError(_("{where}: a player's `{key}` has the wrong type", where=where,
+                                 key="sitting_out"))
+        if seat in seats or name.casefold() in names:
             raise RestoreError(_("{where}: two players share seat {seat} or the name {name}",
-                                 where=where, seat=player['seat'], name=name))
-        seats.add(player["seat"])
+                                 where=where, seat=seat, name=name))
+        seats.add(seat)
         names.add(name.casefold())
     return seats
 
 
-def _check_hand(hand: Any, where: Text, seats: set[int],
-                zero_sum: bool) -> tuple[int, dict[int, int]]:
+def _check_hand(hand: Any, where: Text, game: Game, columns: set[int], seats: set[int],
+                rule_sets: dict[object, None], states: _States) -> tuple[int, dict[int, int]]:
     if not isinstance(hand, Mapping):
         raise RestoreError(_("{where} is not an object", where=where))
     _only(hand, HAND_KEYS | {"session_id"}, where)
@@ -299,29 +531,122 @@ def _check_hand(hand: Any, where: Text, seats: set[int],
                 "recorded_by", "recorded_by_name", "created_at"):
         if key not in hand:
             raise RestoreError(_("{where} has no `{key}`", where=where, key=key))
-    _kind(hand, "no", int, where)
-    _kind(hand, "id", int, where)
-    _kind(hand, "summary", str, where)  # kept text: read back (or shown as stored) later
+    _whole(hand, "no", where, 1, MAX_HANDS)
+    _whole(hand, "id", where)
+    _whole(hand, "replaced_by", where, optional=True)
+    _text(hand, "summary", where, MAX_SUMMARY)  # kept text: read back (or shown as stored)
+    _text(hand, "recorded_by", where, MAX_ID)
+    _text(hand, "recorded_by_name", where, MAX_NAME)
+    _text(hand, "origin_id", where, MAX_ID, optional=True)
+    _text(hand, "voided_by", where, MAX_ID, optional=True)
+    _text(hand, "void_reason", where, MAX_REASON, optional=True)
     _date(hand.get("created_at"), _field(where, "created_at"))
     _date(hand.get("voided_at"), _field(where, "voided_at"), optional=True)
-    deltas = _numbers(hand["deltas"], _field(where, "deltas"))
-    if not set(deltas) <= seats:
+    played = hand["players"]
+    if not isinstance(played, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) and s in seats for s in played):
+        raise RestoreError(_("{where}: `players` must list seats at the table", where=where))
+    if not isinstance(hand["inputs"], Mapping):
+        raise RestoreError(_("{where}: `{key}` has the wrong type", where=where, key="inputs"))
+    _free(hand["inputs"], _field(where, "inputs"))
+    rules_key = _key(hand["rules"])
+    if rules_key not in rule_sets:
+        _check_rules(game, hand["rules"], _field(where, "rules"))
+        rule_sets[rules_key] = None
+    states.check(hand.get("state_before"), _field(where, "state_before"))
+    deltas = _numbers(hand["deltas"], _field(where, "deltas"), MAX_HAND_POINTS)
+    if not set(deltas) <= columns:
         raise RestoreError(_("{where}: points for a column that is not at the table", where=where))
-    if zero_sum and sum(deltas.values()) != 0:
+    if game.zero_sum and sum(deltas.values()) != 0:
         raise RestoreError(_("{where}: the points don't add up to zero", where=where))
     return hand["no"], deltas
 
 
-def _numbers(values: Any, where: Text) -> dict[int, int]:
+def _key(rules: Any) -> object:
+    """The same rules, the same key (hands repeat their session's rules)."""
+    if type(rules) is not dict:
+        return ""
+    try:
+        return frozenset((k, type(v), v) for k, v in rules.items())  # True is not 1 here
+    except TypeError:  # a value that is a list or an object: checked, and refused, anyway
+        return json.dumps(rules, sort_keys=True, default=str)
+
+
+def _numbers(values: Any, where: Text, bound: int) -> dict[int, int]:
+    """Columns to whole points, each within ±bound."""
     if not isinstance(values, Mapping):
         raise RestoreError(_("{where} must map columns to points", where=where))
     out = {}
     for key, value in values.items():
-        if not str(key).isdecimal() or isinstance(value, bool) or not isinstance(value, int):
+        if not str(key).isdecimal() or len(str(key)) > 6 or isinstance(value, bool) \
+                or not isinstance(value, int):
             raise RestoreError(_("{where}: `{key}` must be a column number with whole points",
                                  where=where, key=str(key)[:10]))
+        if abs(value) > bound:
+            raise RestoreError(_("{where}: {points} points is more than a game can give",
+                                 where=where, points=clip(str(value))))
         out[int(key)] = value
     return out
+
+
+def _free(value: Any, where: Text) -> None:
+    """A game's own data: JSON of at most MAX_DEPTH levels and MAX_NODES values, texts of at
+    most MAX_TEXT characters, numbers within MAX_NUMBER. (Types compared exactly: what
+    json reads is dict, list, str, int, float, bool or None, and this runs for every hand.)"""
+    nodes = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item, depth = pop()
+        nodes += 1
+        kind = type(item)
+        if nodes > MAX_NODES or depth > MAX_DEPTH:
+            break
+        if kind is dict:
+            for key, inner in item.items():
+                if type(key) is not str or len(key) > MAX_TEXT:
+                    break
+                push((inner, depth + 1))
+            else:
+                continue
+            break
+        if kind is list:
+            for inner in item:
+                push((inner, depth + 1))
+        elif kind is str:
+            if len(item) > MAX_TEXT:
+                break
+        elif kind is int or kind is float:
+            if not abs(item) <= MAX_NUMBER:  # NaN and infinity are not either
+                break
+        elif item is not None and kind is not bool:
+            break
+    else:
+        return
+    raise RestoreError(_("{where} holds more than a game writes", where=where))
+
+
+def _whole(data: Mapping[str, Any], key: str, where: Text, low: int = -(2**63),
+           high: int = 2**63 - 1, optional: bool = False) -> None:
+    """A whole number within [low, high] (ids within 64 bits)."""
+    value = data.get(key)
+    if value is None and optional:
+        return
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise RestoreError(_("{where}: `{key}` has the wrong type", where=where, key=key))
+
+
+def _text(data: Mapping[str, Any], key: str, where: Text, longest: int,
+          optional: bool = False) -> None:
+    """A text of at most `longest` characters."""
+    value = data.get(key)
+    if value is None and optional:
+        return
+    if not isinstance(value, str):
+        raise RestoreError(_("{where}: `{key}` has the wrong type", where=where, key=key))
+    if len(value) > longest:
+        raise RestoreError(_("{where}: `{key}` is longer than {n} characters", where=where,
+                             key=key, n=f"{longest:,}"))
 
 
 def _only(data: Mapping[str, Any], allowed: set[str], where: Text) -> None:

@@ -224,7 +224,7 @@ class TelegramAdapter:
             chat=place.key, actor=self._actor_for(user, False),
             name=parsed.name, options=parsed.options, origin_id=self._origin(message),
             mentions=mentions, attachment=attachment, buttons=True,
-            locale=user.language_code)
+            locale=user.language_code, progress=_progress(message) if attachment else None)
         reply = await self.service.handle(command, self._admin_check(message, user))
         await self._deliver(place, message.message_id, reply)
 
@@ -603,6 +603,24 @@ class TelegramAdapter:
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         self.errors += 1
         log.error("telegram: update failed: %s", context.error, exc_info=context.error)
+
+
+def _progress(message: Message) -> Callable[[str], Awaitable[None]]:
+    """How far a big /import has got: one message in the chat, edited as it goes. Only a
+    line to look at: one that can't be shown changes nothing."""
+    shown: list[Message] = []
+
+    async def say(line: str) -> None:
+        try:
+            if shown:
+                await shown[0].edit_text(line)
+            else:
+                # a reply is sent in the message's forum topic, if it has one
+                shown.append(await message.reply_text(line, do_quote=False))
+        except TelegramError as error:
+            log.warning("telegram: progress not shown: %s", error)
+
+    return say
 
 
 def _error_reply(error: UserError, tr: Tr) -> Reply:

@@ -160,3 +160,66 @@ async def test_the_health_endpoint(database_url):
     finally:
         await runner.cleanup()
         await store.close()
+
+
+async def test_backup_of_every_chat_and_restore_checked_as_import_checks(database_url,
+                                                                        tmp_path):
+    """`python -m bot backup` (no --chat): every chat in one file, as a schedule runs it;
+    `restore` of it into an empty database puts each chat back, checking each chat as
+    /import does (a forged one: nothing restored at all)."""
+    from tests.conftest import POSTGRES_URL, _make_schema
+
+    for chat, lines in (("shared", [f"/newgame players:{PLAYERS}", hand_line(1), hand_line(2),
+                                    "/undo", hand_line(3), "/rules rate:0.5 currency:Rs",
+                                    hand_line(4), "/paid chandra 1 to:asha"]),
+                        ("second", ["/newgame tranca teams:ana+cai bea+dev"])):
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "console", "--json", "--chat", chat,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=tmp_path, env=_env(database_url))
+        out, err = await process.communicate(("\n".join(lines) + "\n").encode())
+        assert all(json.loads(r)["ok"] for r in out.decode().splitlines()), err.decode()
+    before = await consistent_board(database_url)
+    env = _env(database_url)
+    backup = tmp_path / "every.json.gz"
+    done = subprocess.run([sys.executable, "-m", "bot", "backup", "--out", str(backup)],
+                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == "2 chats backed up (2 sessions)."
+    import gzip
+
+    data = json.loads(gzip.decompress(backup.read_bytes()))
+    assert data["format"] == "maalbot-all-chats"
+    assert [c["chat"] for c in data["chats"]] == ["second", "shared"]
+    assert not list(tmp_path.glob(".*.part"))  # written beside, then put in its place
+
+    if database_url.startswith("sqlite"):
+        other = f"sqlite:///{tmp_path / 'other.db'}"
+    else:
+        schema = f"o_{os.getpid()}_{id(tmp_path) % 10_000}"
+        await _make_schema(False, schema)
+        other = f"{POSTGRES_URL}?search_path={schema}"
+    try:
+        forged = json.loads(json.dumps(data))
+        shared = next(c for c in forged["chats"] if c["chat"] == "shared")
+        shared["sessions"][0]["money"] = {"Rs": {"1": "1000005"}}
+        (tmp_path / "forged.json").write_text(json.dumps(forged))
+        refused = subprocess.run([sys.executable, "-m", "bot", "restore",
+                                  str(tmp_path / "forged.json")], capture_output=True,
+                                 text=True, cwd=tmp_path, env=_env(other), timeout=60)
+        assert refused.returncode == 4, refused.stderr
+        assert "chat shared: session 1 (Nepali Marriage): money: the money is not what the " \
+               "hands make" in refused.stderr
+        restored = subprocess.run([sys.executable, "-m", "bot", "restore", str(backup)],
+                                  capture_output=True, text=True, cwd=tmp_path,
+                                  env=_env(other), timeout=60)
+        assert restored.returncode == 0, restored.stderr
+        assert restored.stderr.strip() == "2 chats restored (2 sessions)."
+        assert await consistent_board(other) == before
+        again = subprocess.run([sys.executable, "-m", "bot", "restore", str(backup)],
+                               capture_output=True, text=True, cwd=tmp_path,
+                               env=_env(other), timeout=60)
+        assert again.returncode == 4 and "already has 1 session" in again.stderr
+    finally:
+        if not database_url.startswith("sqlite"):
+            await _make_schema(True, schema)

@@ -185,3 +185,136 @@ async def test_a_finished_game_can_be_exported_by_last_or_its_number(table: Tabl
     assert last.file is not None and first.file is not None
     assert json.loads(last.file.data)["sessions"][0]["hand_count"] == 1
     assert json.loads(first.file.data) == json.loads(last.file.data)  # the same game
+
+
+def forge(data: dict, how: str) -> dict:
+    """An export of exported() (hands 1 and 2 of alice, bob, carol) edited by hand."""
+    bad = copy.deepcopy(data)
+    session = bad["sessions"][0]
+    hand = session["hands"][0]
+    if how == "an edited money book":  # the ledger summed to +1,000,005 Rs with this
+        session["rules"].update(rate="1", currency="Rs")
+        session["money"] = {"Rs": {"1": "1000005", "2": "0", "3": "0"}}
+    elif how in ("points of 10^30", "points of 10^400"):
+        big = 10**30 if how == "points of 10^30" else 10**400
+        hand["deltas"] = {"1": big, "2": -big, "3": 0}  # zero-sum, and the totals agree
+        session["totals"] = {"1": big + session["hands"][1]["deltas"]["1"],
+                             "2": -big + session["hands"][1]["deltas"]["2"],
+                             "3": session["hands"][1]["deltas"]["3"]}
+    elif how == "money as a list":
+        session["money"] = [1, 2]
+    elif how == "rules as a list":
+        session["rules"] = ["rate", "10"]
+    elif how == "a hand's rules as a list":
+        hand["rules"] = ["rate", "10"]
+    elif how == "a rate of 10^30":
+        hand["rules"]["rate"] = "1" + "0" * 30
+    elif how == "a currency of 9 characters":
+        session["rules"]["currency"] = "RupeesRs9"
+    elif how == "a junk game_state in an open game":
+        session["game_state"] = {"fouls": "everyone"}
+    elif how == "a game_state that is a list":
+        session["game_state"] = [1, 2, 3]
+    elif how == "a junk waiting hand":
+        session["pending"] = {"by": "test:host", "entry": "maal"}
+    elif how == "a summary of 20,001 characters":
+        hand["summary"] = "x" * 20_001
+    elif how == "a reason of 2,001 characters":
+        hand["voided_at"], hand["void_reason"] = hand["created_at"], "y" * 2_001
+    elif how == "a recorder's name of 101 characters":
+        hand["recorded_by_name"] = "z" * 101
+    elif how == "a hand count that is not the hands'":
+        session["hand_count"] = 3
+    elif how == "inputs nested 13 deep":
+        nested: dict = {}
+        for _ in range(13):
+            nested = {"x": nested}
+        hand["inputs"] = nested
+    elif how == "a version beyond 32 bits":
+        session["version"] = 2**40
+    return bad
+
+
+FORGED = {
+    "an edited money book": "the money is not what the hands make",
+    "points of 10^30": "more than a game can give",
+    "points of 10^400": "more than a game can give",
+    "money as a list": "must map currencies to amounts",
+    "rules as a list": "must map rule names to values",
+    "a hand's rules as a list": "must map rule names to values",
+    "a rate of 10^30": "`rate` can't be",
+    "a currency of 9 characters": "`currency` can't be",
+    "a junk game_state in an open game": "not a state Nepali Marriage can carry on from",
+    "a game_state that is a list": "game_state is not an object",
+    "a junk waiting hand": "pending is not a waiting hand",
+    "a summary of 20,001 characters": "`summary` is longer than 20,000 characters",
+    "a reason of 2,001 characters": "`void_reason` is longer than 2,000 characters",
+    "a recorder's name of 101 characters": "`recorded_by_name` is longer than 100",
+    "a hand count that is not the hands'": "not numbered 1 to hand_count",
+    "inputs nested 13 deep": "inputs holds more than a game writes",
+    "a version beyond 32 bits": "`version` has the wrong type",
+}
+
+
+@pytest.mark.parametrize("how", list(FORGED))
+async def test_a_forged_derived_field_number_or_text_is_refused_whole(table: Table, how: str):
+    data = await exported(table)
+    reply = await import_into(table.service, "fresh", json.dumps(forge(data, how)).encode())
+    assert not reply.ok and reply.text.startswith("Not imported:"), reply.text
+    assert FORGED[how] in reply.text, reply.text
+    assert len(reply.text) < 400  # says what is wrong, never echoes the file back
+    fresh = Table(table.service, chat="fresh")
+    assert "No hands recorded here" in (await fresh.ok("/stats")).text  # nothing written
+    assert (await import_into(table.service, "fresh", json.dumps(data).encode())).ok
+
+
+async def test_a_file_nested_200000_deep_is_refused_with_what_is_wrong(table: Table):
+    data = await exported(table)
+    text = json.dumps(data)
+    deep = text.replace('"inputs": {', '"inputs": {"x": ' + "[" * 200_000 + "]" * 200_000
+                        + ", ", 1)
+    for body in (deep.encode(), b"[" * 200_000 + b"]" * 200_000):
+        reply = await import_into(table.service, "fresh", body)
+        assert not reply.ok, reply.text
+        assert "nests its values deeper than any export" in reply.text, reply.text
+    assert "No hands recorded here" in (await Table(table.service, "fresh").ok("/stats")).text
+
+
+async def test_a_money_book_is_written_as_the_hands_make_it(table: Table):
+    """The file's money book (or its absence) is never what /ledger reads: the hands are.
+    alice won hand 1 (+18 at rate 2 = 36 Rs) and bob hand 2."""
+    await table.ok("/newgame players:alice bob carol")
+    await table.ok("/rules rate:2 currency:Rs")
+    await table.ok("/hand winner:alice seen:bob maal:alice=3 bob=1")
+    await table.ok("/hand winner:bob seen:alice carol maal:alice=3 bob=1 carol=8")
+    await table.ok("/endgame")
+    data = json.loads((await table.ok("/export last")).file.data)  # type: ignore[union-attr]
+    data["sessions"][0]["money"] = None  # as an export from before money was kept
+    assert (await import_into(table.service, "fresh", json.dumps(data).encode())).ok
+    fresh = Table(table.service, chat="fresh")
+    assert (await fresh.ok("/ledger")).text == (await table.ok("/ledger")).text
+
+
+async def test_a_payment_keeps_its_recorder_only_if_they_sat_at_the_games(table: Table):
+    data = await exported_ledger(table)
+    forged = copy.deepcopy(data)
+    alice = forged["sessions"][0]["players"][0]
+    assert alice["name"] == "alice"
+    alice["user_id"] = "test:alice"  # alice's seat is her account
+    payment = forged["payments"][0]
+    payment["payer"] = payment["payee"] = None  # set below: alice's key is her account now
+    payment.update(payer="name:bob", payee="test:alice", recorded_by="test:mallory",
+                   recorded_by_name="mallory")
+    again = {**payment, "amount": "1", "recorded_by": "test:alice",
+             "recorded_by_name": "alice"}
+    forged["payments"].append(again)
+    reply = await import_into(table.service, "fresh", json.dumps(forged).encode())
+    assert reply.ok, reply.text
+    fresh = Table(table.service, chat="fresh")
+    # mallory sat at no game of the file: the payment is nobody's, she can't undo it
+    refused = await fresh.error("/undo payment:1", by="mallory", admin=False)
+    assert "recorded it or a chat admin" in refused, refused
+    # alice sat at them: the payment she recorded is still hers to undo
+    done = await fresh.ok("/undo payment:2", by="alice", admin=False)
+    assert "Undid payment 2" in done.text
+    assert "Undid payment 1" in (await fresh.ok("/undo payment:1")).text  # an admin may

@@ -26,6 +26,31 @@ async def test_an_old_undo_question_does_not_undo_a_newer_hand(tg: Harness):
     assert (await board(tg))["hand_count"] == 3
 
 
+async def test_an_old_undo_question_does_not_undo_another_hand_of_the_same_number(
+        tg: Harness):
+    """Issue 29: two confirmations for hand 2, one used, a different hand 2 recorded by an
+    admin; the old one names the first hand 2 (the table as it was), so it is stale."""
+    await tg.say(ALICE, NEW)
+    await tg.say(ALICE, HAND)
+    await tg.say(ALICE, HAND)
+    await tg.say(ALICE, "/undo")
+    first = await tg.said("Undo hand 2")
+    await tg.say(ALICE, "/undo")
+    second = await tg.fake.wait_until(lambda: ([p for p in tg.fake.sent("sendMessage", GROUP)
+                                                if "Undo hand 2" in p.get("text", "")]
+                                               + [None, None])[1])
+    await tg.tap(ALICE, tg.sent_message(first), tg.buttons(first)["Yes, undo"])
+    await tg.said("Undid hand 2", method="editMessageText")
+    await tg.say(ALICE, "/hand winner:carol seen:alice maal:alice=1 carol=9")  # a new hand 2
+    await tg.said("Hand 2: carol")
+    await tg.tap(ALICE, tg.sent_message(second), tg.buttons(second)["Yes, undo"],
+                 query_id="old")
+    await tg.said("table changed since this was asked", method="editMessageText")
+    shown = await board(tg)
+    assert shown["hand_count"] == 2  # carol's hand 2 stands
+    assert shown["totals"]["carol"] > 0, shown  # carol won it: undoing it would leave her -
+
+
 async def test_an_old_end_question_does_not_end_the_next_game(tg: Harness):
     await tg.say(ALICE, NEW)
     await tg.say(ALICE, "/endgame")
@@ -38,6 +63,24 @@ async def test_an_old_end_question_does_not_end_the_next_game(tg: Harness):
     await tg.tap(ALICE, tg.sent_message(ask), tg.buttons(ask)["Yes, end it"])  # the old one
     await tg.fake.wait_for("answerCallbackQuery", 2)
     assert (await board(tg))["hand_count"] == 1  # the new game is still open
+
+
+async def test_an_old_end_question_is_stale_once_the_last_hand_was_replaced(tg: Harness):
+    """Asked to end after 1 hand; that hand is undone and another recorded: still 1 hand,
+    but not the table the question showed, so the old Yes ends nothing."""
+    await tg.say(ALICE, NEW)
+    await tg.say(ALICE, HAND)
+    await tg.say(ALICE, "/endgame")
+    ask = await tg.said("End the game after 1 hand")
+    await tg.say(ALICE, "/undo reason:wrong winner")
+    await tg.said("Undid hand 1")
+    await tg.say(ALICE, "/hand winner:carol seen:alice maal:alice=1 carol=9")
+    await tg.said("Hand 1: carol")
+    await tg.tap(ALICE, tg.sent_message(ask), tg.buttons(ask)["Yes, end it"])
+    await tg.said("table changed since this was asked", method="editMessageText")
+    assert (await board(tg))["hand_count"] == 1  # still open: /hand goes on
+    await tg.say(ALICE, HAND)
+    await tg.said("Hand 2: alice")
 
 
 async def test_forged_and_foreign_button_data_do_nothing(tg: Harness):

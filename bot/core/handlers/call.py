@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +24,24 @@ if TYPE_CHECKING:
     from bot.core.commands.spec import CommandSpec
     from bot.core.commands.table import CommandTable
     from bot.core.flows import Question
+
+
+# The running command's time limit (the service's asyncio.timeout) and its length: long
+# work that keeps making progress (an /import written in batches) moves it on.
+LIMIT: ContextVar[tuple[asyncio.Timeout, float] | None] = ContextVar("command_limit",
+                                                                     default=None)
+
+
+def more_time() -> None:
+    """The command may go on as long again from now as it was given at its start (never
+    less than it already may): stuck only if one step takes the whole limit."""
+    found = LIMIT.get()
+    if found is not None:
+        limit, seconds = found
+        until = asyncio.get_running_loop().time() + seconds
+        when = limit.when()
+        if when is not None and when < until:
+            limit.reschedule(until)
 
 
 @dataclass
@@ -49,7 +69,8 @@ class Call:
     roles: Roles
     board_rows: int
     tr: Tr  # the language of this command's answer, chosen once by the service
-    # the whole store, for work across chats after this chat's transaction (/forget's)
+    # the whole store, for work after this chat's transaction, in transactions of its own
+    # (/forget's across chats, a big /import's batches)
     store: Store | None = None
 
     @property

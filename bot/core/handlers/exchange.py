@@ -5,7 +5,8 @@ from __future__ import annotations
 import csv
 import gzip
 import io
-import json
+import re
+import time
 from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
@@ -14,8 +15,8 @@ from zoneinfo import ZoneInfo
 from bot.core.command import Attachment, Reply
 from bot.core.errors import UserError
 from bot.core.games import get_game
-from bot.core.handlers.call import Call, Outcome
-from bot.core.i18n import Tr, _, _n
+from bot.core.handlers.call import Call, Outcome, more_time
+from bot.core.i18n import Msg, Tr, _, _n
 from bot.core.session import Void
 
 COMPRESS_OVER = 1_000_000  # bytes
@@ -98,31 +99,74 @@ async def import_(call: Call) -> Outcome:
     if call.command.attachment is None:
         raise UserError(_("Send the JSON file of an /export with /import."))
     plain = _unpacked(call.command.attachment)
-    try:
-        data = json.loads(plain)
-    except ValueError:  # not JSON, or not text at all
-        raise UserError(_("Not imported: that file is not an /export (it isn't JSON). Send "
-                          "the .json or .json.gz file /export made.")) from None
     had = await call.tx.chat_sessions()
-    tr = call.tr
     if had:
         raise UserError(_("Not imported: this chat already has {games}; /import brings an "
                           "export into a chat with none.",
                           games=_n("{n} game", "{n} games", len(had))))
+    if len(plain) > IN_ONE_GO and call.store is not None:
+        # in batches once this command's turn is over: the chat, and on SQLite every chat,
+        # is not held up meanwhile
+        return Outcome(Reply(""), later=lambda: _in_batches(call, plain))
     try:
-        count = await call.tx.restore(data)  # checked whole first: nothing written if wrong
-    except (ValueError, KeyError, TypeError, EOFError, gzip.BadGzipFile) as error:
-        # a RestoreError says what is wrong with the file as lazy text (its `message`)
-        why = getattr(error, "message", None) or str(error)
-        raise UserError(_("Not imported: {why}", why=why)) from None
+        count = await call.tx.restore(plain)  # checked whole first: nothing written if wrong
+    except (ValueError, KeyError, TypeError) as error:
+        raise UserError(_not_imported(error)) from None
     opened = any(s.status == "open" for s in await call.tx.chat_sessions())
+    return Outcome(_imported(call.tr, count, opened), changed=True)
+
+
+IN_ONE_GO = 1_000_000  # bytes (about 650 hands): a bigger file is imported in batches
+PROGRESS_EVERY = 3.0  # seconds between two lines of progress of a big /import
+
+
+def _not_imported(error: Exception) -> Msg:
+    # a RestoreError says what is wrong with the file as lazy text (its `message`)
+    why = getattr(error, "message", None) or str(error)
+    return _("Not imported: {why}", why=why)
+
+
+def _imported(tr: Tr, count: int, opened: bool) -> Reply:
     if opened:
-        text = tr("Imported {sessions}. /board shows the open one, /stats all of them.",
-                  sessions=sessions(count, tr))
-    else:
-        text = tr("Imported {sessions}. /board last shows the last one, /stats all of them.",
-                  sessions=sessions(count, tr))
-    return Outcome(Reply(text), changed=True)
+        return Reply(tr("Imported {sessions}. /board shows the open one, /stats all of them.",
+                        sessions=sessions(count, tr)))
+    return Reply(tr("Imported {sessions}. /board last shows the last one, /stats all of them.",
+                    sessions=sessions(count, tr)))
+
+
+async def _in_batches(call: Call, plain: bytes) -> Reply:
+    """A big file: read, checked and written a step at a time; each step gives the command
+    more time (it is stuck only if a step takes the whole limit) and, every few seconds,
+    a line of progress where the platform shows one."""
+    assert call.store is not None
+    command, tr = call.command, call.tr
+    said = time.monotonic()
+
+    async def step(done: int, total: int | None, phase: str) -> None:
+        nonlocal said
+        more_time()
+        if command.progress is None or time.monotonic() - said < PROGRESS_EVERY:
+            return
+        said = time.monotonic()
+        if total is None:
+            line = tr.plural("Reading and checking the file: {n} hand so far…",
+                             "Reading and checking the file: {n} hands so far…", done)
+        else:
+            line = tr("Importing: {done} of {total} hands written…", done=tr.number(done),
+                      total=tr.number(total))
+        await command.progress(line)
+
+    def reply_for(count: int, opened: bool) -> dict[str, Any]:
+        return _imported(tr, count, opened).to_json()
+
+    try:
+        kept, before = await call.store.import_file(command.chat, plain, command.origin_id,
+                                                    reply_for, step)
+    except (ValueError, KeyError, TypeError) as error:
+        return Reply.error(tr.render(_not_imported(error)), tr.language)
+    reply = Reply.from_json(kept)
+    reply.duplicate = before
+    return reply
 
 
 def _unpacked(data: bytes) -> bytes:
@@ -141,6 +185,22 @@ def _unpacked(data: bytes) -> bytes:
     return plain
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP, "CSV
+# Injection"): such a text cell is written with a single quote before it
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def safe_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows and never runs: a number stays a number (-20 is
+    points, read as a number), and so does text that is only a number; any other text
+    that starts like a formula (`=HYPERLINK(...)` as a name or a reason) gets a quote."""
+    if not isinstance(value, str) or not value.startswith(FORMULA_STARTS) \
+            or PLAIN_NUMBER.fullmatch(value):
+        return value
+    return "'" + value
+
+
 async def _csv_rows(parts: AsyncIterator[tuple[str, dict[str, Any]]],
                     zone: ZoneInfo, tr: Tr) -> AsyncIterator[str]:
     """One row per player per hand, for a spreadsheet, as the hands come (the columns and
@@ -151,7 +211,7 @@ async def _csv_rows(parts: AsyncIterator[tuple[str, dict[str, Any]]],
     def line(values: list[Any]) -> str:
         out.seek(0)
         out.truncate()
-        writer.writerow(values)
+        writer.writerow([safe_cell(v) for v in values])
         return out.getvalue()
 
     yield line(["session", "game", "hand", "time", "player", "points", "recorded_by",

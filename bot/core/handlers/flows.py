@@ -79,10 +79,12 @@ async def answer(tap: Tap, token: Token, value: str) -> Reply:
         return await _board_action(tap, value)
     if step == Step.FORGET and value == flows.YES and len(token.args) == 1:
         return await _forget(tap, token, actor)
-    if step in (Step.UNDO, Step.END) and value == flows.YES and len(token.args) == 2:
+    if step in (Step.UNDO, Step.END) and value == flows.YES and len(token.args) in (2, 3):
         name = "undo" if step == Step.UNDO else "endgame"
-        reply = await tap.handle(name, origin=_origin(tap.origin, "confirm"),
-                                 expect={"session": token.args[0], "hand": token.args[1]})
+        # a game's confirmation carries the session's version (a payment's: its id); one
+        # issued without it (before it did) is stale: the handler finds no version to match
+        expect = dict(zip(("session", "hand", "version"), token.args, strict=False))
+        reply = await tap.handle(name, origin=_origin(tap.origin, "confirm"), expect=expect)
         return _in_place(reply)
     snapshot = await tap.service.snapshot(tap.chat)
     if step == Step.INPUT and len(token.args) == 2:

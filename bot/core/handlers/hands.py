@@ -128,7 +128,15 @@ def undo_question(call: Call, hand: HandRecord, summary: str | None = None) -> f
     return flows.confirm(
         flows.Step.UNDO, tr("Undo {hand} {no} ({summary})?", **call.words, no=hand.no,
                             summary=summary.splitlines()[0]),
-        tr("Yes, undo"), call.session.id, hand.no, starter(call), tr)
+        tr("Yes, undo"), call.session.id, hand.no, starter(call), tr,
+        version=call.session.version)
+
+
+def _asked(session: SessionState, no: int) -> dict[str, int]:
+    """What a confirmation of this table names: the session, the hand (0: the waiting one)
+    and the session's version, which every change to it increments (bot/core/flows.py)."""
+    assert session.id is not None
+    return {"session": session.id, "hand": no, "version": session.version}
 
 
 def _undo_word(call: Call) -> None:
@@ -175,7 +183,7 @@ async def undo(call: Call) -> Outcome:
     asking = command.buttons and asked is None and reason is None
     assert session.id is not None
     if session.pending is not None:
-        if asked is not None and asked != {"session": session.id, "hand": 0}:
+        if asked is not None and asked != _asked(session, 0):
             raise UserError(STALE)
         permissions.check(Rule.RECORDER, call.roles,
                           _("drop the waiting {hand}", **call.words),
@@ -183,7 +191,8 @@ async def undo(call: Call) -> Outcome:
         if asking:
             return ask(flows.confirm(
                 flows.Step.UNDO, call.tr("Drop the {hand} that is waiting?", **call.words),
-                call.tr("Yes, drop it"), session.id, 0, starter(call), call.tr))
+                call.tr("Yes, drop it"), session.id, 0, starter(call), call.tr,
+                version=session.version))
         session.pending = None
         await call.tx.save_session(session)
         dropped = call.tr("Dropped the waiting {hand}.", **call.words)
@@ -192,7 +201,7 @@ async def undo(call: Call) -> Outcome:
         raise UserError(_("There is no {hand} to undo yet.", **call.words))
     hand = await call.tx.hand(session.id, session.hand_count)
     assert hand is not None, "hand_count and the hand log disagree"
-    if asked is not None and asked != {"session": session.id, "hand": hand.no}:
+    if asked is not None and asked != _asked(session, hand.no):
         raise UserError(STALE)
     permissions.check(Rule.RECORDER, call.roles,
                       _("undo {hand} {no} (recorded by {name})", **call.words, no=hand.no,

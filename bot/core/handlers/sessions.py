@@ -238,8 +238,9 @@ async def endgame(call: Call) -> Outcome:
                                 waiting=waiting_line(call.tr, game, session, note)))
     assert session.id is not None
     asked = command.expect
-    if asked is not None and asked != {"session": session.id, "hand": session.hand_count}:
-        raise UserError(STALE)
+    if asked is not None and asked != {"session": session.id, "hand": session.hand_count,
+                                       "version": session.version}:
+        raise UserError(STALE)  # the confirmation names another state of the table
     if command.buttons and asked is None:
         played = count(game.hand_word, session.hand_count)
         if game.zero_sum:
@@ -249,7 +250,8 @@ async def endgame(call: Call) -> Outcome:
             question = call.tr("End the game after {count}? Standings and the final scores "
                                "follow; the game is archived.", count=played)
         return ask(flows.confirm(flows.Step.END, question, call.tr("Yes, end it"), session.id,
-                                 session.hand_count, starter(call), call.tr))
+                                 session.hand_count, starter(call), call.tr,
+                                 version=session.version))
     rules = call.rules()
     owed = await _closing_hand(call, session, game)
     reply = await board_reply(call, session, "")

@@ -1,0 +1,112 @@
+"""An /import too big for one command's transaction, done beside the other chats' commands.
+
+The file is read and checked a step at a time (bot/storage/reading.py, validate.checking),
+then written a batch of hands at a time, each batch a transaction of its own, under a
+staging chat key nobody uses ("import:<time>:<id>"), so no chat shows half an import; the
+last transaction checks the chat is still empty and moves the rows to it at once. An
+import that fails or is given up is taken away; one left by a process that died is swept
+away by the next big import a day later. Between steps the event loop runs other chats'
+commands; on SQLite, whose writers take turns, they queue between batches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Generator, Mapping
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+
+from bot.storage.backup import Writer, check_empty
+from bot.storage.reading import reading
+from bot.storage.tables import hands, payments, seasons, sessions
+from bot.storage.validate import checking
+
+BATCH = 1_000  # hands a transaction
+STAGING = "import:"  # the chat key prefix of an import being written
+LEFT_AFTER = 24 * 3600  # seconds: a staging chat this old was left by a process that died
+
+# (done, total or None while reading, phase "reading" | "writing"): told after every step
+Step = Callable[[int, int | None, str], Awaitable[None]]
+
+
+async def _stepped(steps: Generator[int, None, Any], step: Step, total: int | None,
+                   phase: str) -> Any:
+    while True:
+        try:
+            done = next(steps)
+        except StopIteration as finished:
+            return finished.value
+        await step(done, total, phase)
+        await asyncio.sleep(0)  # the other chats' turn
+
+
+async def import_file(store: Any, chat: str, raw: bytes, origin_id: str | None,
+                      reply_for: Callable[[int, bool], Mapping[str, Any]],
+                      step: Step) -> tuple[Mapping[str, Any], bool]:
+    """Import `raw` into an empty `chat`: (the reply kept for it, whether it was already
+    given: the same message handled before). RestoreError says what is wrong with the file;
+    nothing is then left anywhere. `reply_for(sessions, open)` makes the reply, which is
+    kept with the origin in the transaction that shows the import."""
+    data = await _stepped(reading(raw), step, None, "reading")
+    checked = await _stepped(checking(data), step, None, "reading")
+    await _sweep(store)
+    staging = f"{STAGING}{int(time.time())}:{uuid.uuid4().hex}"
+    writer = Writer(data, checked, staging)
+    try:
+        while True:
+            async with store.transaction(staging) as tx:
+                finished = await writer.write(tx.conn, BATCH)
+            await step(writer.hands_written, checked.hands, "writing")
+            if finished:
+                break
+        async with store.transaction(chat) as tx:
+            if origin_id is not None:
+                previous = await tx.origin_reply(origin_id)
+                if previous is not None:  # handled already (a redelivered message)
+                    await _discard(tx.conn, staging)
+                    return previous, True
+            await check_empty(tx.conn, chat, data)  # a /newgame meanwhile wins
+            for table in (sessions, payments, seasons):
+                await tx.conn.execute(update(table).where(table.c.chat == staging)
+                                      .values(chat=chat))
+            opened = any(s["status"] == "open" for s in data["sessions"])
+            reply = reply_for(len(data["sessions"]), opened)
+            if origin_id is not None:
+                await tx.record_origin(origin_id, reply)
+        if getattr(store, "file", None) is not None and checked.hands:
+            store.file.mark()  # the chat's hands now: the SQLite file holds hands
+        return reply, False
+    except BaseException:
+        # given up (an error, a timeout, a cancel): what was written goes, whatever happens
+        await asyncio.shield(_discard_in(store, staging))
+        raise
+
+
+async def _discard_in(store: Any, staging: str) -> None:
+    async with store.transaction(staging) as tx:
+        await _discard(tx.conn, staging)
+
+
+async def _discard(conn: Any, staging: str) -> None:
+    await conn.execute(delete(hands).where(hands.c.session_id.in_(
+        select(sessions.c.id).where(sessions.c.chat == staging))))
+    for table in (sessions, payments, seasons):
+        await conn.execute(delete(table).where(table.c.chat == staging))
+
+
+async def _sweep(store: Any) -> None:
+    """Staging chats left by a process that died mid-import, a day on."""
+    async with store.transaction(STAGING, write=False) as tx:
+        found = set()
+        for table in (sessions, payments, seasons):
+            rows = await tx.conn.execute(select(func.distinct(table.c.chat))
+                                         .where(table.c.chat.like(f"{STAGING}%")))
+            found |= {r[0] for r in rows}
+    now = time.time()
+    for staging in found:
+        started = staging[len(STAGING):].partition(":")[0]
+        if started.isdecimal() and now - int(started) > LEFT_AFTER:
+            await _discard_in(store, staging)
