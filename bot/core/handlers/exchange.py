@@ -27,15 +27,10 @@ async def export(call: Call) -> Outcome:
     fmt = options.get("format") or "json"
     which = (options.get("") or options.get("game") or "").strip().lower()
     everything = which in ("all", "yes")  # "yes": /export all:yes, as it was once typed
-    if everything:
-        chosen = await call.tx.chat_sessions()
-    elif which or call.session is not None:  # last, a number, or the open game
-        chosen = [await call.chosen_session()]
-    else:
-        chosen = []
+    # all, or the game the look-back commands show (named, open, or the one just ended)
+    chosen = await call.tx.chat_sessions() if everything else [await call.chosen_session()]
     if not chosen:
-        raise UserError(_("No game is open here: /export last exports the last finished "
-                          "one, /export all every game of this chat."))
+        raise UserError(_("No game has been played in this chat yet."))
     ids = [s.id for s in chosen if s.id is not None]
     extra: dict[str, Any] = {}
     if everything:  # the ledger's balances, for people to read (an import recomputes them)
