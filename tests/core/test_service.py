@@ -249,7 +249,8 @@ async def test_endgame_settles_up_and_archives(table: Table):
     assert "carol pays alice 6.75 Rs" in reply.text
     assert "bob pays alice 3.50 Rs" in reply.text
     assert reply.board.ended is True
-    assert "No game is open" in await table.error("/board")
+    assert "No game is open" in await table.error("/hand winner:alice")
+    assert "(finished)" in (await table.ok("/board")).text  # the game just ended, shown
     await table.ok(NEW)  # a new game can start
 
 
