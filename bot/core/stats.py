@@ -21,7 +21,13 @@ from bot.core.games import get_game
 from bot.core.games.base import Game
 from bot.core.i18n import Tr
 from bot.core.i18n.words import count
-from bot.core.money import format_money, hand_money, money_places, money_shown
+from bot.core.money import (
+    against_average,
+    format_money,
+    hand_money,
+    money_places,
+    money_shown,
+)
 from bot.core.session import ENDED, HandRecord, SessionState
 
 
@@ -158,6 +164,8 @@ def _add_session(rows: dict[str, PlayerStats], game: Game, session: SessionState
         maal = hand.inputs.get("maal") if isinstance(hand.inputs.get("maal"), dict) else {}
         money = None if game.money_at_end else hand_money(hand.deltas, hand.rules,
                                                           game.point_places)
+        if money is not None and game.money_against_average:  # Call Break: hand by hand
+            money = money[0], against_average(money[1], hand.deltas)
         for column, delta in hand.deltas.items():
             points = pts.value(delta, game.point_places)
             for seat in members.get(column, []):

@@ -14,7 +14,7 @@ from bot.core.errors import UserError
 from bot.core.games import GAMES
 from bot.core.i18n import Msg, Text, _
 from bot.core.ledger import MAX_AMOUNT, amount_decimals
-from bot.core.money import hand_money, money_places
+from bot.core.money import against_average, hand_money, money_places
 from bot.core.players import Player, check_name
 from bot.core.seasons import season_key, season_name
 from bot.core.session import ENDED, OPEN
@@ -110,6 +110,8 @@ def _money_places(sessions: list[Mapping[str, Any]]) -> dict[str, int]:
                     if isinstance(hand["rules"], Mapping) else None
                 if money is not None:
                     currency, amounts = money
+                    if game.money_against_average:  # Call Break's: finer decimals
+                        amounts = against_average(amounts, amounts)
                     places[currency] = max(places.get(currency, 2),
                                            money_places(amounts.values()))
         except (InvalidOperation, TypeError, ValueError):

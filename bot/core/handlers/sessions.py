@@ -337,6 +337,8 @@ def final_lines(call: Call, game: Game, session: SessionState, rules: dict, repl
                         amounts=", ".join(f"{names[k]} " + format_money(
                             money[currency].get(k, Decimal(0)), currency, decimals[currency],
                             signed=True, tr=tr) for k in names)))
+    elif game.money_against_average and money:  # Call Break: less the table's average
+        lines.append(against_average_line(tr, game, session, names))
     elif not game.zero_sum:  # Tranca scores are a race: nobody pays anybody
         lines.append(tr.render(ARCHIVED))
         return lines
@@ -368,6 +370,18 @@ def final_lines(call: Call, game: Game, session: SessionState, rules: dict, repl
     assert reply.board is not None
     reply.board.transfers = [{k: v for k, v in m.items() if k != "text"} for m in moves]
     return lines
+
+
+def against_average_line(tr: Tr, game: Game, session: SessionState,
+                         names: dict[int, str]) -> str:
+    """Why Call Break's money adds up to zero when its scores don't."""
+    total = sum(session.totals.get(k, 0) for k in names)
+    average = Decimal(total).scaleb(-game.point_places) / len(names)
+    places = max(game.point_places, 0 if average == average.to_integral() else
+                 -average.normalize().as_tuple().exponent)  # type: ignore[operator]
+    return tr("Money: each score less the table's average ({average}), at each {hand}'s "
+              "rate, so it adds up to zero.", average=tr.number(average, places),
+              **placeholders(game.hand_word))
 
 
 NOBODY_OWES = _("Nobody owes anybody anything.")
