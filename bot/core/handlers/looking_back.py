@@ -33,11 +33,15 @@ async def chart(call: Call) -> Outcome:
     goal = game.goal(rules, session.game_state)
 
     async def draw() -> Reply:
-        from bot.core.chart import render_chart  # matplotlib: loaded when first needed
+        from bot.core.chart import render_chart, running_money  # matplotlib: when needed
 
+        # Riichi is paid on its final results at the end: no money hand by hand
+        money = {} if game.money_at_end else running_money(
+            columns, hands, game.point_places, game.money_against_average)
         # matplotlib takes a moment: off the event loop, and after the transaction
         png = await asyncio.to_thread(render_chart, columns, hands, rules, title,
-                                      game.hand_word, game.point_places, goal, tr=tr)
+                                      game.hand_word, game.point_places, goal, tr=tr,
+                                      money=money)
         return Reply(text, file=Attachment(name, png, "image"))
 
     return Outcome(Reply(text), later=draw)
