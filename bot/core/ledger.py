@@ -6,8 +6,8 @@ it when they end: zero-sum games (Marriage, marriage rummy) hand by hand, Call B
 hand with each score less the table's average (its scores don't sum to zero), Riichi by its
 final results with uma and oka at the rate in force at the end (`money_from_results`, as
 /endgame settles it). Tranca is a race, so nobody pays anybody: it never enters it. People
-are keyed as /stats keys them (`bot/core/stats.py` `identity`): the account, a /link'ed account, else `name:<guest>`.
-Currencies are never added together: every balance and every settlement is per currency.
+are keyed as /stats keys them (`bot/core/stats.py` `identity`): the account, a /link'ed
+account, else `name:<guest>`. Currencies are never added together: every balance and every settlement is per currency.
 """
 
 from __future__ import annotations
