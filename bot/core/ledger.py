@@ -7,7 +7,8 @@ hand with each score less the table's average (its scores don't sum to zero), Ri
 final results with uma and oka at the rate in force at the end (`money_from_results`, as
 /endgame settles it). Tranca is a race, so nobody pays anybody: it never enters it. People
 are keyed as /stats keys them (`bot/core/stats.py` `identity`): the account, a /link'ed
-account, else `name:<guest>`. Currencies are never added together: every balance and every settlement is per currency.
+account, else `name:<guest>`. Currencies are never added together: every balance and every
+settlement is per currency.
 """
 
 from __future__ import annotations
