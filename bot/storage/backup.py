@@ -11,6 +11,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.i18n import _, _n
+from bot.storage.events import export_events, import_events
 from bot.storage.migrations import RUMMY_SCALE, scale_rummy_points
 from bot.storage.tables import hands, payments, seasons, sessions
 from bot.storage.validate import FORMAT, VERSION, RestoreError, check_backup
@@ -34,7 +35,8 @@ def _dates(data: dict[str, Any]) -> dict[str, Any]:
 
 PAGE = 1_000  # hands read at a time: an export never holds a whole session's rows at once
 
-Part = tuple[str, dict[str, Any]]  # ("session", ...), ("hand", ...) or ("ledger", ...)
+# ("session", ...), ("hand", ...), ("events", {"events": [...]}) or ("ledger", ...)
+Part = tuple[str, dict[str, Any]]
 
 
 async def export_parts(conn: AsyncConnection, chat: str,
@@ -58,6 +60,8 @@ async def export_parts(conn: AsyncConnection, chat: str,
             if len(page) < PAGE:
                 break
             last = page[-1].id
+        # its event log (rules, rates, seats): a few rows a game, read at once
+        yield "events", {"events": await export_events(conn, row.id)}
     if ledger if ledger is not None else session_ids is None:
         rows = (await conn.execute(select(payments).where(payments.c.chat == chat)
                                    .order_by(payments.c.id))).all()
@@ -80,19 +84,23 @@ async def json_chunks(parts: AsyncIterator[Part], chat: str,
 
     yield dumps(head(chat))[:-1] + ', "sessions": ['
     sessions_seen = hands_seen = 0
+    closing = "]}"  # what ends the session being written: its hands, or its events
     after: dict[str, Any] = {}  # the ledger's part comes last, after the sessions' array
     async for kind, value in parts:
         if kind == "session":
             if sessions_seen:
-                yield "]}, "
+                yield closing + ", "
             yield dumps(value)[:-1] + ', "hands": ['
-            sessions_seen, hands_seen = sessions_seen + 1, 0
+            sessions_seen, hands_seen, closing = sessions_seen + 1, 0, "]}"
         elif kind == "hand":
             yield (", " if hands_seen else "") + dumps(value)
             hands_seen += 1
+        elif kind == "events":  # after the session's hands, inside the session
+            yield '], "events": ' + dumps(value["events"])
+            closing = "}"
         else:
             after.update(value)
-    yield "]}]" if sessions_seen else "]"
+    yield closing + "]" if sessions_seen else "]"
     after.update(extra or {})
     yield "".join(f", {dumps(k)}: {dumps(v)}" for k, v in after.items()) + "}"
 
@@ -107,6 +115,8 @@ async def export_sessions(conn: AsyncConnection, chat: str,
             data["sessions"].append({**value, "hands": []})
         elif kind == "hand":
             data["sessions"][-1]["hands"].append(value)
+        elif kind == "events":
+            data["sessions"][-1]["events"] = value["events"]
         else:
             data.update(value)
     return data
@@ -152,7 +162,8 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
                               "chat", "chat {chat} already has {n} seasons; restore into an "
                               "empty chat", held, chat=target))
     for session in data["sessions"]:
-        values = _dates({k: v for k, v in session.items() if k not in ("id", "hands")})
+        values = _dates({k: v for k, v in session.items()
+                         if k not in ("id", "hands", "events")})
         values["chat"] = target
         values["totals"] = scale_rummy_points(session["game"], session["totals"], scale)
         new_id = (await conn.execute(
@@ -166,6 +177,7 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
             hand_id = (await conn.execute(
                 insert(hands).values(**row).returning(hands.c.id))).scalar_one()
             old_to_new[hand["id"]] = hand_id
+        await import_events(conn, new_id, session.get("events") or [])  # version 4 on
     for payment in data.get("payments") or []:  # version 3 on: the ledger's payments
         row = _dates({k: v for k, v in payment.items() if k != "id"})
         await conn.execute(insert(payments).values(chat=target, **row))

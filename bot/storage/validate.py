@@ -18,14 +18,16 @@ from bot.core.money import against_average, hand_money, money_places
 from bot.core.players import Player, check_name
 from bot.core.seasons import season_key, season_name
 from bot.core.session import ENDED, OPEN
+from bot.storage.events import check_events
 from bot.storage.tables import hands, payments, seasons, sessions
 
 FORMAT = "maalbot-backup"
 # 2: marriage_rummy points are tenths (migration 7); 1 is scaled on restore. 3: the chat's
-# ledger (its payments) may come along; 1 and 2 have none and read as before.
-VERSION = 3
-READS = (1, 2, 3)
-SESSION_KEYS = {c.name for c in sessions.columns} | {"hands"}
+# ledger (its payments) may come along; 1 and 2 have none and read as before. 4: each
+# session's event log (`events`, migration 13); files before it have none.
+VERSION = 4
+READS = (1, 2, 3, 4)
+SESSION_KEYS = {c.name for c in sessions.columns} | {"hands", "events"}
 HAND_KEYS = {c.name for c in hands.columns}
 PLAYER_KEYS = set(Player.__dataclass_fields__)
 PAYMENT_KEYS = {c.name for c in payments.columns} - {"chat"}
@@ -260,6 +262,9 @@ def _check_session(session: Any, where: Text) -> None:
             sums[column] = sums.get(column, 0) + points
     if any(sums.get(c, 0) != totals.get(c, 0) for c in set(sums) | set(totals)):
         raise RestoreError(_("{where}: the totals are not the sum of the hands", where=where))
+    wrong = check_events(session.get("events", []), where)  # the event log (version 4)
+    if wrong is not None:
+        raise RestoreError(wrong)
 
 
 def _check_players(players: Any, where: Text) -> set[int]:
