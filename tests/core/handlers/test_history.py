@@ -190,3 +190,27 @@ async def test_the_event_log_goes_with_an_export_and_an_import(table: Table):
         "chat-4", Actor("test:host", "host", is_admin=True, by_name=True), "import", {},
         "import-3", attachment=json.dumps(data).encode()))
     assert not reply.ok and "event 1" in reply.text
+
+
+async def test_the_csv_export_carries_each_hands_money_at_its_own_rate(table: Table):
+    import csv
+    import io
+
+    await table.ok(NEW)
+    await table.ok(FIRST)  # not for money: rate 1, no currency
+    await table.ok("/rules rate:0.25 currency:Rs")
+    await table.ok(FIRST)  # 41, -14, -27 at 0.25: 10.25, -3.50, -6.75
+    await table.ok("/rules rate:2")
+    await table.ok(SECOND)  # -1, 18, -17 at 2: -2, 36, -34
+    exported = (await table.ok("/export format:csv")).file
+    assert exported is not None
+    rows = list(csv.DictReader(io.StringIO(exported.data.decode())))
+    assert list(rows[0])[5:8] == ["points", "money", "currency"]
+    assert [(r["hand"], r["player"], r["points"], r["money"], r["currency"])
+            for r in rows] == [
+        ("1", "alice", "41", "", ""), ("1", "bob", "-14", "", ""),
+        ("1", "carol", "-27", "", ""),
+        ("2", "alice", "41", "10.25", "Rs"), ("2", "bob", "-14", "-3.50", "Rs"),
+        ("2", "carol", "-27", "-6.75", "Rs"),
+        ("3", "alice", "-1", "-2", "Rs"), ("3", "bob", "18", "36", "Rs"),
+        ("3", "carol", "-17", "-34", "Rs")]

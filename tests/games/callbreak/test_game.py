@@ -5,6 +5,7 @@ a made bid scores the bid plus 0.1 a trick over, a bid not made minus the bid.""
 
 import csv
 import io
+from decimal import Decimal
 
 from tests.conftest import Table
 
@@ -89,6 +90,11 @@ async def test_a_whole_game_of_five_rounds(table: Table):
     assert [(r["hand"], r["player"], r["points"]) for r in rows[:4]] == [
         ("1", "alice", "3.2"), ("1", "bob", "-4.0"), ("1", "carol", "2.1"),
         ("1", "dave", "3.0")]
+    # money beside the points: round 1's average (3.2 - 4.0 + 2.1 + 3.0) / 4 = 1.075, each
+    # score less it at 10 Rs: 21.25, -50.75, 10.25, 19.25
+    assert [(Decimal(r["money"]), r["currency"]) for r in rows[:4]] == [
+        (Decimal("21.25"), "Rs"), (Decimal("-50.75"), "Rs"), (Decimal("10.25"), "Rs"),
+        (Decimal("19.25"), "Rs")]
 
     end = await table.ok("/endgame")
     assert end.text.splitlines()[1:6] == ["Final standings:",
