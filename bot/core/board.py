@@ -121,14 +121,21 @@ def render_table(
         hand_rows.append(row)
     total_row = ["Σ", *(cell(totals.get(key, 0)) for key in keys)]
     cells = [*hand_rows, total_row, *money_rows]
-    # the widest cell of each column, headings aside (numbers: their length is their width)
-    widths = [max(map(text_width, column)) for column in zip(*cells, strict=True)]
-    widths[0] = max(widths[0], 3, len(str(hand_count)) + 1)
+    # the widest cell of each column, headings aside: numbers' length is their width (a
+    # digit of any script is one column); a currency's name is measured
+    widths = [max(map(len, column)) for column in zip(*cells, strict=True)]
+    widths[0] = max(widths[0], 3, len(str(hand_count)) + 1,
+                    *(text_width(row[0]) for row in money_rows))
+    # the longest headings that let the wide table fit: a heading cut to `limit` is at
+    # most `limit` wide, so the sum is worked out before any name is cut
+    named = [text_width(name) for name in names]
     for limit in range(MAX_COLUMN, SHORTEST_LABEL - 1, -1):
-        labels = _labels(names, limit)
-        fitted = [widths[0], *(max(w, text_width(label))
-                               for w, label in zip(widths[1:], labels, strict=True))]
+        fitted = [widths[0], *(max(w, min(n, limit))
+                               for w, n in zip(widths[1:], named, strict=True))]
         if sum(fitted) + len(fitted) - 1 <= width:
+            labels = _labels(names, limit)
+            fitted = [widths[0], *(max(w, text_width(label))
+                                   for w, label in zip(widths[1:], labels, strict=True))]
             return _wide(["#", *labels], hand_rows, total_row, money_rows, fitted,
                          hand_count - len(hands), tr)
     last = hands[-1] if hands else None
@@ -138,24 +145,18 @@ def render_table(
 def _wide(heading: list[str], hand_rows: list[list[str]], total_row: list[str],
           money_rows: list[list[str]], widths: list[int], hidden: int, tr: Tr) -> str:
     """A column per player, a row per hand, the totals and the money under them."""
-    if all(text.isascii() for text in heading):
-        # one format per board: each row is then padded and joined in one call
-        row_format = " ".join(f"{{:>{size}}}" for size in widths)
-
-        def line(row: list[str]) -> str:
-            return row_format.format(*row)
-    else:
-        def line(row: list[str]) -> str:
-            return " ".join(rjust(text, size) for text, size in zip(row, widths, strict=True))
-    out = [line(heading)]
+    # one format per board: each row is then padded and joined in one call (the numbers'
+    # width is their length; a heading or currency not in ASCII is padded by its width)
+    row_format = " ".join(f"{{:>{size}}}" for size in widths).format
+    head = [row_format(*heading) if all(text.isascii() for text in heading) else
+            " ".join(rjust(text, size) for text, size in zip(heading, widths, strict=True))]
     if hidden > 0:
         # TRANSLATORS: above the board's rows when the first hands don't fit ({n}: how many)
-        out.append(tr.plural("(hand 1 not shown)", "(hands 1-{n} not shown)", hidden))
-    out.extend(line(row) for row in hand_rows)
-    out.append("-" * (sum(widths) + len(widths) - 1))
-    out.append(line(total_row))
-    out.extend(line(row) for row in money_rows)
-    return "\n".join(out)
+        head.append(tr.plural("(hand 1 not shown)", "(hands 1-{n} not shown)", hidden))
+    money = [row_format(*row) if row[0].isascii() else " ".join(
+        rjust(text, size) for text, size in zip(row, widths, strict=True)) for row in money_rows]
+    return "\n".join([*head, *[row_format(*row) for row in hand_rows],
+                      "-" * (sum(widths) + len(widths) - 1), row_format(*total_row), *money])
 
 
 def _narrow(names: list[str], keys: list[int], totals: list[str], last: HandRecord | None,
@@ -172,7 +173,7 @@ def _narrow(names: list[str], keys: list[int], totals: list[str], last: HandReco
                ([total, *recent], money), ([total], money)]
     for choice in choices:  # the first that leaves a name room; else the last
         beside, below = choice
-        size = [max(text_width(head), *map(text_width, values)) for head, values in beside]
+        size = [max(text_width(head), *map(len, values)) for head, values in beside]
         room = width - sum(size) - len(size)
         if room >= min(longest, NAME_ROOM):
             break

@@ -51,6 +51,8 @@ def clip(text: str, limit: int) -> str:
     """`text` cut to at most `limit` columns, ending in "…" where it was cut."""
     if width(text) <= limit:
         return text
+    if text.isascii():
+        return text[:limit - 1] + ELLIPSIS
     kept, used = "", 0
     for letter in clusters(text):
         size = width(letter)
