@@ -40,7 +40,9 @@ def test_tenths_are_summed_as_points_and_paid_at_each_hands_rate():
                                         "2. bina -2.1 (2 rounds, 1 win, -38 Rs)"]
     assert stats.describe(table, "name:bina", "all time", EN)[1:] == [
         "Call Break: 1 game, 2 rounds, 1 win (50%)",
-        "  net -2.1 points (-38 Rs where played for money)"]
+        "  net -2.1 points (-38 Rs where played for money)",
+        # round 1 at 10 a point, round 2 at 20: which points came at which rate
+        "  by rate: -4.0 at 10 Rs (1 round), +1.9 at 20 Rs (1 round)"]
 
 
 def test_games_are_never_added_together_nor_currencies():
