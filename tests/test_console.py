@@ -254,3 +254,26 @@ async def test_a_line_that_does_not_parse_is_answered_in_the_chats_language(
     replies = [json.loads(line) for line in out.getvalue().splitlines()]
     assert replies == [{"ok": False, "language": "ne",
                         "error": "`winner:` दुई पटक दिइयो; एक पटक मात्र दिनुहोस्।"}]
+
+
+def test_the_console_table_fits_a_phone_and_keeps_the_game_just_ended(tmp_path: Path):
+    """Issue 30 in the console: seven players' board a line each within 34 columns; after
+    /endgame /board, /history and /export show that game; /history says which hands were
+    played at which rate; /help is short and /help seat explains seats."""
+    names = ["abcdefghijklmnopqrstuvwx", "सीताकुमारी", "carol", "dave", "eli", "fay", "gopal"]
+    replies = console(tmp_path, [
+        "/newgame marriage players:" + " ".join(names),
+        "/rules rate:10 currency:Rs",
+        f"/hand winner:carol seen:{' '.join(names[:2])} dave eli fay gopal "
+        "maal:carol=20 dave=3 " + " ".join(f"{n}=0" for n in names if n not in
+                                          ("carol", "dave")),
+        "/rules rate:2",
+        "/endgame", "/board", "/history", "/help", "/help seat"])
+    assert all(r["ok"] for r in replies), [r for r in replies if not r["ok"]]
+    board = replies[2]["table"].splitlines()
+    from bot.core.width import width
+    assert len(board) == 1 + len(names) and max(map(width, board)) <= 34
+    assert replies[5]["text"].startswith("Nepali Marriage: 1 hand (finished)")
+    assert "rules: rate 10 → 2" in replies[6]["text"]
+    assert len(replies[7]["text"]) <= 1_500
+    assert "/join NAME" in replies[8]["text"]

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 from bot.core import points as pts
 from bot.core.money import format_money, json_number, money_places, to_money
 from bot.core.session import HandRecord
+from bot.core.width import clip, ljust, rjust
+from bot.core.width import width as text_width
 
 if TYPE_CHECKING:
     from bot.core.i18n import Tr
@@ -64,11 +66,18 @@ class BoardView:
             ended=bool(data.get("ended")), transfers=list(data.get("transfers", [])))
 
 
-def _labels(names: list[str]) -> list[str]:
-    """Column headings, shortened to fit a phone; unique even when shortened."""
-    labels = [n if len(n) <= MAX_COLUMN else n[: MAX_COLUMN - 1] + "…" for n in names]
+PHONE_WIDTH = 34  # monospace columns a phone shows in a message without wrapping
+SHORTEST_LABEL = 4  # a wide table's column headings are never cut shorter than this
+SHORTEST_NAME = 6  # nor a name in the narrow layout
+NAME_ROOM = 10  # a narrow line gives up its last hand before cutting a name below this
+
+
+def _labels(names: list[str], limit: int = MAX_COLUMN) -> list[str]:
+    """Column headings, cut to `limit` columns on a letter's boundary; unique even when
+    cut (then numbered)."""
+    labels = [clip(n, limit) for n in names]
     if len(set(x.lower() for x in labels)) < len(labels):
-        labels = [f"{i + 1}.{n[: MAX_COLUMN - 3]}" for i, n in enumerate(names)]
+        labels = [clip(f"{i + 1}.{n}", limit) for i, n in enumerate(names)]
     return labels
 
 
@@ -80,15 +89,20 @@ def render_table(
     hand_count: int,
     places: int = 0,
     tr: Tr | None = None,
+    width: int = PHONE_WIDTH,
 ) -> str:
     """The board; `money` per currency, added hand by hand at each hand's rate. Points are
     written as `tr`'s language writes numbers (the cells are padded to line up whatever
-    their length); the few words in it are translated."""
+    their length); the few words in it are translated.
+
+    It fits `width` monospace columns (a phone's): the wide table (a column per player, a
+    row per hand) where it fits with headings of SHORTEST_LABEL or more, else a line per
+    player with the total, the last hand and the money (the hands are in /history)."""
     from bot.core.i18n import ENGLISH
 
     tr = tr or ENGLISH
     keys = [key for key, _label in columns]
-    labels = _labels([label for _key, label in columns])
+    names = [label for _key, label in columns]
     money_rows = []
     for currency, amounts in money.items():
         decimals = money_places(amounts.values())
@@ -106,21 +120,79 @@ def render_table(
                                 for key in keys)]
         hand_rows.append(row)
     total_row = ["Σ", *(cell(totals.get(key, 0)) for key in keys)]
-    rows = [["#", *labels], *hand_rows, total_row, *money_rows]
-    widths = [max(map(len, column)) for column in zip(*rows, strict=True)]
-    widths[0] = max(widths[0], 3, len(str(hand_count)) + 1)
-    # one format per board: each row is then padded and joined in one call
-    row_format = " ".join(f"{{:>{width}}}" for width in widths)
-    out = [row_format.format(*rows[0])]
-    hidden = hand_count - len(hands)
+    cells = [*hand_rows, total_row, *money_rows]
+    # the widest cell of each column, headings aside: numbers' length is their width (a
+    # digit of any script is one column); a currency's name is measured
+    widths = [max(map(len, column)) for column in zip(*cells, strict=True)]
+    widths[0] = max(widths[0], 3, len(str(hand_count)) + 1,
+                    *(text_width(row[0]) for row in money_rows))
+    # the longest headings that let the wide table fit: a heading cut to `limit` is at
+    # most `limit` wide, so the sum is worked out before any name is cut
+    named = [text_width(name) for name in names]
+    for limit in range(MAX_COLUMN, SHORTEST_LABEL - 1, -1):
+        fitted = [widths[0], *(max(w, min(n, limit))
+                               for w, n in zip(widths[1:], named, strict=True))]
+        if sum(fitted) + len(fitted) - 1 <= width:
+            labels = _labels(names, limit)
+            fitted = [widths[0], *(max(w, text_width(label))
+                                   for w, label in zip(widths[1:], labels, strict=True))]
+            return _wide(["#", *labels], hand_rows, total_row, money_rows, fitted,
+                         hand_count - len(hands), tr)
+    last = hands[-1] if hands else None
+    return _narrow(names, keys, total_row[1:], last, cell, money_rows, width, tr)
+
+
+def _wide(heading: list[str], hand_rows: list[list[str]], total_row: list[str],
+          money_rows: list[list[str]], widths: list[int], hidden: int, tr: Tr) -> str:
+    """A column per player, a row per hand, the totals and the money under them."""
+    # one format per board: each row is then padded and joined in one call (the numbers'
+    # width is their length; a heading or currency not in ASCII is padded by its width)
+    row_format = " ".join(f"{{:>{size}}}" for size in widths).format
+    head = [row_format(*heading) if all(text.isascii() for text in heading) else
+            " ".join(rjust(text, size) for text, size in zip(heading, widths, strict=True))]
     if hidden > 0:
         # TRANSLATORS: above the board's rows when the first hands don't fit ({n}: how many)
-        out.append(tr.plural("(hand 1 not shown)", "(hands 1-{n} not shown)", hidden))
-    out.extend(row_format.format(*row) for row in hand_rows)
-    out.append("-" * len(out[0]))
-    out.append(row_format.format(*total_row))
-    out.extend(row_format.format(*row) for row in money_rows)
-    return "\n".join(out)
+        head.append(tr.plural("(hand 1 not shown)", "(hands 1-{n} not shown)", hidden))
+    money = [row_format(*row) if row[0].isascii() else " ".join(
+        rjust(text, size) for text, size in zip(row, widths, strict=True)) for row in money_rows]
+    return "\n".join([*head, *[row_format(*row) for row in hand_rows],
+                      "-" * (sum(widths) + len(widths) - 1), row_format(*total_row), *money])
+
+
+def _narrow(names: list[str], keys: list[int], totals: list[str], last: HandRecord | None,
+            cell: Callable[[int], str], money_rows: list[list[str]], width: int,
+            tr: Tr) -> str:
+    """A line per player: name, total, the last hand's points and the money. Where that is
+    too wide, the last hand goes first, then the money moves to a line of its own."""
+    total = ("Σ", totals)
+    recent = [] if last is None else [
+        (f"#{last.no}", [cell(last.deltas[key]) if key in last.deltas else "" for key in keys])]
+    money = [(row[0], row[1:]) for row in money_rows]
+    longest = max(map(text_width, names))
+    choices = [([total, *recent, *money], []), ([total, *money], []),
+               ([total, *recent], money), ([total], money)]
+    for choice in choices:  # the first that leaves a name room; else the last
+        beside, below = choice
+        size = [max(text_width(head), *map(len, values)) for head, values in beside]
+        room = width - sum(size) - len(size)
+        if room >= min(longest, NAME_ROOM):
+            break
+    labels = [clip(name, max(room, SHORTEST_NAME)) for name in names]
+    name_width = max(map(text_width, labels))
+    out = [" ".join([" " * name_width, *(rjust(head, s) for (head, _), s in
+                                         zip(beside, size, strict=True))])]
+    for i, label in enumerate(labels):
+        out.append(" ".join([ljust(label, name_width), *(
+            rjust(values[i], s) for (_, values), s in zip(beside, size, strict=True))]))
+        line = ""
+        for item in (f"{head} {values[i]}" for head, values in below):
+            if line and text_width(f"{line} · {item}") > width:
+                out.append(line)
+                line = ""
+            line = f"{line} · {item}" if line else f"  {item}"
+        if line:
+            out.append(line)
+    return "\n".join(line.rstrip() for line in out)
 
 
 def _cell_writer(places: int, tr: Tr) -> Callable[[int], str]:

@@ -18,7 +18,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, StrMethodFormatter
 
 from bot.core import points as pts
-from bot.core.money import money_shown
+from bot.core.money import against_average as money_against
+from bot.core.money import hand_money
 from bot.core.session import HandRecord
 
 if TYPE_CHECKING:
@@ -65,14 +66,47 @@ def _text(text: str) -> str:
     return text.replace("$", r"\$")
 
 
+def running_money(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord],
+                  places: int = 0, against_average: bool = False
+                  ) -> dict[str, dict[int, list[float]]]:
+    """Each currency's running money per column, hand by hand at the rate each hand was
+    played at (0 before the first hand; a hand not played for money, or in another
+    currency, adds nothing to it): what /endgame and the ledger add up."""
+    keys = [key for key, _ in columns]
+    running: dict[str, dict[int, list[float]]] = {}
+    sums: dict[str, dict[int, Decimal]] = {}
+    for i, hand in enumerate(hands, 1):
+        money = hand_money(hand.deltas, hand.rules, places)
+        if money is not None:
+            currency, amounts = money
+            if against_average:
+                amounts = money_against(amounts, hand.deltas)
+            if currency not in running:
+                running[currency] = {k: [0.0] * i for k in keys}
+                sums[currency] = {k: Decimal(0) for k in keys}
+            for key in keys:
+                sums[currency][key] += amounts.get(key, Decimal(0))
+        for currency, lines in running.items():
+            for key in keys:
+                lines[key].append(float(sums[currency][key]))
+    return running
+
+
 def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord],
                  rules: Mapping[str, Any], title: str, hand_word: str = "hand",
                  places: int = 0, goal: tuple[float, Text] | None = None, *,
-                 tr: Tr | None = None) -> bytes:
+                 tr: Tr | None = None,
+                 money: Mapping[str, Mapping[int, Sequence[float]]] | None = None) -> bytes:
     """Every column's running total; `goal` draws a line to reach (Tranca's target, its
-    label lazy text or shown). Its
-    words and numbers in `tr`'s language (English without one); `title` is given shown."""
-    figure, axes = plt.subplots(figsize=(WIDTH, HEIGHT), dpi=DPI)
+    label lazy text or shown); `money` (running_money) a panel of running money under it
+    per currency, each hand at its own rate. Its words and numbers in `tr`'s language
+    (English without one); `title` is given shown."""
+    money = money or {}
+    panels = 1 + len(money)
+    figure, grid = plt.subplots(panels, 1, figsize=(WIDTH, HEIGHT + 2.5 * len(money)),
+                                dpi=DPI, sharex=True, squeeze=False,
+                                height_ratios=[2] + [1] * len(money))
+    axes = grid[0, 0]
     try:
         numbers = [0, *(h.no for h in hands)]
         unit = 10.0 ** -places  # a point's size on the axis (exact totals are the legend's)
@@ -90,17 +124,22 @@ def render_chart(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord]
                          label=_text(tr.render(goal[1]) if tr else str(goal[1])))
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))  # hand 1, 2, 3: never 1.5
         axes.yaxis.set_major_formatter(_thousands(tr))  # 7,500 as the board writes it
-        axes.set_xlabel(_text(_words(hand_word, tr)))
         axes.set_ylabel(tr("points") if tr else "points")
         axes.set_title(_text(title))
         axes.grid(True, alpha=0.3)
         axes.legend(loc="upper left", fontsize=9, ncols=2 if len(columns) > 5 else 1)
-        rate = float(Decimal(str(rules.get("rate", "1"))))
-        if money_shown(rules) and rate > 0:
-            money = axes.secondary_yaxis("right", functions=(lambda y: y * rate,
-                                                             lambda m: m / rate))
-            money.yaxis.set_major_formatter(_thousands(tr))
-            money.set_ylabel(_text(_money_label(rules, tr)))
+        for (currency, lines), row in zip(money.items(), grid[1:, 0], strict=True):
+            # money as it was won: each hand at its own rate, so a rate changed mid-game
+            # bends these lines where the points' don't
+            for key, _label in columns:
+                row.plot(numbers, lines[key], marker="o" if len(hands) <= 30 else None,
+                         markersize=2, linewidth=1.5)
+            row.axhline(0, color="#888888", linewidth=0.8)
+            row.yaxis.set_major_formatter(_thousands(tr))
+            row.set_ylabel(_text(_money_label(currency, tr)))
+            row.grid(True, alpha=0.3)
+        grid[-1, 0].xaxis.set_major_locator(MaxNLocator(integer=True))
+        grid[-1, 0].set_xlabel(_text(_words(hand_word, tr)))
         return _png(figure)
     finally:
         plt.close(figure)
@@ -110,16 +149,11 @@ def _total(total: int, places: int, tr: Tr | None) -> str:
     return pts.show(total, places, tr=tr)
 
 
-def _money_label(rules: Mapping[str, Any], tr: Tr | None) -> str:
-    """"money (Rs)", or "money (at 0.25)" a point with no currency named."""
-    currency = str(rules.get("currency") or "")
+def _money_label(currency: str, tr: Tr | None) -> str:
+    """"money (Rs)", or "money" with no currency named."""
     if tr is None:
-        return f"money ({currency or 'at ' + str(rules['rate'])})"
-    if currency:
-        return tr("money ({currency})", currency=currency)
-    rate = Decimal(str(rules["rate"])).normalize()
-    places = max(0, -rate.as_tuple().exponent)  # type: ignore[operator]
-    return tr("money (at {rate})", rate=tr.number(rate, places))
+        return f"money ({currency})" if currency else "money"
+    return tr("money ({currency})", currency=currency) if currency else tr("money")
 
 
 def render_ranking(title: str, panels: Sequence[tuple[str, Sequence[tuple[str, float]]]],

@@ -2,12 +2,13 @@
 
 Pure: built from the chat's sessions (each with its money book, hand by hand at each hand's
 rate and currency) and its payments. Games played for money (a rate or a currency set) enter
-it when they end: zero-sum games (Marriage, marriage rummy) hand by hand, Riichi by its final
-results with uma and oka at the rate in force at the end (`money_from_results`, as /endgame
-settles it). Call Break's scores don't sum to zero and Tranca is a race, so nobody pays
-anybody: they never enter it. People are keyed as /stats keys them
-(`bot/core/stats.py` `identity`): the account, a /link'ed account, else `name:<guest>`.
-Currencies are never added together: every balance and every settlement is per currency.
+it when they end: zero-sum games (Marriage, marriage rummy) hand by hand, Call Break hand by
+hand with each score less the table's average (its scores don't sum to zero), Riichi by its
+final results with uma and oka at the rate in force at the end (`money_from_results`, as
+/endgame settles it). Tranca is a race, so nobody pays anybody: it never enters it. People
+are keyed as /stats keys them (`bot/core/stats.py` `identity`): the account, a /link'ed
+account, else `name:<guest>`. Currencies are never added together: every balance and every
+settlement is per currency.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from bot.core.money import (
     MoneyBook,
     book_totals,
     format_money,
+    money_of_book,
     money_places,
     money_shown,
     pay_greedily,
@@ -228,6 +230,9 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
                 continue  # a house uma: /endgame worked out no transfers, nothing to owe
         elif game.zero_sum and book:
             totals = book_totals(book)
+        elif game.money_against_average and book:  # Call Break: against the average
+            totals = money_of_book(book, [k for k, _ in game.columns(session.roster,
+                                                                   session.game_state)])
         else:
             continue
         members = game.column_players(session.roster, session.game_state)

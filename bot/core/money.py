@@ -72,6 +72,35 @@ def book_totals(book: MoneyBook) -> dict[str, dict[int, Decimal]]:
             for currency, row in book.items()}
 
 
+def against_average(amounts: Mapping[int, Decimal],
+                    columns: Iterable[int]) -> dict[int, Decimal]:
+    """Each column's money less the average of `columns` (those missing count 0): money
+    for a game whose scores don't sum to zero (Call Break), which then does. Exact: an
+    average of amounts with k decimals over n columns has a finite decimal expansion only
+    when n's factors are 2 and 5; other counts are rounded to 10 places first, and the
+    rest goes to the first column so the sum stays exactly zero."""
+    keys = list(columns)
+    if not keys:
+        return {}
+    average = sum((amounts.get(k, Decimal(0)) for k in keys), Decimal(0)) / len(keys)
+    if average != average.quantize(Decimal("1e-10")):
+        average = average.quantize(Decimal("1e-10"))
+    out = {k: amounts.get(k, Decimal(0)) - average for k in keys}
+    out[keys[0]] -= sum(out.values(), Decimal(0))
+    return out
+
+
+def money_of_book(book: MoneyBook, against: Iterable[int] | None = None
+                  ) -> dict[str, dict[int, Decimal]]:
+    """The money a book holds, per currency and column; `against`: the columns whose
+    average each amount is taken against (a game with money_against_average), else None."""
+    totals = book_totals(book)
+    if against is None:
+        return totals
+    keys = list(against)
+    return {currency: against_average(amounts, keys) for currency, amounts in totals.items()}
+
+
 @dataclass(frozen=True)
 class Payment:
     payer: int

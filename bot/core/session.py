@@ -8,11 +8,14 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core.i18n.text import Text, decode, encode
 from bot.core.players import Player, Roster
+
+if TYPE_CHECKING:
+    from bot.core.events import SessionEvent
 
 OPEN, ENDED = "open", "ended"
 
@@ -230,6 +233,8 @@ class ChatTransaction(Protocol):
     async def add_season(self, season: SeasonRecord) -> SeasonRecord: ...
     async def end_season(self, season_id: int, by: str) -> None: ...
     async def record_origin(self, origin_id: str, reply: Mapping[str, Any]) -> None: ...
+    async def add_event(self, session_id: int, event: SessionEvent) -> SessionEvent: ...
+    async def events(self, session_id: int) -> list[SessionEvent]: ...
 
 
 class Store(Protocol):

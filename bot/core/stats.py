@@ -17,11 +17,18 @@ from decimal import Decimal
 from babel.numbers import format_percent
 
 from bot.core import points as pts
+from bot.core import rates
 from bot.core.games import get_game
 from bot.core.games.base import Game
 from bot.core.i18n import Tr
 from bot.core.i18n.words import count
-from bot.core.money import format_money, hand_money, money_places, money_shown
+from bot.core.money import (
+    against_average,
+    format_money,
+    hand_money,
+    money_places,
+    money_shown,
+)
 from bot.core.session import ENDED, HandRecord, SessionState
 
 
@@ -48,6 +55,9 @@ class PlayerStats:
     games_won: int = 0
     busts: int = 0
     sides: Counter[str] = field(default_factory=Counter)  # Tranca: who they played with
+    # points (and hands) per (rate, currency) played for money: where money and points
+    # rank people differently, this says why
+    by_rate: dict[tuple[str, str], tuple[Decimal, int]] = field(default_factory=dict)
 
     @property
     def finished(self) -> int:
@@ -158,6 +168,9 @@ def _add_session(rows: dict[str, PlayerStats], game: Game, session: SessionState
         maal = hand.inputs.get("maal") if isinstance(hand.inputs.get("maal"), dict) else {}
         money = None if game.money_at_end else hand_money(hand.deltas, hand.rules,
                                                           game.point_places)
+        if money is not None and game.money_against_average:  # Call Break: hand by hand
+            money = money[0], against_average(money[1], hand.deltas)
+        rate = rates.rate_of(hand.rules) if money is not None else None
         for column, delta in hand.deltas.items():
             points = pts.value(delta, game.point_places)
             for seat in members.get(column, []):
@@ -176,6 +189,9 @@ def _add_session(rows: dict[str, PlayerStats], game: Game, session: SessionState
                     currency, amounts = money
                     row.money[currency] = row.money.get(currency, Decimal(0)) \
                         + amounts.get(column, Decimal(0))
+                if rate is not None:
+                    made, count = row.by_rate.get(rate, (Decimal(0), 0))
+                    row.by_rate[rate] = (made + points, count + 1)
     if session.status != ENDED:
         return  # places and final results only for a game that is over
     names = {p.seat: p.name for p in session.players}
@@ -296,7 +312,24 @@ def leaderboard(table: Table, tr: Tr) -> list[str]:
         money = money_places_of(ranked)
         for i, row in enumerate(ranked, 1):
             lines.append(f"{tr.number(i)}. {row.name} {_standing(game, row, money, tr)}")
+        note = _rank_note(game, ranked, tr)
+        if note:
+            lines.append(note)
     return lines
+
+
+def _rank_note(game: Game, ranked: list[PlayerStats], tr: Tr) -> str | None:
+    """Why money ranks these people differently from points (rates changed), where the
+    game was played in one currency and by points (not Riichi's results, Tranca's wins)."""
+    currencies = {c for row in ranked for c in row.money}
+    if game.ranked_by != "points" or len(currencies) != 1:
+        return None
+    currency = next(iter(currencies))
+    return rates.ranked_differently(
+        [(row.name, row.points, row.money.get(currency, Decimal(0)),
+          {rate: pts.show_value(made, game.point_places, tr=tr)
+           for rate, (made, _count) in row.by_rate.items() if rate[1] == currency})
+         for row in ranked], tr)
 
 
 def _standing(game: Game, row: PlayerStats, money: Mapping[str, int], tr: Tr) -> str:
@@ -374,6 +407,12 @@ def _describe_game(game: Game, row: PlayerStats, tr: Tr) -> list[str]:
     lines.append("  " + (tr("net {points} points ({money} where played for money)",
                             points=net, money=money) if money else
                          tr("net {points} points", points=net)))
+    if len(row.by_rate) > 1:  # which hands were played at which rate
+        lines.append("  " + tr("by rate: {parts}", parts=", ".join(
+            tr("{points} at {rate} ({hands})",
+               points=pts.show_value(made, places, tr=tr), rate=rates.show_rate(rate, tr),
+               hands=counted(game.hand_word, n, tr))
+            for rate, (made, n) in row.by_rate.items())))
     extremes = row.best_and_worst()
     if extremes and len(row.nights) > 1:
         (best, best_points), (worst, worst_points) = extremes

@@ -30,7 +30,7 @@ from bot.core.i18n import Tr, _, choose, translator
 from bot.core.service import Service
 from bot.discord_adapter import components as ui
 from bot.discord_adapter.locales import SlashTranslator, description_str, name_str
-from bot.discord_adapter.render import NO_PINGS, message_parts
+from bot.discord_adapter.render import NO_PINGS, message_parts, more_messages
 from bot.discord_adapter.tree import SlashCommand, SlashOption, slash_commands
 
 log = logging.getLogger(__name__)
@@ -563,6 +563,8 @@ class DiscordAdapter:
         else:
             await response.send_message(content, embeds=embeds, allowed_mentions=NO_PINGS,
                                         **extra)
+        for more in more_messages(reply):  # a long text, whole: the rest follows
+            await interaction.followup.send(embeds=more, allowed_mentions=NO_PINGS)
 
 
 def _annotation(option: SlashOption) -> Any:

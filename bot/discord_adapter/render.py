@@ -11,6 +11,8 @@ from bot.core.i18n import translator
 
 CONTENT_LIMIT = 2000
 EMBED_LIMIT = 4096
+MESSAGE_EMBEDS = 6000  # the characters of all the embeds of one message together
+PAGE = 4000  # a long text's embed: a little under EMBED_LIMIT
 COLOUR = discord.Colour.dark_gold()
 
 # Nobody is ever pinged by a reply: not @everyone, not a role, not a player.
@@ -24,7 +26,9 @@ def message_parts(reply: Reply) -> tuple[str | None, list[discord.Embed]]:
     if not reply.ok:
         return _clip(f"⚠️ {text}", CONTENT_LIMIT), []
     if reply.table is None:
-        return _clip(text, CONTENT_LIMIT), []
+        if len(text) > CONTENT_LIMIT:  # a long text (/help) is sent whole, never cut
+            return None, long_text(reply)[0]
+        return text, []
     table = _code_block(reply.table, EMBED_LIMIT - len(text) - 2)
     tr = translator(reply.language)
     title = tr("Final standings") if reply.board is not None and reply.board.ended \
@@ -35,6 +39,38 @@ def message_parts(reply: Reply) -> tuple[str | None, list[discord.Embed]]:
             discord.Embed(title=title, description=_code_block(reply.table, EMBED_LIMIT),
                           colour=COLOUR)]
     return None, [discord.Embed(title=title, description=description, colour=COLOUR)]
+
+
+def long_text(reply: Reply) -> list[list[discord.Embed]]:
+    """A plain reply longer than a message's content as embeds, whole: split between lines
+    into embeds of PAGE characters at most, as many to a message as fit MESSAGE_EMBEDS (and
+    Discord's 10). One list per message; the first goes where the reply would, the others
+    follow it (`more_messages`)."""
+    pages: list[str] = []
+    for line in escape(reply.text).split("\n"):
+        while len(line) > PAGE:  # a line longer than an embed: cut (none are, in practice)
+            pages.append(line[:PAGE])
+            line = line[PAGE:]
+        if pages and len(pages[-1]) + 1 + len(line) <= PAGE:
+            pages[-1] += "\n" + line
+        else:
+            pages.append(line)
+    messages: list[list[discord.Embed]] = []
+    size = 0
+    for page in pages:
+        if not messages or size + len(page) > MESSAGE_EMBEDS or len(messages[-1]) == 10:
+            messages.append([])
+            size = 0
+        messages[-1].append(discord.Embed(description=page or "\u200b", colour=COLOUR))
+        size += len(page)
+    return messages
+
+
+def more_messages(reply: Reply) -> list[list[discord.Embed]]:
+    """What a reply sends after its first message: the rest of a long text."""
+    if not reply.ok or reply.table is not None or len(escape(reply.text)) <= CONTENT_LIMIT:
+        return []
+    return long_text(reply)[1:]
 
 
 _MARKDOWN = re.compile(r"([\\*_~|`>\[\]])")

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.i18n import _, _n
 from bot.storage.database import READ_ONLY
+from bot.storage.events import export_events, import_events
 from bot.storage.migrations import RUMMY_SCALE, scale_rummy_points
 from bot.storage.tables import hands, payments, seasons, sessions
 from bot.storage.validate import (
@@ -42,7 +43,8 @@ def _dates(data: dict[str, Any]) -> dict[str, Any]:
 
 PAGE = 1_000  # hands read at a time: an export never holds a whole session's rows at once
 
-Part = tuple[str, dict[str, Any]]  # ("session", ...), ("hand", ...) or ("ledger", ...)
+# ("session", ...), ("hand", ...), ("events", {"events": [...]}) or ("ledger", ...)
+Part = tuple[str, dict[str, Any]]
 
 
 async def export_parts(conn: AsyncConnection, chat: str,
@@ -66,6 +68,8 @@ async def export_parts(conn: AsyncConnection, chat: str,
             if len(page) < PAGE:
                 break
             last = page[-1].id
+        # its event log (rules, rates, seats): a few rows a game, read at once
+        yield "events", {"events": await export_events(conn, row.id)}
     if ledger if ledger is not None else session_ids is None:
         rows = (await conn.execute(select(payments).where(payments.c.chat == chat)
                                    .order_by(payments.c.id))).all()
@@ -112,19 +116,23 @@ async def json_chunks(parts: AsyncIterator[Part], chat: str,
 
     yield dumps(head(chat))[:-1] + ', "sessions": ['
     sessions_seen = hands_seen = 0
+    closing = "]}"  # what ends the session being written: its hands, or its events
     after: dict[str, Any] = {}  # the ledger's part comes last, after the sessions' array
     async for kind, value in parts:
         if kind == "session":
             if sessions_seen:
-                yield "]}, "
+                yield closing + ", "
             yield dumps(value)[:-1] + ', "hands": ['
-            sessions_seen, hands_seen = sessions_seen + 1, 0
+            sessions_seen, hands_seen, closing = sessions_seen + 1, 0, "]}"
         elif kind == "hand":
             yield (", " if hands_seen else "") + dumps(value)
             hands_seen += 1
+        elif kind == "events":  # after the session's hands, inside the session
+            yield '], "events": ' + dumps(value["events"])
+            closing = "}"
         else:
             after.update(value)
-    yield "]}]" if sessions_seen else "]"
+    yield closing + "]" if sessions_seen else "]"
     after.update(extra or {})
     yield "".join(f", {dumps(k)}: {dumps(v)}" for k, v in after.items()) + "}"
 
@@ -139,6 +147,8 @@ async def export_sessions(conn: AsyncConnection, chat: str,
             data["sessions"].append({**value, "hands": []})
         elif kind == "hand":
             data["sessions"][-1]["hands"].append(value)
+        elif kind == "events":
+            data["sessions"][-1]["events"] = value["events"]
         else:
             data.update(value)
     return data
@@ -283,7 +293,8 @@ class Writer:
         while self.session < len(found):
             session = found[self.session]
             if self.session_id is None:
-                values = _dates({k: v for k, v in session.items() if k not in ("id", "hands")})
+                values = _dates({k: v for k, v in session.items()
+                                 if k not in ("id", "hands", "events")})
                 values.update(session_values(session, self.checked.sessions[self.session],
                                              self.chat))
                 self.session_id = (await conn.execute(
@@ -299,6 +310,8 @@ class Writer:
                     left -= count
             if self.hand < len(session["hands"]):
                 return False  # this batch is full
+            # version 4 on: the session's events (rules, seats), once its hands are in
+            await import_events(conn, self.session_id, session.get("events") or [])
             self.session, self.hand, self.session_id = self.session + 1, 0, None
             if left == 0 and self.session < len(found):
                 return False

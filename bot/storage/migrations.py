@@ -233,6 +233,26 @@ async def _0010_prefetch(conn: AsyncConnection) -> None:
         $$"""))
 
 
+async def _0013_session_events(conn: AsyncConnection) -> None:
+    # What changes a game's money or seats between its hands, for /history: rule and rate
+    # changes, sitting out and coming back, joins and seats given or taken. Append-only.
+    # (11 and 12 are other work's numbers.)
+    meta = MetaData()
+    Table(
+        "session_events", meta,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("session_id", Integer, nullable=False),  # sessions.id
+        Column("kind", Text, nullable=False),
+        Column("data", Text, nullable=False),  # JSON: what changed, as bot/core/events.py
+        Column("by", Text, nullable=False),
+        Column("by_name", Text, nullable=False),
+        Column("after_hand", Integer, nullable=False),  # live hands when it happened
+        Column("created_at", DateTime(timezone=True), nullable=False),
+        Index("session_events_by_session", "session_id", "id"),
+    )
+    await conn.run_sync(meta.create_all)
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
@@ -244,6 +264,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (8, "the ledger's payments", _0008_payments),
     (9, "seasons", _0009_seasons),
     (10, "PostgreSQL: a command's lock and reads in one round trip", _0010_prefetch),
+    (13, "a session's event log: rules, rates, seats", _0013_session_events),
 ]
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.core.events import SessionEvent
 from bot.core.i18n.text import encode, kept
 from bot.core.players import Player
 from bot.core.session import (
@@ -36,6 +37,7 @@ from bot.storage.backup import (
     json_chunks,
 )
 from bot.storage.database import READ_ONLY
+from bot.storage.events import add_event, events_of
 from bot.storage.problems import problem
 from bot.storage.reading import parse_export
 from bot.storage.sqlite_file import SqliteFile
@@ -578,6 +580,13 @@ class SqlChatTransaction:
             .where(seasons.c.chat == self.chat, seasons.c.id == season_id,
                    seasons.c.ended_at.is_(None))
             .values(ended_at=_now(), ended_by=by))
+
+    async def add_event(self, session_id: int, event: SessionEvent) -> SessionEvent:
+        self._writable()
+        return await add_event(self.conn, session_id, event)
+
+    async def events(self, session_id: int) -> list[SessionEvent]:
+        return await events_of(self.conn, session_id)
 
     async def record_origin(self, origin_id: str, reply: Mapping[str, Any]) -> None:
         self._writable()

@@ -114,3 +114,15 @@ seasons = table(
     column("ended_at", DateTime(timezone=True)),
     column("ended_by", Text),
 )
+
+session_events = table(
+    "session_events",
+    column("id", Integer),
+    column("session_id", Integer),
+    column("kind", Text),
+    column("data", JSONText),
+    column("by", Text),
+    column("by_name", Text),
+    column("after_hand", Integer),
+    column("created_at", DateTime(timezone=True)),
+)

@@ -19,20 +19,22 @@ from bot.core.games.base import Game, PlayContext
 from bot.core.grammar import clip
 from bot.core.i18n import Msg, Text, _
 from bot.core.ledger import MAX_AMOUNT, amount_decimals
-from bot.core.money import MoneyBook, book_add, hand_money, money_places
+from bot.core.money import MoneyBook, against_average, book_add, hand_money, money_places
 from bot.core.players import Player, Roster, check_name
 from bot.core.rules import RuleSpec
 from bot.core.seasons import season_key, season_name
 from bot.core.session import ENDED, OPEN
+from bot.storage.events import check_events
 from bot.storage.migrations import RUMMY_SCALE
 from bot.storage.tables import hands, payments, seasons, sessions
 
 FORMAT = "maalbot-backup"
 # 2: marriage_rummy points are tenths (migration 7); 1 is scaled on restore. 3: the chat's
-# ledger (its payments) may come along; 1 and 2 have none and read as before.
-VERSION = 3
-READS = (1, 2, 3)
-SESSION_KEYS = {c.name for c in sessions.columns} | {"hands"}
+# ledger (its payments) may come along; 1 and 2 have none and read as before. 4: each
+# session's event log (`events`, migration 13); files before it have none.
+VERSION = 4
+READS = (1, 2, 3, 4)
+SESSION_KEYS = {c.name for c in sessions.columns} | {"hands", "events"}
 HAND_KEYS = {c.name for c in hands.columns}
 PLAYER_KEYS = set(Player.__dataclass_fields__)
 PAYMENT_KEYS = {c.name for c in payments.columns} - {"chat"}
@@ -169,6 +171,8 @@ def _money_places(sessions: list[Mapping[str, Any]]) -> dict[str, int]:
                                    hand["rules"], game.point_places)
                 if money is not None:
                     currency, amounts = money
+                    if game.money_against_average:  # Call Break's: finer decimals
+                        amounts = against_average(amounts, amounts)
                     places[currency] = max(places.get(currency, 2),
                                            money_places(amounts.values()))
         except (InvalidOperation, TypeError, ValueError):
@@ -346,6 +350,9 @@ def _check_session(session: Any, where: Text, checked: Checked,
                  ended=session["status"] == ENDED)
     if pending is not None:
         _check_pending(game, roster, rules, pending, _field(where, "pending"))
+    wrong = check_events(session.get("events", []), where)  # the event log (version 4)
+    if wrong is not None:
+        raise RestoreError(wrong)
     return Derived({c: sums.get(c, 0) * scale for c in set(sums) | set(totals)}, len(live),
                    book)
 

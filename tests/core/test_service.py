@@ -249,7 +249,8 @@ async def test_endgame_settles_up_and_archives(table: Table):
     assert "carol pays alice 6.75 Rs" in reply.text
     assert "bob pays alice 3.50 Rs" in reply.text
     assert reply.board.ended is True
-    assert "No game is open" in await table.error("/board")
+    assert "No game is open" in await table.error("/hand winner:alice")
+    assert "(finished)" in (await table.ok("/board")).text  # the game just ended, shown
     await table.ok(NEW)  # a new game can start
 
 
@@ -289,8 +290,11 @@ async def test_everything_survives_a_restart(database_url: str):
 
 async def test_help_explains_commands_words_and_rules(table: Table):
     text = (await table.ok("/help")).text
-    for word in ("tiplu", "poplu", "jhiplu", "maal", "seen", "dublee", "/hand", "/endgame"):
+    for word in ("/hand", "/endgame", "/help marriage", "/help rules", "/help seat"):
         assert word in text
+    words = (await table.ok("/help marriage")).text  # the game's words are its topic
+    for word in ("tiplu", "poplu", "jhiplu", "maal", "seen", "dublee"):
+        assert word in words
     assert "Usage: /hand" in (await table.ok("/help hand")).text
     assert "kidnap" in (await table.ok("/help rules")).text
     assert "No help" in (await table.ok("/help nonsense")).text

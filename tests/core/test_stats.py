@@ -27,7 +27,8 @@ def test_tenths_are_summed_as_points_and_paid_at_each_hands_rate():
     # Call Break keeps tenths. Round 1: asha bid 3 took 5 (+3.2), bina bid 4 took 3 (-4);
     # round 2: asha bid 2 took 3 (+2.1), bina bid 1 took 10 (+1.9). asha 3.2 + 2.1 = 5.3,
     # bina -4.0 + 1.9 = -2.1; a round is a win for each player who made the bid.
-    # Round 1 at 10 a point, round 2 at 20: asha 32 + 42 = 74, bina -40 + 38 = -2
+    # Money is each score less the table's average: round 1 (average -0.4) at 10 a point:
+    # asha 3.6 x 10 = 36, bina -36; round 2 (average 2.0) at 20: asha 0.1 x 20 = 2, bina -2
     bids = [{"players": [1, 2], "bids": {"1": 3, "2": 4}, "tricks": {"1": 5, "2": 3}},
             {"players": [1, 2], "bids": {"1": 2, "2": 1}, "tricks": {"1": 3, "2": 10}}]
     played = [_session(1, "callbreak", [({1: 32, 2: -40}, {"rate": "10", "currency": "Rs"}),
@@ -35,11 +36,13 @@ def test_tenths_are_summed_as_points_and_paid_at_each_hands_rate():
                        entered=bids)]
     table = stats.compute(played, {}, None)
     assert stats.leaderboard(table, EN) == ["Call Break (1 game):",
-                                        "1. asha +5.3 (2 rounds, 2 wins, +74 Rs)",
-                                        "2. bina -2.1 (2 rounds, 1 win, -2 Rs)"]
+                                        "1. asha +5.3 (2 rounds, 2 wins, +38 Rs)",
+                                        "2. bina -2.1 (2 rounds, 1 win, -38 Rs)"]
     assert stats.describe(table, "name:bina", "all time", EN)[1:] == [
         "Call Break: 1 game, 2 rounds, 1 win (50%)",
-        "  net -2.1 points (-2 Rs where played for money)"]
+        "  net -2.1 points (-38 Rs where played for money)",
+        # round 1 at 10 a point, round 2 at 20: which points came at which rate
+        "  by rate: -4.0 at 10 Rs (1 round), +1.9 at 20 Rs (1 round)"]
 
 
 def test_games_are_never_added_together_nor_currencies():
@@ -57,5 +60,5 @@ def test_games_are_never_added_together_nor_currencies():
         "1. asha +1,100 (2 hands, 2 wins, -100 $, +600 Rs)",
         "2. bina -1,100 (2 hands, 0 wins, +100 $, -600 Rs)",
         "Call Break (1 game):",
-        "1. asha +1.5 (1 round, 1 win, +3 $)",
-        "2. bina -1.0 (1 round, 0 wins, -2 $)"]
+        "1. asha +1.5 (1 round, 1 win, +2.50 $)",  # (1.5 - 0.25) x 2: less the average
+        "2. bina -1.0 (1 round, 0 wins, -2.50 $)"]

@@ -56,8 +56,12 @@ async def test_a_version_1_backup_keeps_its_rummy_points(database_url: str,
     store = await store_at_version(database_url, 6, monkeypatch)
     try:
         await _old_session(store, "chat-old", "marriage_rummy")
+        async with store.engine.begin() as conn:  # today's export reads the event log too
+            await migrations._0013_session_events(conn)
         async with store.transaction("chat-old") as tx:
             data = await tx.export([s.id for s in await tx.chat_sessions() if s.id])
+        for session in data["sessions"]:
+            del session["events"]  # a version 1 file had none
         data["version"] = 1  # as the bot wrote it before migration 7
         await migrations.upgrade(store.engine)
         async with store.engine.begin() as conn:

@@ -158,11 +158,14 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
                     run=looking_back.chart, read_only=True),
         CommandSpec(
             "history", "the {hands} as entered, undone and edited ones too",
-            "/history   or   /history hand:3   or   /history last",
-            "Who recorded each {hand} and when, and what was undone or edited, with the reason "
-            "when one was given (/undo reason:...). last (or a game's number): a finished "
-            "game.",
-            (PAST_GAME,), needs=Needs.NOTHING, run=looking_back.history, read_only=True,
+            "/history   or   /history hand:3   or   /history last page:2",
+            "Who recorded each {hand} and when, what was undone or edited (with the reason "
+            "when one was given), and every change of the rules, the rate or the seats, in "
+            "order; the newest that fit, page:2 the ones before. last (or a game's number): "
+            "a finished game.",
+            (PAST_GAME, Option("page", Kind.INT, "older entries: 2 is the ones before the "
+                               "newest", low=1, high=MAX_NUMBER)),
+            needs=Needs.NOTHING, run=looking_back.history, read_only=True,
             derive=lambda game: (_which(game, N_("which {hand} in full")),)),
         CommandSpec(
             "settings", "this chat's settings",

@@ -105,6 +105,12 @@ class Game(ABC):
     # Money from the final results at the end (Riichi: a result point is 1,000 table
     # points, uma and oka included), not hand by hand: the board shows none meanwhile.
     money_at_end: bool = False
+    # Money from each score less the table's average (Call Break: scores don't sum to zero,
+    # as each player scores alone), so money sums to zero and the end settles up. Every
+    # hand has every column (a player sitting out scores 0), so the average of the totals
+    # at one rate is the sum of each hand's average: the book keeps points x rate and the
+    # average is taken where money is read (money.against_average).
+    money_against_average: bool = False
     # Platforms with buttons may offer taps for a hand: the winner, who has seen, then the
     # input still missing (Marriage's shape; other games are typed).
     seen_flow: bool = False

@@ -11,7 +11,7 @@ from bot.core.games.base import Game
 from bot.core.handlers.call import Call, Outcome
 from bot.core.i18n import Msg, Tr
 from bot.core.i18n.words import count, numbered
-from bot.core.money import MoneyBook, book_add, book_totals
+from bot.core.money import MoneyBook, book_add, money_of_book
 from bot.core.session import ENDED, SessionState
 
 
@@ -20,16 +20,24 @@ async def board(call: Call) -> Outcome:
 
 
 async def money_of(call: Call, session: SessionState) -> dict[str, dict[int, Decimal]]:
-    """The session's money per currency, hand by hand at each hand's rate. A session from
-    before this was kept gets it from its hands, once (saved with its next change)."""
+    """The session's money per currency, hand by hand at each hand's rate (Call Break's:
+    each score less the table's average). A session from before this was kept gets it from
+    its hands, once (saved with its next change)."""
+    game = call.table.games[session.game]
     if session.money is None:
         assert session.id is not None
-        places = call.table.games[session.game].point_places
         book: MoneyBook = {}
         for hand in await call.tx.all_hands(session.id):
-            book_add(book, hand.deltas, hand.rules, places)
+            book_add(book, hand.deltas, hand.rules, game.point_places)
         session.money = book
-    return book_totals(session.money)
+    return money_of_book(session.money, average_columns(game, session))
+
+
+def average_columns(game: Game, session: SessionState) -> list[int] | None:
+    """The columns whose average a game's money is taken against, or None."""
+    if not game.money_against_average:
+        return None
+    return [key for key, _label in game.columns(session.roster, session.game_state)]
 
 
 def waiting_names(game: Game, session: SessionState) -> list[str]:

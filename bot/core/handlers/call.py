@@ -11,14 +11,12 @@ from typing import TYPE_CHECKING, Any
 from bot.core.command import Command, Reply
 from bot.core.errors import UserError
 from bot.core.games.base import Game
-from bot.core.i18n import Joined, Msg, Tr, _, _n
+from bot.core.i18n import Msg, Tr, _, _n
 from bot.core.i18n.words import placeholders
 from bot.core.permissions import Roles
 from bot.core.session import ChatSettings, ChatTransaction, SessionState, Store
 
 NO_GAME = _("No game is open here. Start one with /newgame marriage players:alice bob carol")
-PAST_GAMES = _("A finished game: /board last (or /board 2 for this chat's second game; /chart "
-               "and /history the same).")
 
 if TYPE_CHECKING:
     from bot.core.commands.spec import CommandSpec
@@ -89,14 +87,18 @@ class Call:
         return self.session
 
     async def chosen_session(self) -> SessionState:
-        """The session a look-back command is about: the open one, or with game:last (or a
-        number) one of the chat's games, finished ones too."""
+        """The game a look-back command (/board, /chart, /history, /export) is about: the
+        one it names (game:last, or a number: one of the chat's games, finished ones too),
+        else the open one, else the one that ended last, until the next one starts (what a
+        table looks at right after /endgame). The one place that decides it."""
         wanted = (self.options.get("") or self.options.get("game") or "").strip().lower()
-        if not wanted:
-            if self.session is None:
-                raise UserError(Joined((NO_GAME, PAST_GAMES)))
+        if not wanted and self.session is not None:
             return self.session
         games = await self.tx.chat_sessions()
+        if not wanted:
+            if not games:
+                raise UserError(NO_GAME)
+            return games[-1]  # no game open: the chat's latest, which has ended
         if not games:
             raise UserError(_("No game has been played in this chat yet."))
         if wanted == "last":

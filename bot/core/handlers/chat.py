@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.core import i18n
+from bot.core import events, i18n
 from bot.core.command import Reply
 from bot.core.errors import UserError
 from bot.core.grammar import clip, split_list
@@ -118,6 +118,7 @@ async def rules(call: Call) -> Outcome:
         updated = game.rulebook.with_preset(updated, options.pop("preset"))
     updated = game.rulebook.apply(updated, options)
     game.check_rules(updated, len(session.players))
+    await events.rules_changed(call, session.rules, updated)
     session.rules = updated
     await call.tx.save_session(session)
     lines = [tr("Rules changed for the {hands} that follow; recorded {hands} keep theirs.",

@@ -9,14 +9,17 @@ import re
 import time
 from collections.abc import AsyncIterator
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.core.command import Attachment, Reply
 from bot.core.errors import UserError
 from bot.core.games import get_game
+from bot.core.games.base import Game
 from bot.core.handlers.call import Call, Outcome, more_time
 from bot.core.i18n import Msg, Tr, _, _n
+from bot.core.money import against_average, hand_money
 from bot.core.session import Void
 
 COMPRESS_OVER = 1_000_000  # bytes
@@ -28,15 +31,10 @@ async def export(call: Call) -> Outcome:
     fmt = options.get("format") or "json"
     which = (options.get("") or options.get("game") or "").strip().lower()
     everything = which in ("all", "yes")  # "yes": /export all:yes, as it was once typed
-    if everything:
-        chosen = await call.tx.chat_sessions()
-    elif which or call.session is not None:  # last, a number, or the open game
-        chosen = [await call.chosen_session()]
-    else:
-        chosen = []
+    # all, or the game the look-back commands show (named, open, or the one just ended)
+    chosen = await call.tx.chat_sessions() if everything else [await call.chosen_session()]
     if not chosen:
-        raise UserError(_("No game is open here: /export last exports the last finished "
-                          "one, /export all every game of this chat."))
+        raise UserError(_("No game has been played in this chat yet."))
     ids = [s.id for s in chosen if s.id is not None]
     extra: dict[str, Any] = {}
     if everything:  # the ledger's balances, for people to read (an import recomputes them)
@@ -214,8 +212,8 @@ async def _csv_rows(parts: AsyncIterator[tuple[str, dict[str, Any]]],
         writer.writerow([safe_cell(v) for v in values])
         return out.getvalue()
 
-    yield line(["session", "game", "hand", "time", "player", "points", "recorded_by",
-                "status"])
+    yield line(["session", "game", "hand", "time", "player", "points", "money", "currency",
+                "recorded_by", "status"])
     session: dict[str, Any] = {}
     names: dict[int, str] = {}
     game = None
@@ -230,11 +228,27 @@ async def _csv_rows(parts: AsyncIterator[tuple[str, dict[str, Any]]],
         when = _moment(hand.get("created_at")).astimezone(zone).strftime("%Y-%m-%d %H:%M") \
             if hand.get("created_at") else ""
         status = "live" if not hand.get("voided_at") else _status(hand.get("void_reason"), tr)
+        money = _money(game, hand)
+        currency = money[0] if money else ""
         for seat, points in sorted(hand["deltas"].items(), key=lambda kv: int(kv[0])):
             label = names.get(int(seat), seat) if game.player_columns else f"side {seat}"
             shown = points / 10 ** game.point_places if game.point_places else points
-            yield line([session["id"], session["game"], hand["no"], when, label, shown,
-                        hand["recorded_by_name"], status])
+            # the hand's money at its own rate, beside its points ("" where not for money)
+            paid = f"{money[1][int(seat)]:f}" if money else ""
+            yield line([session["id"], session["game"], hand["no"], when, label, shown, paid,
+                        currency, hand["recorded_by_name"], status])
+
+
+def _money(game: Game, hand: dict[str, Any]) -> tuple[str, dict[int, Decimal]] | None:
+    """(currency, money per column) of an exported hand, as /endgame and the ledger count
+    it; None for a hand not played for money or a game paid at the end (Riichi)."""
+    if game.money_at_end:
+        return None
+    deltas = {int(k): v for k, v in hand["deltas"].items()}
+    money = hand_money(deltas, hand["rules"], game.point_places)
+    if money is not None and game.money_against_average:  # Call Break's
+        money = money[0], against_average(money[1], deltas)
+    return money
 
 
 def _moment(value: Any) -> datetime:

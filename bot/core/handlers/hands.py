@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot.core import flows, permissions
+from bot.core import events, flows, permissions
 from bot.core.command import Reply
 from bot.core.errors import UserError
 from bot.core.games.base import KEEP, Game, HandResult, PlayContext, PlayOutcome
@@ -67,6 +67,7 @@ async def play(call: Call) -> Outcome:
     permissions.check(spec.may, call.roles, _("use /{command} here", command=spec.name),
                       hand_count=session.hand_count)
     if outcome.rules is not None:
+        await events.rules_changed(call, session.rules, outcome.rules)  # /setmaal
         session.rules = outcome.rules
     began = False
     if outcome.pending is not KEEP:

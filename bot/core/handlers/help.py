@@ -14,18 +14,64 @@ from bot.core.i18n import ENGLISH, Msg, Tr
 from bot.core.i18n.words import placeholders
 from bot.core.permissions import WHO
 
+LONGEST_LINE = 300  # a help line read on a phone: longer ones are broken between words
+
 
 async def help_(call: Call) -> Outcome:
     topic = call.options.get("", "").strip().lstrip("/").lower()
     text = render(call.tr, call.table, topic, call.game)
     if call.session is not None:  # examples with the table's own names
         text = personal(text, [p.name for p in call.session.players])
-    return Outcome(Reply(text))
+    return Outcome(Reply(wrap(text)))
+
+
+def wrap(text: str, limit: int = LONGEST_LINE) -> str:
+    """Every line at most `limit` characters: a longer one (a game's glossary) is broken
+    after a "; " where it can be, else between words."""
+    out = []
+    for line in text.split("\n"):
+        while len(line) > limit:
+            cut = line.rfind("; ", 0, limit)
+            cut = cut + 1 if cut > 0 else line.rfind(" ", 0, limit)
+            if cut <= 0:
+                cut = limit
+            out.append(line[:cut].rstrip())
+            line = line[cut:].lstrip()
+        out.append(line)
+    return "\n".join(out)
 
 
 def glossary(tr: Tr, game: Game) -> str:
     """The game's words, explained (its declared glossary, translated)."""
     return tr.text(game.glossary)
+
+
+def seat_help(tr: Tr) -> str:
+    """/help seat: how a seat is taken and given (a seat is a person's by their account)."""
+    return "\n".join([
+        tr("Seats. A seat is a person's by their account, never by a name typed."),
+        tr("Take a seat: tap the \"sit here\" button under /newgame, or type /join NAME. "
+           "Before the first hand it is yours at once; after it, the game's starter or an "
+           "admin confirms."),
+        tr("Give a seat (the starter or an admin): /seat NAME person:@them, or a text "
+           "mention of them, or /seat NAME in reply to one of their messages (for someone "
+           "with no @username). /seat NAME person:none makes it a guest seat again."),
+        tr("Sit out hands with /sitout, come back with /back; /players lists the seats. "
+           "/history shows who sat where, and when."),
+    ])
+
+
+def money_help(tr: Tr) -> str:
+    """/help money: the rate, the currency, the ledger."""
+    return "\n".join([
+        tr("Money. /rules rate:0.25 currency:Rs plays for money: each hand counts at the "
+           "rate and in the currency of its own time, so a change applies from the next "
+           "hand, and /endgame, /history and /stats say which hands were played at which "
+           "rate."),
+        tr("/endgame settles up in the fewest transfers (Call Break: each score less the "
+           "table's average; Riichi: the final results with uma and oka). The money then "
+           "enters the ledger: /ledger, /paid, /ledger history."),
+    ])
 
 
 def command_help(spec: CommandSpec, tr: Tr = ENGLISH, game: Game | None = None) -> str:
@@ -58,14 +104,19 @@ def languages_help(tr: Tr) -> str:
 
 def render(tr: Tr, table: CommandTable, topic: str, game: Game) -> str:
     specs = [s for s in table.for_game(game) if not s.hidden]
-    if not topic:
+    if not topic:  # short enough for a phone: the rest is in the topics it names
         lines = [tr("Maalbot keeps score ({game}). Commands:", game=Msg(game.title))]
         lines += [f"/{s.name} - {spec_text(tr, s.summary, game)}" for s in specs]
-        lines += ["", tr("Options are key:value, e.g. {usage}",
-                         usage=spec_text(tr, game.result_spec.usage, game)),
-                  tr("Names: @name or just name, any case."), "", glossary(tr, game), "",
-                  tr("/help COMMAND for details, /help rules for the rules.")]
+        first = spec_text(tr, game.result_spec.usage, game).split("   ")[0]
+        lines += ["", tr("Options are key:value, e.g. {usage}", usage=first),
+                  tr("More: /help COMMAND, /help {game} (its words and commands), /help "
+                     "rules, /help seat, /help money.", game=game.key)]
         return "\n".join(lines)
+    if topic in ("seat", "seats"):  # how seats work, then /seat in full
+        seat = table.lookup("seat", game)
+        return seat_help(tr) + ("\n\n" + command_help(seat, tr, game) if seat else "")
+    if topic == "money":
+        return money_help(tr)
     if topic == "rules":
         rules_spec = table.lookup("rules", game)
         assert rules_spec is not None
@@ -104,7 +155,8 @@ def render(tr: Tr, table: CommandTable, topic: str, game: Game) -> str:
             spec = table.lookup(topic, elsewhere[0])
             shown_for = elsewhere[0]
     if spec is None:
-        topics = [s.name for s in specs] + ["rules", "words"] + list(table.games)
+        topics = [s.name for s in specs] + ["rules", "words", "seat", "money"] + list(
+            table.games)
         return tr("No help for `{topic}`. Topics: {topics}.", topic=topic[:30],
                   topics=", ".join(topics))
     text = command_help(spec, tr, shown_for)

@@ -32,8 +32,8 @@ _AMOUNTISH = re.compile(r"[\d.,]*\d[\d.,]*")
 _GLUED = re.compile(r"(?P<before>[^\d.,+\-\s]*)(?P<amount>[\d.,]*\d[\d.,]*)"
                     r"(?P<after>[^\d.,+\-\s]*)")
 STALE = _("The ledger changed since this was asked; nothing was done. Ask again.")
-EMPTY = _("The ledger is empty: the money of a finished Marriage, marriage rummy or Riichi "
-          "game played for money (/rules rate:0.25 currency:Rs) enters it at /endgame.")
+EMPTY = _("The ledger is empty: the money of a finished game played for money (/rules "
+          "rate:0.25 currency:Rs) enters it at /endgame; Tranca, a race, never does.")
 
 
 def _money(amount: Decimal, currency: str, places: int | None, tr: Tr) -> str:

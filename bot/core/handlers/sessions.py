@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from bot.core import flows, permissions
+from bot.core import events, flows, permissions, rates
 from bot.core.command import Command, Reply
 from bot.core.commands.spec import spec_text
 from bot.core.errors import UserError
@@ -111,6 +111,8 @@ async def join(call: Call) -> Outcome:
                 "another name: /join name:NAME.", name=existing.name))
         existing.user_id, existing.handle = actor.id, account_handle(actor)
         await call.tx.save_session(session)
+        await events.record(call, events.SEAT, seat=existing.seat, name=existing.name,
+                            person=actor.name, claimed=True)
         return Outcome(Reply(call.tr("You are {name} now (seat {seat}).", name=existing.name,
                                      seat=existing.seat)), True)
     if game.seats_fixed:  # a seat typed by name can be taken (above); a new one can't
@@ -123,6 +125,7 @@ async def join(call: Call) -> Outcome:
                     joined_after=session.hand_count, handle=account_handle(actor))
     session.players.append(player)
     await call.tx.save_session(session)
+    await events.record(call, events.JOIN, seat=player.seat, name=player.name)
     if session.hand_count:
         said = call.tr("{name} joins at seat {seat}, from the next {hand}. Players: "
                        "{players}.", **call.words, name=player.name, seat=player.seat,
@@ -144,6 +147,7 @@ async def seat(call: Call) -> Outcome:
         if player.user_id is not None:  # the account's @username goes with it
             player.user_id = player.handle = None
         await call.tx.save_session(session)
+        await events.record(call, events.SEAT, seat=player.seat, name=player.name, person=None)
         return Outcome(Reply(call.tr("{name} is a guest seat now.", name=player.name)), True)
     person = mentions.get(who) or mentions.get(who.lower())
     if person is None:
@@ -154,6 +158,8 @@ async def seat(call: Call) -> Outcome:
                           name=taken.name))
     player.user_id, player.handle = person.id, account_handle(person)
     await call.tx.save_session(session)
+    await events.record(call, events.SEAT, seat=player.seat, name=player.name,
+                        person=person.name)
     return Outcome(Reply(call.tr("{name} is {person} now (seat {seat}).", name=player.name,
                                  person=person.name, seat=player.seat)), True)
 
@@ -189,6 +195,8 @@ async def _sitting_out(call: Call, out: bool) -> Outcome:
     for player in players:
         player.sitting_out = out
     await call.tx.save_session(session)
+    await events.record(call, events.SITOUT if out else events.BACK,
+                        names=[p.name for p in players])
     tr, words = call.tr, call.words
     who = ", ".join(p.name for p in players)
     playing = ", ".join(p.name for p in session.players if not p.sitting_out)
@@ -262,7 +270,8 @@ async def endgame(call: Call) -> Outcome:
     session.status = ENDED
     await call.tx.save_session(session)
     reply.text = "\n".join(([owed] if owed else [])
-                           + final_lines(call, game, session, rules, reply, money))
+                           + final_lines(call, game, session, rules, reply, money,
+                                         await rate_notes(call, game, session, money)))
     reply.question = None
     reply.menu = ""
     assert reply.board is not None
@@ -298,8 +307,21 @@ async def _closing_hand(call: Call, session: SessionState, game: Game) -> str:
             + "\n" + deltas_line(game, session, hand.deltas, call.tr))
 
 
+async def rate_notes(call: Call, game: Game, session: SessionState,
+                     money: dict[str, dict[int, Decimal]]) -> list[str]:
+    """Which hands were played at which rate, and why money ranks differently from points
+    (issue 30): for a game paid hand by hand whose rate changed."""
+    if game.money_at_end or not money:
+        return []
+    assert session.id is not None
+    hands = await call.tx.all_hands(session.id)
+    return rates.notes(hands, dict(game.columns(session.roster, session.game_state)),
+                       session.totals, money, game.hand_word, game.point_places, call.tr)
+
+
 def final_lines(call: Call, game: Game, session: SessionState, rules: dict, reply: Reply,
-                money: dict[str, dict[int, Decimal]]) -> list[str]:
+                money: dict[str, dict[int, Decimal]], notes: list[str] | None = None
+                ) -> list[str]:
     """The standings in points (and money per currency, hand by hand at each hand's rate;
     a game paid at the end: its final results' money), and who pays whom: in money where
     the game was played for money, else in points."""
@@ -332,6 +354,7 @@ def final_lines(call: Call, game: Game, session: SessionState, rules: dict, repl
                              ended=True)
         if status:
             lines.append(tr.render(status))
+        lines += notes or []
     if game.money_at_end and money:  # Riichi: the final results, paid
         currency = next(iter(money))
         lines.append(tr("Money at {rate} a point: {amounts}",
@@ -339,6 +362,8 @@ def final_lines(call: Call, game: Game, session: SessionState, rules: dict, repl
                         amounts=", ".join(f"{names[k]} " + format_money(
                             money[currency].get(k, Decimal(0)), currency, decimals[currency],
                             signed=True, tr=tr) for k in names)))
+    elif game.money_against_average and money:  # Call Break: less the table's average
+        lines.append(against_average_line(tr, game, session, names))
     elif not game.zero_sum:  # Tranca scores are a race: nobody pays anybody
         lines.append(tr.render(ARCHIVED))
         return lines
@@ -370,6 +395,18 @@ def final_lines(call: Call, game: Game, session: SessionState, rules: dict, repl
     assert reply.board is not None
     reply.board.transfers = [{k: v for k, v in m.items() if k != "text"} for m in moves]
     return lines
+
+
+def against_average_line(tr: Tr, game: Game, session: SessionState,
+                         names: dict[int, str]) -> str:
+    """Why Call Break's money adds up to zero when its scores don't."""
+    total = sum(session.totals.get(k, 0) for k in names)
+    average = Decimal(total).scaleb(-game.point_places) / len(names)
+    places = max(game.point_places, 0 if average == average.to_integral() else
+                 -average.normalize().as_tuple().exponent)  # type: ignore[operator]
+    return tr("Money: each score less the table's average ({average}), at each {hand}'s "
+              "rate, so it adds up to zero.", average=tr.number(average, places),
+              **placeholders(game.hand_word))
 
 
 NOBODY_OWES = _("Nobody owes anybody anything.")

@@ -84,7 +84,6 @@ async def test_a_finished_game_can_still_be_looked_at(table: Table):
     await table.ok(FIRST)
     end = await table.ok("/endgame")
     assert "/endgame" not in end.text.split("\n", 1)[1]  # nothing tells people to end again
-    assert "A finished game: /board last" in await table.error("/board")
     last = await table.ok("/board last")
     assert (await table.ok("/board game:last")).text == last.text  # the same, as name:value
     assert last.text.startswith("Nepali Marriage: 1 hand (finished)")
@@ -97,3 +96,26 @@ async def test_a_finished_game_can_still_be_looked_at(table: Table):
     await table.ok("/newgame tranca teams:ana+bia caio+davi")
     assert (await table.ok("/board 1")).board.game == "marriage"  # type: ignore[union-attr]
     assert "a number from 1 to 2" in await table.error("/board game:7")
+
+
+async def test_the_game_just_ended_is_still_there_until_the_next_one_starts(table: Table):
+    assert "No game is open here" in await table.error("/board")
+    assert "No game is open here" in await table.error("/export")
+    await table.ok(NEW)
+    await table.ok(FIRST)
+    await table.ok("/endgame")
+    # right after /endgame, the look-back commands show that game without `last`
+    board = await table.ok("/board")
+    assert board.text.startswith("Nepali Marriage: 1 hand (finished)")
+    assert board.board is not None and board.board.totals == {"alice": 41, "bob": -14,
+                                                              "carol": -27}
+    assert board.question is None
+    assert (await table.ok("/chart")).file is not None
+    assert "alice won with dublees" in (await table.ok("/history")).text
+    exported = await table.ok("/export")
+    assert exported.file is not None and b"alice" in exported.file.data
+    # the next game takes its place
+    await table.ok("/newgame marriage players:dev eli fay")
+    board = await table.ok("/board")
+    assert board.board is not None and board.board.players == ["dev", "eli", "fay"]
+    assert "No hands yet" in (await table.ok("/history")).text

@@ -50,11 +50,7 @@ async def _three_nights(table: Table) -> None:
 async def test_the_ledger_carries_every_finished_game_per_currency(table: Table):
     assert "The ledger is empty" in (await table.ok("/ledger")).text
     await _three_nights(table)
-    # not in the ledger: a game still open, and Call Break (not settled between players)
-    await table.ok("/newgame callbreak players:alice bob carol dave")
-    await table.ok("/rules rate:10 currency:Rs")
-    await table.ok("/round bids:2 2 3 4 tricks:3 2 4 4")
-    await table.ok("/endgame")
+    # not in the ledger: a game still open
     await table.ok(NEW)
     await table.ok("/rules rate:10 currency:Rs")
     await table.ok(HAND_A)
@@ -185,7 +181,7 @@ async def test_export_and_import_carry_the_payments(table: Table, service: Servi
     reply = await table.ok("/export all")
     assert reply.file is not None
     data = json.loads(reply.file.data)
-    assert data["version"] == 3 and len(data["payments"]) == 2
+    assert data["version"] == 4 and len(data["payments"]) == 2
     # the balances for people to read: alice 310 - 90 = 220, carol -220, bob 0 (left out)
     assert data["balances"] == {"Rs": {"name:alice": {"name": "alice", "balance": 220},
                                        "name:carol": {"name": "carol", "balance": -220}}}
@@ -579,3 +575,20 @@ async def test_the_ledger_writes_money_as_the_chats_language_does(table: Table):
     await _game(table, "/rules rate:10000 currency:Rs", HAND_A)  # alice +310,000 more
     shown = (await table.ok("/ledger")).text
     assert "alice +3,10,454.50 Rs" in shown, shown  # grouped the Indian way
+
+
+async def test_call_break_for_money_enters_it_against_the_tables_average(table: Table):
+    await table.ok("/newgame callbreak players:alice bob carol dave")
+    await table.ok("/rules rate:10 currency:Rs")
+    # 2 of 3: 2.1, 2 of 2: 2.0, 3 of 4: 3.1, 4 of 4: 4.0; average 11.2 / 4 = 2.8; at 10 Rs:
+    # alice -0.7 x 10 = -7, bob -8, carol +3, dave +12 (sum 0)
+    await table.ok("/round bids:2 2 3 4 tricks:3 2 4 4")
+    await table.ok("/endgame")
+    lines = (await table.ok("/ledger")).text.splitlines()
+    assert lines[0].startswith("Ledger: 1 game, 0 payments")
+    assert lines[1:6] == ["Rs:", "  dave +12 Rs", "  carol +3 Rs", "  alice -7 Rs",
+                          "  bob -8 Rs"]
+    # the fewest transfers: bob 8 and alice 7 are 15 = dave's 12 + carol's 3; three in all
+    said = lines[6].removeprefix("  To settle: ").rstrip(".").split("; ")
+    assert sorted(said) == ["alice pays carol 3 Rs", "alice pays dave 4 Rs",
+                            "bob pays dave 8 Rs"]

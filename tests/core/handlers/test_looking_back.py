@@ -297,3 +297,51 @@ async def test_dollar_signs_in_a_currency_draw_as_themselves(table: Table):
         await table.ok(line)
     reply = await table.ok("/chart")
     assert reply.file is not None and _image(reply.file.data)[..., :3].std() > 0.05
+
+
+async def test_the_charts_money_is_each_hand_at_the_rate_it_was_played(table: Table,
+                                                                        monkeypatch):
+    import bot.core.chart as chart
+
+    drawn: dict = {}
+    real = chart.render_chart
+
+    def spy(*args, **kw):
+        drawn.update(money=kw.get("money"))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(chart, "render_chart", spy)
+    await table.ok("/newgame marriage players:alice bob carol")
+    await table.ok("/rules rate:0.25 currency:Rs")
+    # n = 3, P = 12: alice +41, bob -14, carol -27 (tests/core/handlers/test_board.py)
+    await table.ok("/hand winner:alice seen:bob maal:alice=10 bob=2 dublee:yes")
+    await table.ok("/rules rate:1")
+    # P = 7: bob +18, alice -1, carol -17
+    await table.ok("/hand winner:bob seen:alice maal:alice=3 bob=4")
+    reply = await table.ok("/chart")
+    assert reply.file is not None and reply.file.data.startswith(b"\x89PNG")
+    # hand 1 at 0.25 a point, hand 2 at 1: never the current rate times the points (which
+    # would make alice 40 x 1 = 40 Rs)
+    assert drawn["money"] == {"Rs": {1: [0.0, 10.25, 9.25], 2: [0.0, -3.5, 14.5],
+                                     3: [0.0, -6.75, -23.75]}}
+    end = await table.ok("/endgame")
+    assert end.board is not None and end.board.money == {"alice": 9.25, "bob": 14.5,
+                                                         "carol": -23.75}
+
+
+def test_running_money_counts_only_hands_played_for_money():
+    from bot.core.chart import running_money
+    from bot.core.session import HandRecord
+
+    def hand(no: int, deltas: dict[int, int], rules: dict) -> HandRecord:
+        return HandRecord(no, [1, 2], {}, rules, deltas, "", "x", "x")
+
+    hands = [hand(1, {1: 10, 2: -10}, {}),  # rate 1, no currency: not for money
+             hand(2, {1: 4, 2: -4}, {"rate": "2", "currency": "$"}),
+             hand(3, {1: -6, 2: 6}, {"rate": "3", "currency": "$"})]
+    assert running_money([(1, "a"), (2, "b")], hands) == {
+        "$": {1: [0.0, 0.0, 8.0, -10.0], 2: [0.0, 0.0, -8.0, 10.0]}}
+    # Call Break's: each score less the hand's average; 3.2 and -4.0 average -0.4
+    tenths = [hand(1, {1: 32, 2: -40}, {"rate": "10", "currency": "Rs"})]
+    assert running_money([(1, "a"), (2, "b")], tenths, 1, True) == {
+        "Rs": {1: [0.0, 36.0], 2: [0.0, -36.0]}}

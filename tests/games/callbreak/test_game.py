@@ -5,6 +5,7 @@ a made bid scores the bid plus 0.1 a trick over, a bid not made minus the bid.""
 
 import csv
 import io
+from decimal import Decimal
 
 from tests.conftest import Table
 
@@ -49,9 +50,11 @@ async def play_five_rounds(table: Table) -> None:
 
 
 # totals by hand: alice 3.2+2.1+1.0+8.1+1.0 = 15.4; bob -4.0+2.0+5.1+1.0+1.0 = 5.1;
-# carol 2.1+3.1+2.1+1.1+1.0 = 9.4; dave 3.0+4.0+3.0-2.0+1.9 = 9.9; at rate 10: x 10
+# carol 2.1+3.1+2.1+1.1+1.0 = 9.4; dave 3.0+4.0+3.0-2.0+1.9 = 9.9
 TOTALS = {"alice": 15.4, "bob": 5.1, "carol": 9.4, "dave": 9.9}
-MONEY = {"alice": 154, "bob": 51, "carol": 94, "dave": 99}
+# money: each score less the table's average, (15.4 + 5.1 + 9.4 + 9.9) / 4 = 9.95, at 10 Rs
+# a point: alice 5.45 x 10, bob -4.85 x 10, carol -0.55 x 10, dave -0.05 x 10; sum 0
+MONEY = {"alice": 54.5, "bob": -48.5, "carol": -5.5, "dave": -0.5}
 
 
 async def test_a_whole_game_of_five_rounds(table: Table):
@@ -62,7 +65,8 @@ async def test_a_whole_game_of_five_rounds(table: Table):
     assert board["money"] == MONEY and board["rate"] == 10
     assert reply.table is not None
     assert reply.table.splitlines()[-2].split() == ["Σ", "+15.4", "+5.1", "+9.4", "+9.9"]
-    assert reply.table.splitlines()[-1].split() == ["Rs", "+154", "+51", "+94", "+99"]
+    assert reply.table.splitlines()[-1].split() == ["Rs", "+54.50", "-48.50", "-5.50",
+                                                    "-0.50"]
     assert "All 5 rounds played: alice wins with +15.4!" in reply.text
     assert "The game is over: 5 of 5 rounds played" in await table.error(
         "/round bids:1 1 1 1 tricks:4 3 3 3")
@@ -73,12 +77,12 @@ async def test_a_whole_game_of_five_rounds(table: Table):
     stats = (await table.ok("/stats")).text.splitlines()
     # a round is a win for each player who made the bid: bob missed round 1, dave round 4
     assert stats[1:] == ["Call Break (1 game):",
-                         "1. alice +15.4 (5 rounds, 5 wins, +154 Rs)",
-                         "2. dave +9.9 (5 rounds, 4 wins, +99 Rs)",
-                         "3. carol +9.4 (5 rounds, 5 wins, +94 Rs)",
-                         "4. bob +5.1 (5 rounds, 4 wins, +51 Rs)"]
+                         "1. alice +15.4 (5 rounds, 5 wins, +54.50 Rs)",
+                         "2. dave +9.9 (5 rounds, 4 wins, -0.50 Rs)",
+                         "3. carol +9.4 (5 rounds, 5 wins, -5.50 Rs)",
+                         "4. bob +5.1 (5 rounds, 4 wins, -48.50 Rs)"]
     bob = (await table.ok("/stats bob")).text
-    assert "net +5.1 points (+51 Rs where played for money)" in bob
+    assert "net +5.1 points (-48.50 Rs where played for money)" in bob
 
     exported = (await table.ok("/export format:csv")).file
     assert exported is not None
@@ -86,15 +90,38 @@ async def test_a_whole_game_of_five_rounds(table: Table):
     assert [(r["hand"], r["player"], r["points"]) for r in rows[:4]] == [
         ("1", "alice", "3.2"), ("1", "bob", "-4.0"), ("1", "carol", "2.1"),
         ("1", "dave", "3.0")]
+    # money beside the points: round 1's average (3.2 - 4.0 + 2.1 + 3.0) / 4 = 1.075, each
+    # score less it at 10 Rs: 21.25, -50.75, 10.25, 19.25
+    assert [(Decimal(r["money"]), r["currency"]) for r in rows[:4]] == [
+        (Decimal("21.25"), "Rs"), (Decimal("-50.75"), "Rs"), (Decimal("10.25"), "Rs"),
+        (Decimal("19.25"), "Rs")]
 
     end = await table.ok("/endgame")
     assert end.text.splitlines()[1:6] == ["Final standings:",
-                                          "1. alice +15.4 points = +154 Rs",
-                                          "2. dave +9.9 points = +99 Rs",
-                                          "3. carol +9.4 points = +94 Rs",
-                                          "4. bob +5.1 points = +51 Rs"]
+                                          "1. alice +15.4 points = +54.50 Rs",
+                                          "2. dave +9.9 points = -0.50 Rs",
+                                          "3. carol +9.4 points = -5.50 Rs",
+                                          "4. bob +5.1 points = -48.50 Rs"]
     assert "alice wins with +15.4" in end.text
-    assert "pays" not in end.text and end.board.transfers == []  # nobody pays anybody
+    assert "each score less the table's average (9.95)" in end.text
+    # the fewest transfers: everyone who owes pays alice, the only one owed
+    assert end.text.splitlines()[-5:-1] == ["To settle up:", "bob pays alice 48.50 Rs",
+                                            "carol pays alice 5.50 Rs",
+                                            "dave pays alice 0.50 Rs"]
+    assert [(t["from"], t["to"], t["money"]) for t in end.board.transfers] == [
+        ("bob", "alice", 48.5), ("carol", "alice", 5.5), ("dave", "alice", 0.5)]
+    # and the ledger carries it, as /endgame settled it
+    ledger = (await table.ok("/ledger")).text.splitlines()
+    assert ledger[1:6] == ["Rs:", "  alice +54.50 Rs", "  dave -0.50 Rs", "  carol -5.50 Rs",
+                           "  bob -48.50 Rs"]
+
+
+async def test_without_money_nobody_pays_anybody(table: Table):
+    await table.ok(NEW)
+    await table.ok("/round bids:2 2 3 4 tricks:3 2 4 4")
+    end = await table.ok("/endgame")
+    assert "pays" not in end.text and end.board.transfers == []
+    assert "The ledger is empty" in (await table.ok("/ledger")).text
 
 
 async def test_edit_and_undo_follow_the_rounds(table: Table):

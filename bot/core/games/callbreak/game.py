@@ -138,7 +138,9 @@ class CallBreakGame(Game):
     rulebook = RULEBOOK
     glossary = GLOSSARY
     rules_note = RULES_NOTE
-    zero_sum = False  # each player scores alone: the end names a winner, nobody pays anybody
+    zero_sum = False  # each player scores alone: the end names a winner
+    money_against_average = True  # played for money, each pays or gets their score less
+    # the table's average, so the money adds up to zero and is settled at the end
     edit_key = "round"
     hand_word = "round"
     point_places = PLACES

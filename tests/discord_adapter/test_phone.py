@@ -1,0 +1,65 @@
+"""Replies that fit a phone, through the real discord.py against the fake Discord (issue
+30): the live board's embed within 34 monospace columns, a long /help sent whole (never cut
+at 2,000 characters), the short /help, and the game just ended still on /board."""
+
+from __future__ import annotations
+
+import re
+
+from bot.core.board import PHONE_WIDTH
+from bot.core.width import width
+from tests.discord_adapter.test_adapter import shown
+from tests.discord_helpers import ALICE, DiscordHarness, component, custom_ids, slash
+
+SEVEN = ["abcdefghijklmnopqrstuvw1", "सीताकुमारीश्रेष्ठ", "carol", "dave", "eli", "fay",
+         "gopal"]
+
+
+def code_lines(embed: dict) -> list[str]:
+    block = re.search(r"```\n(.*?)\n```", embed["description"], re.S)
+    assert block is not None, embed["description"]
+    return block.group(1).split("\n")
+
+
+async def test_the_live_board_embed_fits_a_phone(dc: DiscordHarness):
+    await dc.reply_to(slash("newgame", ALICE, players=" ".join(SEVEN)))
+    await dc.reply_to(slash("rules", ALICE, rate="12.5", currency="Rs"))
+    maal = " ".join(f"{n}=30" for n in SEVEN)
+    await dc.reply_to(slash("hand", ALICE, winner=SEVEN[0], seen=" ".join(SEVEN[1:]),
+                            maal=maal))
+    live = await dc.live_board(containing="1 hand")
+    lines = code_lines(live["embeds"][0])
+    assert max(width(line) for line in lines) <= PHONE_WIDTH, lines
+    assert len(lines) == 1 + len(SEVEN)  # a line a player
+
+
+async def test_a_long_help_is_sent_whole(dc: DiscordHarness):
+    callback = await dc.reply_to(slash("help", ALICE, topic="marriage"))
+    data = callback["data"]
+    parts = [e["description"] for e in data.get("embeds", [])]
+    await dc.fake.wait(lambda: True)
+    parts += [e["description"] for body in dc.fake.followups()
+              for e in (body or {}).get("embeds", [])]
+    whole = shown("\n".join(parts))
+    assert len(whole) > 2_000  # longer than a message's content
+    # every command of Marriage, in full, the last included: nothing was cut
+    for command in ("/hand", "/maal", "/setmaal", "/check"):
+        assert f"{command} - " in whole
+    assert all(len(p) <= 4_096 for p in parts)
+    assert "…" not in whole[-50:]
+
+
+async def test_the_short_help_and_the_game_just_ended(dc: DiscordHarness):
+    callback = await dc.reply_to(slash("help", ALICE))
+    text = shown(callback["data"]["content"])
+    assert len(text) <= 1_500 and "/help seat" in text
+    await dc.reply_to(slash("newgame", ALICE, players="alice bob carol"))
+    await dc.reply_to(slash("hand", ALICE, winner="alice", seen="bob", maal="alice=10 bob=2"))
+    ask = slash("endgame", ALICE)
+    await dc.reply_to(ask)  # asks first
+    message = dc.message_of(ask)
+    ended = await dc.reply_to(component(message, custom_ids(message)["Yes, end it"], ALICE))
+    assert "Game over after 1 hand" in shown(ended["data"]["embeds"][0]["description"])
+    board = await dc.reply_to(slash("board", ALICE))
+    assert "Nepali Marriage: 1 hand (finished)" in shown(
+        board["data"]["embeds"][0]["description"])
