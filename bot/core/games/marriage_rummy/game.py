@@ -28,7 +28,7 @@ from bot.core.grammar import parse_int, parse_pairs, split_list
 from bot.core.i18n import Num, Text, _, _n, join
 from bot.core.money import money_rules
 from bot.core.permissions import Rule
-from bot.core.players import Roster
+from bot.core.players import Roster, names_in
 from bot.core.rules import Preset, RuleBook, int_rule
 
 MAX_COUNT, MAX_HAND_POINTS = 100, 1000
@@ -78,6 +78,8 @@ HAND_OPTIONS = (
     Option("no_turn", Kind.PLAYERS, "did not get to play (half points)"),
 )
 HAND_KEYS = frozenset(o.key for o in HAND_OPTIONS)
+LIST_KEYS = ("winner", "surrender", "surrender_late", "no_turn")  # options naming players
+PAIR_KEYS = ("honours", "marriages", "points")  # options of name=value pairs
 GLOSSARY = (
     "Marriage rummy words: honour (power) = a joker-related card worth honour points; "
     "marriage = the special honour combination; points in hand = the card points a player "
@@ -213,6 +215,7 @@ class MarriageRummyGame(Game):
 
     def _read(self, entry: RummyEntry, options: Mapping[str, str], ctx: PlayContext) -> None:
         table = ctx.roster.in_hand(entry.players)
+        table.check_known(names_in(options, LIST_KEYS, PAIR_KEYS), ctx.mentions)
         if "winner" in options:
             names = split_list(options["winner"])
             if len(names) != 1:
