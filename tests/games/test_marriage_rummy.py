@@ -120,3 +120,21 @@ async def test_the_deal_must_fit_in_the_packs(table: Table):
     assert "8 players x 21 cards = 168, but 3 packs hold 156" in error
     await table.ok("/rules packs:4")
     await table.ok("/hand winner:a points:b=1 c=1 d=1 e=1 f=1 g=1 h=1")
+
+
+async def test_whole_scores_are_written_without_decimals(table: Table):
+    """+69, not +69.0; a half keeps its decimal (+12.5), in every reply and on the board."""
+    await table.ok("/newgame marriage_rummy players:asha bikash chetan")
+    # PART_A: asha 3 honours x 4 = 12 -> 12 x 3 - 12 = +24, the others -12 each;
+    # PART_B: bikash 25 x 2 = -50, chetan 10 x 2 = -20, asha +70: +94, -62, -32
+    reply = await table.ok("/hand winner:asha honours:asha=3 points:bikash=25 chetan=10")
+    assert "asha +94  bikash -62  chetan -32" in reply.text
+    assert "+94.0" not in reply.text and ".0 " not in (reply.table or "")
+    # paid once, bikash with no turn: 25 / 2 = 12.5 -> -12.5; chetan 7 -> -7; asha +19.5
+    await table.ok("/rules preset:scorecard")
+    reply = await table.ok("/hand winner:asha points:bikash=25 chetan=7 no_turn:bikash")
+    assert "asha +19.5  bikash -12.5  chetan -7" in reply.text
+    # totals: asha 94 + 19.5 = 113.5, bikash -62 - 12.5 = -74.5, chetan -32 - 7 = -39
+    ended = await table.ok("/endgame")
+    assert "1. asha +113.5 points" in ended.text and "3. chetan -39 points" not in ended.text
+    assert "2. chetan -39 points" in ended.text

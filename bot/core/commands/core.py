@@ -17,7 +17,7 @@ from bot.core.handlers import (
     seasons,
     sessions,
 )
-from bot.core.i18n import AUTO, LANGUAGES, N_
+from bot.core.i18n import AUTO, LANGUAGES, N_, supported
 from bot.core.permissions import Rule
 from bot.core.rules import RuleSpec
 from bot.core.session import LIVE, NEW_EACH
@@ -169,7 +169,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             + "; auto (the default) answers each person in their own app's language.",
             (Option("timezone", Kind.TEXT, "e.g. Asia/Kathmandu"),
              Option("language", Kind.CHOICE, "the language of the replies (auto: each "
-                    "person's own)", choices=(AUTO, *LANGUAGES)),
+                    "person's own)", choices=(AUTO, *LANGUAGES), reads=supported),
              Option("board", Kind.CHOICE, "live: one board message kept up to date; new: a "
                     "new board with every change", choices=(LIVE, NEW_EACH))),
             may=Rule.ADMIN, free_view=True, needs=Needs.NOTHING, run=chat.settings),

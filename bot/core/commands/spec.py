@@ -49,6 +49,9 @@ class Option:
     low: int | None = None
     high: int | None = None
     choices: tuple[str, ...] = ()
+    # CHOICE: what a word people type means when it is no choice as written (language:pt
+    # and pt_br are pt-BR), or None
+    reads: Callable[[str], str | None] | None = None
 
     def __post_init__(self) -> None:
         if not self.key and not self.name:

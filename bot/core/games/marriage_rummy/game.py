@@ -29,6 +29,7 @@ from bot.core.i18n import Num, Text, _, _n, join
 from bot.core.money import money_rules
 from bot.core.permissions import Rule
 from bot.core.players import Roster, names_in
+from bot.core.points import Trimmed
 from bot.core.rules import Preset, RuleBook, int_rule
 
 MAX_COUNT, MAX_HAND_POINTS = 100, 1000
@@ -178,7 +179,8 @@ class MarriageRummyGame(Game):
     max_players = 10
     rulebook = RULEBOOK
     glossary = GLOSSARY
-    point_places = 1  # a player with no turn pays exactly half: 12.5
+    # a player with no turn pays exactly half: 12.5 is kept in tenths, and +69 is +69
+    point_places = Trimmed(1)
 
     def declare(self) -> tuple[CommandSpec, ...]:
         return (CommandSpec("hand", "record a hand: who showed, honours, points in hand",
