@@ -79,18 +79,24 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
              Option("preset", Kind.TEXT, "a rule preset", choices=presets)),
             needs=Needs.NOTHING, run=sessions.newgame),
         CommandSpec(
-            "join", "sit down in the open game", "/join   or   /join name:Ram",
-            "You play from the next {hand}. A seat typed by name at /newgame is given to you "
-            "by the person who started the game or an admin (/seat).",
-            (Option("", Kind.TEXT, "the name to play under", name="name"),),
+            "join", "sit down in the open game", "/join   or   /join name:Ram   or   /join bob",
+            "You play from the next {hand}. A seat typed by name at /newgame (the /newgame "
+            "message has a button for each) is yours at once before the first {hand}; after "
+            "it, the person who started the game or an admin lets you sit there with a tap "
+            "(or /seat). Your own name, if a seat has it, is that seat: never a second one.",
+            (Option("", Kind.TEXT, "the name to play under, or a seat typed by name",
+                    name="name"),),
             may=Rule.SEAT, run=sessions.join),
         CommandSpec(
-            "seat", "give a seat to a person's account", "/seat carol person:@carol",
-            "Binds a seat typed by name to the person who plays it (person:none makes it a "
-            "guest seat again). A seat bound to an account is that account's alone.",
+            "seat", "give a seat to a person", "/seat carol person:@carol",
+            "Gives a seat to the person who plays it: person:@username (any valid username), "
+            "a mention, or /seat carol sent in reply to a message of theirs (Telegram: for "
+            "people with no @username). A person seated elsewhere moves, and the seat they "
+            "left is a guest seat again; person:none makes a seat a guest seat. A seat bound "
+            "to an account is that account's alone.",
             (Option("", Kind.PLAYER, "the seat", name="seat", required=True),
-             Option("person", Kind.TEXT, "@the person, or none for a guest seat",
-                    required=True)),
+             Option("person", Kind.TEXT, "@the person, or none for a guest seat (empty: the "
+                    "sender of the message this replies to)")),
             may=Rule.STARTER, run=sessions.seat),
         CommandSpec("players", "show the seats", "/players", run=sessions.players,
                     read_only=True),

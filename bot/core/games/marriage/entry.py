@@ -119,6 +119,7 @@ class EntryReader:
                 entry.maal.pop(seat, None)  # makes one drops the maal given before
                 entry.cards.pop(seat, None)
                 entry.maal_detail.pop(seat, None)
+                entry.tunnellas.pop(seat, None)
         if "dublee_route" in options:
             entry.dublee_route = self.players(options["dublee_route"], "dublee_route")
         if "dublee" in options:
@@ -156,7 +157,9 @@ class EntryReader:
         card = parse_card(text)
         if card.is_printed_joker:
             raise UserError(_("The tiplu is a card of the packs, not a printed joker."))
-        if self.entry.tiplu and self.entry.tiplu != str(card) and self.entry.cards:
+        # re-entered by /edit, every card is counted again with the new tiplu
+        if self.entry.tiplu and self.entry.tiplu != str(card) and self.entry.cards \
+                and self.ctx.editing is None:
             raise UserError(_("This hand's tiplu is {card}; cards were already counted with "
                               "it. /undo the hand to start again.", card=self.entry.tiplu))
         self.entry.tiplu = str(card)

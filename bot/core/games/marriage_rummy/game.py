@@ -201,10 +201,20 @@ class MarriageRummyGame(Game):
         self._read(entry, options, ctx)
         return PlayOutcome("", result=self._score(entry, ctx))
 
+    def deal_problem(self, players: int, rules: Mapping[str, Any]) -> Text:
+        packs, each = rules["packs"], rules["cards"]
+        if _fits(players, each, packs):
+            return ""
+        return _n("{players} players x {each} cards and the joker don't fit in {n} pack: "
+                  "/rules packs:{fit} deals them.",
+                  "{players} players x {each} cards and the joker don't fit in {n} packs: "
+                  "/rules packs:{fit} deals them.", packs, players=players, each=each,
+                  fit=_packs_that_fit(players, each))
+
     @staticmethod
     def _check_deal(players: int, rules: Mapping[str, Any]) -> None:
         packs, each = rules["packs"], rules["cards"]
-        if players * each + 1 > packs * 52:
+        if not _fits(players, each, packs):
             raise UserError(_n(
                 "{players} players x {each} cards = {dealt}, but {n} pack holds {cards} "
                 "cards, with one to turn up (rule packs). Sit someone out (/sitout), or "
@@ -213,7 +223,7 @@ class MarriageRummyGame(Game):
                 "cards, with one to turn up (rule packs). Sit someone out (/sitout), or "
                 "play with more packs: /rules packs:{more}.",
                 packs, players=players, each=each, dealt=players * each, cards=packs * 52,
-                more=packs + 1))
+                more=_packs_that_fit(players, each)))
 
     def _read(self, entry: RummyEntry, options: Mapping[str, str], ctx: PlayContext) -> None:
         table = ctx.roster.in_hand(entry.players)
@@ -243,12 +253,55 @@ class MarriageRummyGame(Game):
                     values[player.seat] = parse_int(text, _whose(player.name, key), 0, limit)
                     if key == "points":
                         entry.cards.pop(player.seat, None)  # a number replaces the cards
+        given = {seat for seat, _ in self._pairs_of(options.get("points"), table, ctx)}
         for key in ("surrender", "surrender_late", "no_turn"):
             if key in options:
                 words = [w for w in split_list(options[key]) if w.lower() not in ("none", "-")]
                 setattr(entry, key, {p.seat for p in table.resolve_many(words, ctx.mentions,
                                                                         f"{key}:")})
+        self._contradictions(entry, options, given, ctx)
         self._count_cards(entry, ctx)
+
+    @staticmethod
+    def _pairs_of(text: str | None, table: Roster, ctx: PlayContext) -> list[tuple[int, str]]:
+        if not text:
+            return []
+        return [(table.resolve(name, ctx.mentions).seat, value)
+                for name, value in parse_pairs(text) if name]
+
+    @staticmethod
+    def _contradictions(entry: RummyEntry, options: Mapping[str, str], given: set[int],
+                        ctx: PlayContext) -> None:
+        """Options that say two things of one player are refused with the reason; what an
+        /edit says of a player replaces what the hand said before (a surrender drops the
+        points in hand, points drop the surrender, the new winner's points go)."""
+        name = ctx.roster.by_seat
+        surrendered = entry.surrender | entry.surrender_late
+        said_surrender = {s for key in ("surrender", "surrender_late") if key in options
+                          for s in getattr(entry, key)}
+        both = sorted(given & said_surrender)
+        if both:
+            who = name(both[0]).name
+            raise UserError(_("{name} is given points in hand and a surrender, which counts "
+                              "as its own points in hand: give points:{name}=… or the "
+                              "surrender, not both.", name=who))
+        if entry.winner is not None and entry.winner in given:
+            raise UserError(_("{name} showed, so has no points in hand: leave points:{name} "
+                              "out.", name=name(entry.winner).name))
+        missed = sorted(entry.no_turn & surrendered)
+        if missed and (said_surrender or "no_turn" in options):
+            raise UserError(_("{name} surrendered, which takes a turn, and did not get to "
+                              "play (no_turn:): give one of them.", name=name(missed[0]).name))
+        # an /edit: the line's word on a player replaces the hand's
+        for seat in said_surrender:
+            entry.points.pop(seat, None)
+            entry.cards.pop(seat, None)
+        for seat in given:
+            entry.surrender.discard(seat)
+            entry.surrender_late.discard(seat)
+        if entry.winner is not None:
+            entry.points.pop(entry.winner, None)
+            entry.cards.pop(entry.winner, None)
 
     @staticmethod
     def _count_cards(entry: RummyEntry, ctx: PlayContext) -> None:
@@ -320,6 +373,19 @@ class MarriageRummyGame(Game):
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
                      rules: Mapping[str, Any]) -> Text:
         return ""
+
+
+def _fits(players: int, each: int, packs: int) -> bool:
+    """The deal and the joker turned up, from the packs."""
+    return players * each + 1 <= packs * 52
+
+
+def _packs_that_fit(players: int, each: int) -> int:
+    """The fewest packs (rule packs) the deal fits in; the most the rule allows if none."""
+    spec = RULEBOOK.spec("packs")
+    assert spec.low is not None and spec.high is not None
+    return next((n for n in range(spec.low, spec.high + 1) if _fits(players, each, n)),
+                spec.high)
 
 
 def _whose(name: str, key: str) -> Text:
