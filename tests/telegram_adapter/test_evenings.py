@@ -76,9 +76,20 @@ async def answered(tg: Harness, who: dict, text: str, **kw: Any) -> dict[str, An
 
 async def tap_label(tg: Harness, who: dict, asked: dict[str, Any], label: str,
                     edits: int) -> dict[str, Any]:
-    """Tap the button called `label` on the message `asked`; the edit that answers it."""
-    await tg.tap(who, tg.sent_message(asked), tg.buttons(asked)[label])
-    return (await tg.fake.wait_for("editMessageText", edits))[-1]
+    """Tap the button called `label` on the message `asked`; the edit that answers it
+    (`edits`: how many edits there are by then; the live board's are edits too, so the
+    answer is the next edit of that message)."""
+    message = tg.sent_message(asked)
+
+    def of_it() -> list[dict[str, Any]]:
+        return [p for p in tg.fake.sent("editMessageText", GROUP)
+                if str(p.get("message_id")) == str(message["message_id"])]
+
+    before = len(of_it())
+    await tg.tap(who, message, tg.buttons(asked)[label])
+    await tg.fake.wait_for("editMessageText", edits)
+    return await tg.fake.wait_until(lambda: of_it()[before] if len(of_it()) > before
+                                    else None)
 
 
 async def test_a_marriage_evening_in_nepali(tg: Harness):

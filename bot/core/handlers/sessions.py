@@ -99,7 +99,8 @@ async def newgame(call: Call) -> Outcome:
     if typed and command.buttons:  # a "sit here" button for each seat typed by name
         assert state.id is not None
         question = flows.seats(tr, state.id, typed)
-        lines.append(tr("Seats typed by name: tap yours below, or /join NAME."))
+        lines.append(tr("Seats typed by name: tap yours below, or /join {name}.",
+                        name=typed[0].name))
     return Outcome(Reply("\n".join(lines), menu=game.key, question=question), changed=True)
 
 

@@ -43,7 +43,7 @@ async def test_the_newgame_reply_has_a_sit_here_button_for_each_seat_typed_by_na
     # @hana is her account's already; bob and carol are typed by name
     assert [(c.label, c.value) for c in question.choices] == [("Sit at bob", "2"),
                                                               ("Sit at carol", "3")]
-    assert "Seats typed by name: tap yours below, or /join NAME." in started.text
+    assert "Seats typed by name: tap yours below, or /join bob." in started.text
     # Bob taps his: before the first hand it is his at once, and the chat is told
     sat = await tap(service, BOB, started, "2")
     assert sat.ok and sat.text == "Bob sits at bob."
