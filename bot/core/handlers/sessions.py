@@ -202,7 +202,7 @@ async def seat(call: Call) -> Outcome:
         return Outcome(Reply(call.tr("{name} is a guest seat now.", name=player.name)), True)
     person = mentions.get(who) or mentions.get(who.lower()) if who else call.command.replied
     if person is None:
-        username = _username(who)
+        username = _username(who, call.command.chat)
         if username is None:
             raise UserError(_("Say who gets {name}: person:@username, a mention, or send "
                               "/seat {name} in reply to a message of theirs.",
@@ -238,14 +238,18 @@ async def _to_username(call: Call, session: SessionState, player: Player,
     return Outcome(Reply(" ".join(lines)), True)
 
 
-def _username(text: str) -> str | None:
-    """An @username as the platforms allow them (Telegram: 5 to 32 letters, digits and _;
-    Discord: 2 to 32, and .), without the @; None for anything else."""
-    match = _USERNAME.fullmatch(text)
+def _username(text: str, chat: str) -> str | None:
+    """An @username as the chat's platform allows them, without the @; None for anything
+    else."""
+    pattern = _USERNAMES.get(chat.partition(":")[0], _USERNAMES["discord"])
+    match = pattern.fullmatch(text)
     return match.group(1) if match else None
 
 
-_USERNAME = re.compile(r"@([A-Za-z0-9_.]{2,32})")
+_USERNAMES = {
+    "telegram": re.compile(r"@([A-Za-z][A-Za-z0-9_]{4,31})"),  # 5 to 32, from a letter
+    "discord": re.compile(r"@([A-Za-z0-9_.]{2,32})"),  # 2 to 32, lower case, and .
+}
 
 
 async def sitout(call: Call) -> Outcome:

@@ -133,6 +133,10 @@ async def test_seat_to_a_username_is_that_accounts_whoever_it_is(service: Servic
     long = "a_very_long_telegram_user_31"
     assert (await say(service, HOST, f"/seat bob person:@{long}")).ok
     assert "Say who gets bob" in (await say(service, HOST, "/seat bob person:bobby")).text
+    # Telegram's usernames are 5 to 32 characters, from a letter: @bob is none
+    assert "Say who gets bob" in (await say(service, HOST, "/seat bob person:@bob")).text
+    assert "Say who gets bob" in (await say(service, HOST, f"/seat bob person:@{long}xxxxx")
+                                  ).text
 
 
 async def test_newgame_seats_any_valid_username_and_cuts_display_names_whole(
