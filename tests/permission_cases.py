@@ -27,13 +27,19 @@ PAYMENT = "/paid zed 5 to:hana"  # recorded by hana, the person paid
 @dataclass(frozen=True)
 class Case:
     what: str  # the README's words
-    action: str  # as typed (Telegram, console)
+    action: str  # as typed (Telegram, console); "" when the action is only a tap
     allowed: frozenset[str]
     setup: tuple[str, ...] = ()
     # the same action on Discord: (command, subcommand or None, options)
     discord: tuple[str, str | None, dict[str, Any]] = ("", None, {})
     roles: tuple[str, ...] = ROLES
     extra: dict[str, Any] = field(default_factory=dict)
+    # A tap: the role presses the button so labelled on the answer to `action` sent by
+    # `asker` (the /newgame answer when there is no action).
+    tap: str = ""
+    asker: str = MEMBER
+    # Telegram: the action is sent in reply to a message of this role (Discord: a mention)
+    reply_to: str = ""
 
 
 CASES = [
@@ -61,8 +67,27 @@ CASES = [
          ("sitout", None, {"player": "zed"})),
     Case("give a seat to an account", "/seat zed person:none", frozenset({STARTER, ADMIN}),
          (), ("seat", None, {"seat": "zed", "person": "none"})),
-    Case("take a seat typed by name", "/join name:zed", frozenset({ADMIN}), (),
-         ("join", None, {"name": "zed"}), roles=(MEMBER, ADMIN)),
+    # the person given the seat: a reply to their message on Telegram, a mention on Discord
+    Case("give a seat to a person (a reply to their message, a mention)", "/seat zed",
+         frozenset({STARTER, ADMIN}), (), ("seat", None, {"seat": "zed", "person": "<@503>"}),
+         reply_to=MEMBER, extra={"done": "Mo sits at zed (seat 3)."}),
+    Case("move a seat once hands are recorded", "/seat zed", frozenset({STARTER, ADMIN}),
+         (HAND,), ("seat", None, {"seat": "zed", "person": "<@503>"}), reply_to=MEMBER,
+         extra={"done": "Mo sits at zed (seat 3)."}),
+    # (players are seated already: they are told where, which is no answer about rights)
+    Case("take a free seat typed by name before the first hand", "/join name:zed",
+         frozenset({MEMBER, ADMIN}), (), ("join", None, {"name": "zed"}),
+         roles=(MEMBER, ADMIN), extra={"done": "sits at zed."}),
+    Case("take it by its button under /newgame", "", frozenset({MEMBER, ADMIN}),
+         tap="Sit at zed", roles=(MEMBER, ADMIN), extra={"done": "sits at zed."}),
+    # once hands are recorded a member's /join asks (ASKED); an admin's takes it
+    Case("take a seat typed by name once hands are recorded", "/join name:zed",
+         frozenset({ADMIN}), (HAND,), ("join", None, {"name": "zed"}),
+         roles=(MEMBER, ADMIN), extra={"done": "sits at zed."}),
+    Case("let someone sit in a seat typed by name once hands are recorded", "/join name:zed",
+         frozenset({STARTER, ADMIN}), (HAND,), ("join", None, {"name": "zed"}),
+         tap="Let them sit at zed", roles=(MEMBER, PLAYER, STARTER, ADMIN),
+         extra={"done": "Mo sits at zed (seat 3)."}),
     Case("import a game", "/import", frozenset({ADMIN}), (), ("import", None, {})),
     Case("link a guest name for /stats", "/link name:zed", frozenset({ADMIN}), (),
          ("link", None, {"name": "zed"})),
@@ -91,12 +116,26 @@ CASES = [
          ("forget", None, {"what": "chat"})),
 ]
 
-# refused because of who sent it (the words of bot/core/permissions.py, or /join's)
-REFUSALS = ("Only ", "can give it to you")
+# refused because of who sent it (the words of bot/core/permissions.py, or of a button
+# only the starter or an admin may press)
+REFUSALS = ("Only ",)
+# not done, not refused: the starter or an admin is asked (a /join once hands are recorded)
+ASKED = "asks to sit at"
 
 
 def refused(text: str) -> bool:
     return any(r in text for r in REFUSALS)
+
+
+def judged(case: Case, role: str, text: str, error: bool) -> bool:
+    """Whether the answer to `role` is right: done where allowed; refused for who they are
+    elsewhere, or (a seat typed by name once hands are recorded) asked for."""
+    if role in case.allowed:  # (an error for another reason is fine: /import needs a file)
+        done = case.extra.get("done")
+        return (not error and done.lower() in text.lower()) if done else not refused(text)
+    if ASKED in text and case.action.startswith("/join") and not case.tap:
+        return not error
+    return error and refused(text)
 
 
 def cells() -> list[tuple[Case, str]]:

@@ -277,3 +277,47 @@ def test_the_console_table_fits_a_phone_and_keeps_the_game_just_ended(tmp_path: 
     assert "rules: rate 10 → 2" in replies[6]["text"]
     assert len(replies[7]["text"]) <= 1_500
     assert "/join NAME" in replies[8]["text"]
+
+
+def test_the_first_night_at_a_real_table_in_the_console(tmp_path: Path):
+    """Issue 30 in the console: seats taken and given, entries that can't go silently wrong,
+    short waiting replies, and the small things (language:pt, +69, an undo's reason)."""
+    lines = [
+        "/newgame marriage players:bikash ramesh sita prakash",
+        "Ramesh: /join",  # the console knows people by name: he is ramesh, and is told so
+        "/hand winner:bikash maal:bikash=5 ramesh=2 sita=4",  # maal of unseen players
+        "/hand winner:prakas seen:ramesh maal:prakas=5 ramesh=2 xx=3",  # a near miss
+        "/hand winner:bikash seen:ramesh maal:bikash=5",  # ramesh's maal to come
+        "ramesh: /maal 2",
+        "Gita: /join sita",  # hands are recorded: the starter or an admin gives it
+        "/seat sita person:@Gita",
+        "/players",
+        "/undo reason:edited: typo",
+        "/history",
+        "/settings language:pt",
+        "/settings language:en",
+        "/endgame",
+        "/newgame marriage_rummy players:a b c d e f g h i j",
+        "/rules packs:5",
+        "/hand winner:a points:b=5 c=5 d=5 e=5 f=5 g=5 h=5 i=5 j=5 surrender:b",
+        "/hand winner:a points:b=5 c=5 d=5 e=5 f=5 g=5 h=5 i=5 j=5",
+    ]
+    r = console(tmp_path, lines)
+    assert r[1]["error"] == "You are already seated as ramesh."  # never a "Ramesh2"
+    assert not r[2]["ok"] and "/hand winner:bikash seen:ramesh sita maal:bikash=5 ramesh=2 " \
+                               "sita=4" in r[2]["error"]
+    assert r[3]["error"].startswith("Not players here: `prakas` (did you mean prakash?), `xx`.")
+    assert r[4]["text"] == "Hand 1 waits for the maal of ramesh: /maal ramesh=…"
+    assert "table" not in r[4]  # no board repeated while the hand waits
+    assert r[5]["text"].startswith("Hand 1: bikash won")
+    assert r[6]["text"].startswith("Gita asks to sit at sita.")
+    assert r[7]["text"] == "Gita sits at sita (seat 3)."
+    assert "3. sita\n" in r[8]["text"] + "\n" and "sita (guest)" not in r[8]["text"]
+    assert "(reason: edited: typo)" in r[10]["text"] and "replaced by an edit" not in \
+        r[10]["text"]
+    assert r[11]["language"] == "pt-BR"
+    # 10 players x 21 cards and the joker: 211 cards, 5 packs (260) deal them
+    assert "don't fit in 3 packs: /rules packs:5 deals them." in r[14]["text"]
+    assert "b is given points in hand and a surrender" in r[16]["error"]
+    # PART_B: each of 9 losers 5 x 2 = -10; a +90; whole points written bare
+    assert "a +90  b -10" in r[17]["text"] and ".0" not in r[17]["text"]

@@ -41,6 +41,9 @@ class Command:
     # so a player can be bound to a real account when a game starts.
     mentions: Mapping[str, Actor] = field(default_factory=dict)
     attachment: bytes | None = None  # a file sent with the command (/import)
+    # The person whose message this command answers (a Telegram reply): /seat bob sent in
+    # reply to Bob's message gives him the seat, @username or not.
+    replied: Actor | None = None
     # The platform can show buttons: a destructive command asks first, /hand offers taps.
     buttons: bool = False
     # What a confirmation tap was about ({"session": id, "hand": no, "version": the

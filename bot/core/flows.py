@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from bot.core.i18n.words import numbered, placeholders
+from bot.core.i18n.words import numbered
 from bot.core.players import Player
 
 if TYPE_CHECKING:
@@ -31,6 +31,7 @@ class Ask(StrEnum):
     CONFIRM = "confirm"  # yes or no
     ACTIONS = "actions"  # buttons that start something new (the board's Next hand, Undo)
     TYPE = "type"  # a typed answer, a value per field (the maal); a reply, or a form
+    SEATS = "seats"  # a button per seat: anyone may tap one to sit there
 
 
 class Step(StrEnum):
@@ -43,6 +44,8 @@ class Step(StrEnum):
     INPUT = "hi"  # args: session, hand no
     BOARD = "hb"  # args: session
     FORGET = "cf"  # args: what (FORGET_ME or FORGET_CHAT)
+    SIT = "ss"  # args: session (the answer: a seat)
+    CLAIM = "sc"  # args: session, seat, the number of the person asking to sit there
 
 
 FORGET_ME, FORGET_CHAT = 1, 2  # what a /forget confirmation is about
@@ -152,6 +155,27 @@ def confirm(step: Step, text: str, yes: str, session_id: int, no: int, starter: 
                     (Choice(yes, YES, danger=True), Choice(tr("No, keep it"), NO)))
 
 
+def seats(tr: Tr, session_id: int, players: list[Player]) -> Question:
+    """Under /newgame: a "sit here" button for each seat typed by name. Anyone may tap;
+    the tap is their /join of that seat, checked as a typed one."""
+    return Question(Ask.SEATS, tr("Tap your seat to sit there."),
+                    Token(Step.SIT, 0, (session_id,)),
+                    tuple(Choice(tr("Sit at {name}", name=p.name), str(p.seat))
+                          for p in players))
+
+
+def claim(tr: Tr, session_id: int, seat: Player, person: str, claimant: int,
+          starter: int) -> Question:
+    """Someone asks to sit in a seat typed by name once hands are recorded: the game's
+    starter or a chat admin taps to let them (`person`: their name as shown)."""
+    return Question(
+        Ask.CONFIRM, tr("{person} asks to sit at {name}. The person who started the game or "
+                        "a chat admin: tap to let them.", person=person, name=seat.name),
+        Token(Step.CLAIM, starter, (session_id, seat.seat, claimant)),
+        (Choice(tr("Let them sit at {name}", name=seat.name), YES),
+         Choice(tr("No"), NO)))
+
+
 def board_actions(tr: Tr, session_id: int, next_hand: bool) -> Question:
     """Under a board: start the next hand, or undo. Anyone may press; what they start
     checks who they are."""
@@ -162,16 +186,32 @@ def board_actions(tr: Tr, session_id: int, next_hand: bool) -> Question:
 
 def needed_input(tr: Tr, session_id: int, hand_no: int, what: str, word: str,
                  names: list[str], prompt_now: bool) -> Question:
-    """A waiting hand asks for what is missing (Marriage: each named player's maal).
+    """A waiting hand asks for what is missing (Marriage: each named player's maal), in the
+    syntax the reply to the command shares (`waiting_text`): name=… pairs.
     `what`: the game's word for it (its `waiting_input`), translated here."""
-    example = " ".join(f"{n}=5" for n in names[:3])
+    example = pairs(names)
     said = tr.text(what)
-    # TRANSLATORS: {What} is what a waiting hand needs from each player (Maal), {hand}
-    # the game's word for a hand
-    text = tr("{What} for {hand} {no}: reply to this message. Each player can send their "
-              "own number, or anyone sends {example}. Still needed: {names}.",
-              What=said[:1].upper() + said[1:], hand=placeholders(word)["hand"], no=hand_no,
-              example=example, names=", ".join(names))
+    # TRANSLATORS: {entry} is "Hand 4", {what} what it needs from each player (maal),
+    # {names} who still owes it, {pairs} how they are given: bob=… carol=…
+    text = tr("{entry} waits for the {what} of {names}: reply {pairs}",
+              entry=numbered(word, hand_no), what=said, names=", ".join(names),
+              pairs=example)
     return Question(Ask.TYPE, text, Token(Step.INPUT, 0, (session_id, hand_no)),
                     (Choice(tr("Enter {what}", what=said), OPEN),), tuple(names), example,
                     prompt_now)
+
+
+def waiting_text(tr: Tr, hand_no: int, what: str, word: str, command: str,
+                 names: list[str]) -> str:
+    """"Hand 4 waits for the maal of bob, carol: /maal bob=… carol=…": the reply to each
+    command that leaves a hand waiting, in the prompt's syntax."""
+    # TRANSLATORS: as "{entry} waits for the {what} of {names}: reply {pairs}", with the
+    # command that gives it ({send}: /maal bob=… carol=…)
+    return tr("{entry} waits for the {what} of {names}: {send}",
+              entry=numbered(word, hand_no), what=tr.text(what), names=", ".join(names),
+              send=f"/{command} {pairs(names)}")
+
+
+def pairs(names: list[str]) -> str:
+    """"bob=… carol=…": a value for each name, as people type it."""
+    return " ".join(f"{n}=…" for n in names)

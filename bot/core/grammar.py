@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+import regex
+
 from bot.core.errors import UserError
 from bot.core.i18n.text import Text, _
 
@@ -20,6 +22,7 @@ MAX_COMMAND_LENGTH = 4000
 _KEY = re.compile(r"(?:(?<=\s)|^)([A-Za-z_][A-Za-z0-9_]*):")
 _COMMAND = re.compile(r"^/([A-Za-z][A-Za-z0-9_]*)(?:@([A-Za-z0-9_]+))?(?=\s|$)")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_GRAPHEME = regex.compile(r"\X")  # a letter as people see it (the regex module's \X)
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -149,7 +152,21 @@ def parse_bool(text: str, what: Text) -> bool:
     raise UserError(_("{what} must be yes or no, not `{word}`.", what=what, word=clip(word)))
 
 
+def cut(text: str, limit: int) -> str:
+    """At most `limit` characters of `text`, cut between letters as people see them
+    (grapheme clusters, Unicode's UAX #29 with its Indic conjunct rule): never inside a
+    Devanagari conjunct (क्ष), before a vowel sign or between an emoji and its modifier."""
+    if len(text) <= limit:
+        return text
+    kept = 0
+    for cluster in _GRAPHEME.findall(text):
+        if kept + len(cluster) > limit:
+            break
+        kept += len(cluster)
+    return text[:kept]
+
+
 def clip(text: str, limit: int = 30) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return text if len(text) <= limit else cut(text, limit - 1) + "…"
 
 

@@ -30,7 +30,8 @@ class Rule(StrEnum):
     RECORDER = "recorder"  # the hand's recorder, the starter, an admin (undo)
     HAND_PLAYER = "hand_player"  # the hand's players, its recorder, the starter, an admin
     SELF = "self"  # your own seat; someone else's: the starter or an admin
-    SEAT = "seat"  # a new seat: anyone; a seat typed by name: the starter or an admin
+    SEAT = "seat"  # a new seat, or a free seat typed by name before the first hand: anyone;
+    # a seat typed by name once hands are recorded: the starter's or an admin's say
     PAYEE = "payee"  # a payment: the person paid (by their account) up to what is owed, an
     # admin any
     PAYMENT = "payment"  # undo a payment: whoever recorded it, an admin
@@ -49,8 +50,8 @@ WHO: dict[Rule, Msg] = {
     Rule.HAND_PLAYER: _("its players, the person who recorded it, the person who started "
                         "the game or a chat admin"),
     Rule.SELF: _("the player themselves, the person who started the game or a chat admin"),
-    Rule.SEAT: _("anyone for a new seat; for a seat typed by name, the person who started "
-                 "the game or a chat admin"),
+    Rule.SEAT: _("anyone for a new seat or, before the first hand, a free seat typed by "
+                 "name; after it, the person who started the game or a chat admin"),
     Rule.PAYEE: _("the person who was paid (by their account, not a typed name; up to what "
                   "the payer owes and they are owed) or a chat admin"),
     Rule.PAYMENT: _("the person who recorded it or a chat admin"),
@@ -131,7 +132,9 @@ def allowed(rule: Rule, roles: Roles, *, hand_count: int = 0,
     if rule == Rule.SELF:
         return roles.seat is not None and all(p.seat == roles.seat.seat for p in seats)
     if rule == Rule.SEAT:
-        return not claim  # a seat typed by name is someone's: claiming it needs trust
+        # a seat typed by name is someone's: before the first hand whoever sits down first
+        # takes it (the table sees who); once hands are recorded it takes the starter's say
+        return not claim or hand_count == 0
     raise AssertionError(rule)
 
 

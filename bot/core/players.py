@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import re
 import unicodedata
@@ -11,10 +12,12 @@ from typing import Any
 
 from bot.core.command import Actor
 from bot.core.errors import UserError
-from bot.core.grammar import clip
-from bot.core.i18n.text import Text, _
+from bot.core.grammar import clip, cut, parse_pairs, split_list
+from bot.core.i18n.text import Msg, Text, _, join
 
-MAX_NAME_LENGTH = 24
+MAX_NAME_LENGTH = 24  # a name people type
+# An @username names its account whole: Telegram allows 5 to 32 characters, Discord 2 to 32.
+MAX_USERNAME_LENGTH = 32
 # Words that mean something else on a chat platform or in the grammar.
 RESERVED_NAMES = {"everyone", "here", "all", "me", "channel", "nobody", "none"}
 _MENTION = re.compile(r"^<@!?(\d+)>$")
@@ -30,16 +33,32 @@ class Player:
     # The @username the seat was named by ("@alice"): the account with that username is
     # this player (usernames are unique on Telegram; display names are not and never count).
     handle: str | None = None
+    # Someone who asked to sit in this seat typed by name once hands were recorded, waiting
+    # for the starter's or an admin's tap: {"id": actor id, "name": shown name, "handle"}.
+    claim: dict[str, str] | None = None
+
+    @property
+    def typed(self) -> bool:
+        """A seat typed by name at /newgame: nobody's account, no @username."""
+        return self.user_id is None and self.handle is None
 
     def to_json(self) -> dict[str, Any]:
         # as asdict(self), without its deep copy: every field is a plain value
-        return {"seat": self.seat, "name": self.name, "user_id": self.user_id,
-                "joined_after": self.joined_after, "sitting_out": self.sitting_out,
-                "handle": self.handle}
+        data: dict[str, Any] = {"seat": self.seat, "name": self.name, "user_id": self.user_id,
+                                "joined_after": self.joined_after,
+                                "sitting_out": self.sitting_out, "handle": self.handle}
+        if self.claim is not None:  # only while someone waits for a tap
+            data["claim"] = self.claim
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Player:
-        return cls(**data)
+        player = cls(**data)
+        claim = player.claim
+        if claim is not None and not (isinstance(claim, Mapping)
+                                      and isinstance(claim.get("id"), str)):
+            player.claim = None  # an imported file's: nobody is waiting
+        return player
 
 
 def account_handle(actor: Actor) -> str | None:
@@ -85,17 +104,19 @@ def _scripts(name: str) -> set[str]:
     return found & set(_CONFUSABLE_SCRIPTS)
 
 
-def check_name(raw: str) -> str:
+def check_name(raw: str, *, username: bool = False) -> str:
     """A name people can type back: letters, marks, digits and - _ . ' only, in one of the
-    alphabets that look alike (not Latin and Cyrillic mixed), with at least one letter."""
+    alphabets that look alike (not Latin and Cyrillic mixed), with at least one letter.
+    `username`: an @username, which names its account whole (up to 32 characters)."""
     # one form for what looks the same: fullwidth ａｌｉｃｅ is alice, é is one character
     name = unicodedata.normalize("NFKC", raw.strip()).lstrip("@")
     if not name:
         raise UserError(_("A player needs a name."))
-    if len(name) > MAX_NAME_LENGTH:
+    limit = MAX_USERNAME_LENGTH if username else MAX_NAME_LENGTH
+    if len(name) > limit:
         raise UserError(_("`{name}` is too long for a name ({length} characters); use at "
                           "most {limit}.", name=clip(name), length=len(name),
-                          limit=MAX_NAME_LENGTH))
+                          limit=limit))
     for char in name:
         if not (unicodedata.category(char)[0] in "LMN" or char in "-_.'"):
             raise UserError(_(
@@ -127,18 +148,43 @@ def suggest_name(display_name: str, taken: Iterable[str]) -> str:
     kept = "".join(
         c if unicodedata.category(c)[0] in "LMN" or c in "-_.'" else "_" for c in display
     )
-    base = re.sub(r"_+", "_", kept).strip("_")[:MAX_NAME_LENGTH]
+    # cut between letters as people see them (never inside a Devanagari conjunct)
+    base = cut(re.sub(r"_+", "_", kept).strip("_"), MAX_NAME_LENGTH).strip("_")
     if not any(unicodedata.category(c)[0] == "L" for c in base) or len(_scripts(base)) > 1:
         base = "player"
     if base[0].isdecimal() or base.lower() in RESERVED_NAMES:
-        base = ("p_" + base)[:MAX_NAME_LENGTH]
+        base = cut("p_" + base, MAX_NAME_LENGTH)
     shapes = {skeleton(t) for t in taken}
     candidate, n = base, 2
     while skeleton(candidate) in shapes:
         suffix = str(n)
-        candidate = base[: MAX_NAME_LENGTH - len(suffix)] + suffix
+        candidate = cut(base, MAX_NAME_LENGTH - len(suffix)) + suffix
         n += 1
     return candidate
+
+
+@dataclass(frozen=True)
+class Miss:
+    """Why a name finds no seat: `why` on its own, `short` in a list of several."""
+
+    token: str
+    why: Msg
+    short: Text
+    absent: bool = False  # a player sitting out, not a stranger
+
+
+def names_in(options: Mapping[str, str], lists: Iterable[str],
+             pairs: Iterable[str]) -> list[str]:
+    """The player names a line gives: every word of the `lists` options (winner:, seen:;
+    none and - name nobody) and the name of each pair of the `pairs` options (maal:bob=5)."""
+    names = [w for key in lists if key in options for w in split_list(options[key])
+             if w.lower() not in ("none", "-")]
+    for key in pairs:
+        if key in options:
+            # a malformed pair is reported where the option is read
+            with contextlib.suppress(UserError):
+                names += [name for name, _value in parse_pairs(options[key]) if name]
+    return names
 
 
 class Roster:
@@ -184,53 +230,106 @@ class Roster:
         return next((p for p in self.players if p.user_id == user_id), None)
 
     def resolve(self, token: str, mentions: Mapping[str, Actor] | None = None) -> Player:
-        """`@Bob`, `bob` or a platform mention -> the player; unknown or ambiguous is an error.
-        A mentioned person is a player only by their account (or the @username the seat was
-        named by), never by their display name."""
+        """`@Bob`, `bob` or a platform mention -> the player; anything else is an error that
+        says why. A name is matched whole (any case, any compatible form): a near miss
+        (`prakas`) is never taken for another player, it is asked about. A mentioned person
+        is a player by their account (or the @username the seat was named by), or by a seat
+        typed with their name that nobody's account holds; never by another's seat."""
+        found = self.find(token, mentions)
+        if isinstance(found, Miss):
+            raise UserError(join([found.why, self._players_line()], " "))
+        return found
+
+    def find(self, token: str, mentions: Mapping[str, Actor] | None = None) -> Player | Miss:
         raw = token.strip()
         mentioned = (mentions or {}).get(raw.lower()) or (mentions or {}).get(raw)
         if mentioned is not None:
-            player = self.find_user(mentioned.id) or self._by_handle(mentioned.handles)
-            if player is None:
-                raise UserError(_("{name} is not a player here. Players: {players}.",
-                                  name=clip(mentioned.name), players=self.listing()))
-            return player
+            return self._mentioned(raw, mentioned)
         if _MENTION.match(raw):
-            raise UserError(_("That person is not a player here. Players: {players}.",
-                              players=self.listing()))
+            return Miss(raw, _("That person is not a player here."), _("that person"))
         key = fold(raw.lstrip("@"))
-        exact = [p for p in self.players if p.name.casefold() == key]
-        if len(exact) == 1:
-            return exact[0]
-        prefix = [p for p in self.players if p.name.casefold().startswith(key)] if key else []
-        if len(prefix) == 1:
-            return prefix[0]
-        if len(prefix) > 1:
-            options = ", ".join(p.name for p in prefix)
-            raise UserError(_("`{name}` could be {players}; type more of the name.",
-                              name=clip(raw), players=options))
+        exact = next((p for p in self.players if p.name.casefold() == key), None)
+        if exact is not None:
+            return exact
         away = next((p for p in self.absent if p.name.casefold() == key), None)
         if away is not None:
-            raise UserError(_("{name} is sitting out: /back {back} brings them back in.",
-                              name=away.name, back=away.name.lower()))
+            return Miss(raw, _("{name} is sitting out: /back {back} brings them back in.",
+                               name=away.name, back=away.name.lower()),
+                        _("{name} (sitting out)", name=away.name), absent=True)
         close = difflib.get_close_matches(key, [p.name.casefold() for p in self.players],
                                           n=1, cutoff=0.6)
         if close:
             suggestion = next(p.name for p in self.players if p.name.casefold() == close[0])
-            raise UserError(_("No player called `{name}`: did you mean {close}? Players: "
-                              "{players}.", name=clip(raw), close=suggestion,
-                              players=self.listing()))
-        raise UserError(_("No player called `{name}`. Players: {players}.", name=clip(raw),
-                          players=self.listing()))
+            return Miss(raw, _("No player called `{name}`: did you mean {close}?",
+                               name=clip(raw), close=suggestion),
+                        _("`{name}` (did you mean {close}?)", name=clip(raw),
+                          close=suggestion))
+        return Miss(raw, _("No player called `{name}`.", name=clip(raw)),
+                    f"`{clip(raw)}`")
+
+    def _mentioned(self, raw: str, person: Actor) -> Player | Miss:
+        player = self.find_user(person.id) or self._by_handle(person.handles)
+        if player is not None:
+            return player
+        # a seat typed with the name they go by, which no account holds: the author could
+        # have typed that name (`seen:@Sita` for the seat typed `sita`)
+        said = {fold(n.lstrip("@")) for n in (person.name, *person.handles, raw) if n}
+        named = [p for p in self.players if p.name.casefold() in said]
+        free = [p for p in named if p.typed or (person.by_name and p.user_id is None)]
+        if len(free) == 1:
+            return free[0]
+        shown = clip(person.name)
+        if named:
+            seat = named[0]
+            owner = (_("{person} is not the {name} seated here: that seat is another "
+                       "account's.", person=shown, name=seat.name) if seat.user_id else
+                     _("{person} is not the {name} seated here: that seat is @{handle}'s.",
+                       person=shown, name=seat.name, handle=seat.handle))
+            return Miss(raw, owner, _("{person} (not the {name} seated here)", person=shown,
+                                      name=seat.name))
+        away = next((p for p in self.absent if p.user_id == person.id), None)
+        if away is not None:
+            return Miss(raw, _("{name} is sitting out: /back {back} brings them back in.",
+                               name=away.name, back=away.name.lower()),
+                        _("{name} (sitting out)", name=away.name), absent=True)
+        typed = [p.name for p in self.players if p.typed]
+        if typed:  # they may be one of them: say how a seat becomes theirs
+            return Miss(raw, _("{name} sits in no seat here; the seats typed by name ({seats}) "
+                               "are nobody's account yet: write the seat's name, or give it "
+                               "with /seat NAME person:@them.", name=shown,
+                               seats=", ".join(typed)),
+                        _("{name} (not seated)", name=shown))
+        return Miss(raw, _("{name} is not a player here.", name=shown),
+                    _("{name} (not seated)", name=shown))
+
+    def check_known(self, tokens: Iterable[str],
+                    mentions: Mapping[str, Actor] | None = None) -> None:
+        """Every name of one line at once: an error that reports each name finding no
+        seat, not only the first."""
+        misses: list[Miss] = []
+        for token in dict.fromkeys(t for t in tokens if t.strip()):
+            found = self.find(token, mentions)
+            if isinstance(found, Miss):
+                misses.append(found)
+        if len(misses) == 1:
+            raise UserError(join([misses[0].why, self._players_line()], " "))
+        if misses:
+            raise UserError(join([_("Not players here: {names}.", names=join(
+                [m.short for m in misses], ", ")), self._players_line()], " "))
 
     def _by_handle(self, handles: Iterable[str]) -> Player | None:
         wanted = {h.lower() for h in handles}
         return next((p for p in self.players if p.user_id is None and p.handle in wanted),
                     None)
 
+    def _players_line(self) -> Msg:
+        return _("Players: {players}.", players=self.listing())
+
     def resolve_many(self, tokens: Iterable[str], mentions: Mapping[str, Actor] | None = None,
                      what: str = "players") -> list[Player]:
         """`what`: the option they were given in (players, seen:), as people type it."""
+        tokens = list(tokens)
+        self.check_known(tokens, mentions)  # every unknown name reported at once
         found: list[Player] = []
         for token in tokens:
             player = self.resolve(token, mentions)
@@ -239,17 +338,6 @@ class Roster:
                                   option=what))
             found.append(player)
         return found
-
-    def for_actor(self, actor: Actor) -> Player | None:
-        """The seat of the person sending a command: by linked account, else by an unlinked name."""
-        linked = self.find_user(actor.id)
-        if linked is not None:
-            return linked
-        names = {n.lower().lstrip("@") for n in (actor.name, *actor.handles)}
-        for player in self.players:
-            if player.user_id is None and player.name.lower() in names:
-                return player
-        return None
 
     def listing(self) -> Text:
         # TRANSLATORS: the players of a table that has none yet

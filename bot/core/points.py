@@ -14,6 +14,11 @@ if TYPE_CHECKING:
     from bot.core.i18n import Tr
 
 
+class Trimmed(int):
+    """A game's point_places whose whole scores are written bare: marriage rummy keeps
+    tenths for its exact halves, and writes +69 and -12.5, never +69.0."""
+
+
 def value(points: int, places: int = 0) -> Decimal:
     return Decimal(points).scaleb(-places) if places else Decimal(points)
 
@@ -43,6 +48,8 @@ def show_value(amount: Decimal, places: int = 0, *, signed: bool = True,
     """As show(), for an amount already in points (a sum of several hands)."""
     if amount == 0:
         return "0"
+    if isinstance(places, Trimmed) and amount == amount.to_integral_value():
+        places = 0
     text = tr.number(abs(amount), places) if tr is not None else f"{abs(amount):,.{places}f}"
     sign = "-" if amount < 0 else ("+" if signed else "")
     return sign + text

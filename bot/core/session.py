@@ -108,15 +108,23 @@ class Void:
         reason = encode(self.reason) if self.reason else None
         if self.edited:
             return f"edited: {reason}" if reason else "edited"
+        if reason is not None and reason.startswith(_MARKED):
+            return f"undone: {reason}"  # a reason typed as "edited: typo" stays an undo's
         return reason or "undone"
 
     @classmethod
     def from_text(cls, text: str | None) -> Void:
         if text is None or text == "undone":
             return cls(False)
+        if text.startswith("undone: "):
+            return cls(False, decode(text.partition(": ")[2]))
         if text == "edited" or text.startswith("edited: "):
             return cls(True, decode(text.partition(": ")[2]) or None)
         return cls(False, decode(text))
+
+
+# How the hand log marks a void: an undo's reason that starts so is kept with "undone: "
+_MARKED = ("edited", "undone")
 
 
 @dataclass

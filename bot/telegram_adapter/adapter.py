@@ -224,7 +224,8 @@ class TelegramAdapter:
             chat=place.key, actor=self._actor_for(user, False),
             name=parsed.name, options=parsed.options, origin_id=self._origin(message),
             mentions=mentions, attachment=attachment, buttons=True,
-            locale=user.language_code, progress=_progress(message) if attachment else None)
+            locale=user.language_code, replied=self._replied(message),
+            progress=_progress(message) if attachment else None)
         reply = await self.service.handle(command, self._admin_check(message, user))
         await self._deliver(place, message.message_id, reply)
 
@@ -519,6 +520,21 @@ class TelegramAdapter:
         the sender's."""
         return translator(await self.service.language(
             place.key, user.language_code if user is not None else None))
+
+    def _replied(self, message: Message) -> Actor | None:
+        """The person whose message this one replies to (/seat bob in reply to Bob): a
+        person, never a bot (the bot's own prompt included)."""
+        original = message.reply_to_message
+        if original is None or original.sender_chat is not None:  # a channel, the group
+            return None
+        # in a forum topic every message "replies" to the topic's first message: no answer
+        if original.forum_topic_created is not None or (
+                message.is_topic_message and original.message_id == message.message_thread_id):
+            return None
+        sender = original.from_user
+        if sender is None or sender.is_bot:
+            return None
+        return self._actor_for(sender, False)
 
     @staticmethod
     def _actor_for(user: User, is_admin: bool) -> Actor:

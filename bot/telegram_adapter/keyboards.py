@@ -38,4 +38,7 @@ def markup_for(question: Question, token: str, tr: Tr) -> InlineKeyboardMarkup:
         last = [button(c.label, c.value) for c in question.choices if c.value == flows.DONE]
         rows.append([*last, button(tr("Cancel"), flows.CANCEL)])
         return InlineKeyboardMarkup(rows)
+    if question.ask == Ask.SEATS:  # a seat a button, two a row: readable on a phone
+        seats = [button(c.label, c.value) for c in question.choices]
+        return InlineKeyboardMarkup([seats[i:i + 2] for i in range(0, len(seats), 2)])
     return InlineKeyboardMarkup([[button(c.label, c.value) for c in question.choices]])

@@ -103,9 +103,11 @@ def test_display_names_become_typeable_and_unique():
 def test_resolution_is_case_insensitive_and_errors_list_the_players():
     roster = Roster([Player(1, "Alice"), Player(2, "Bob"), Player(3, "Bobby")])
     assert roster.resolve("@alice").seat == 1
-    assert roster.resolve("BOB").seat == 2  # exact beats prefix
-    assert roster.resolve("al").seat == 1
+    assert roster.resolve("BOB").seat == 2
     with pytest.raises(UserError, match="Alice, Bob, Bobby"):
         roster.resolve("dave")
-    with pytest.raises(UserError, match="could be Bob, Bobby"):
+    # a part of a name is no name: "al" is not taken for Alice, nor "bo" for anyone
+    with pytest.raises(UserError, match="No player called `al`"):
+        roster.resolve("al")
+    with pytest.raises(UserError, match="No player called `bo`"):
         roster.resolve("bo")

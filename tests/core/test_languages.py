@@ -50,8 +50,8 @@ NEPALI = {
     "New {game} game. Players: {players}.": "नयाँ {game} खेल। खेलाडी: {players}।",
     "No game is open here. Start one with /newgame marriage players:alice bob carol":
         "यहाँ कुनै खेल खुला छैन। /newgame marriage players:alice bob carol ले सुरु गर्नुहोस्।",
-    "No player called `{name}`. Players: {players}.":
-        "`{name}` नामको खेलाडी छैन। खेलाडी: {players}।",
+    "No player called `{name}`.": "`{name}` नामको खेलाडी छैन।",
+    "Players: {players}.": "खेलाडी: {players}।",
     "A {game} game is already open here ({count}, players {players}). End it with /endgame "
     "before starting another.": "यहाँ {game} खेल पहिल्यै खुला छ ({count}, खेलाडी {players})। "
                                 "अर्को सुरु गर्नुअघि /endgame ले यसलाई सक्नुहोस्।",

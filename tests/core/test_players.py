@@ -43,11 +43,59 @@ def test_suggested_names_never_look_like_a_taken_one():
 
 
 def test_a_mention_finds_a_seat_by_account_or_username_never_by_display_name():
-    stranger = Actor("discord:9", "Ann")  # shows as Ann, is not Ann's account
-    with pytest.raises(UserError, match="not a player here"):
-        ROSTER.resolve("<@9>", {"<@9>": stranger})
     jo = Actor("telegram:5", "Someone", handles=("jo",))  # the @jo josé's seat was named by
     assert ROSTER.resolve("@jo", {"@jo": jo}).seat == 3
+    # shows as José, is not @jo: never the seat of @jo's account, and the reply says so
+    copy = Actor("discord:8", "José")
+    with pytest.raises(UserError, match="not the josé seated here: that seat is @jo's"):
+        ROSTER.resolve("<@8>", {"<@8>": copy})
+    linked = Roster([Player(1, "sita", user_id="telegram:1")])
+    with pytest.raises(UserError, match="another account's"):
+        linked.resolve("<@9>", {"<@9>": Actor("telegram:9", "Sita")})
+    with pytest.raises(UserError, match="Zed is not a player here"):
+        linked.resolve("<@9>", {"<@9>": Actor("telegram:9", "Zed")})
+
+
+def test_a_mention_names_a_seat_typed_with_their_name_that_no_account_holds():
+    """`seen:@Sita` for the seat typed `sita`: the author could have typed the name, so it
+    names that seat (it makes nobody a player: the seat stays nobody's account)."""
+    roster = Roster([Player(1, "ram", user_id="telegram:1"), Player(2, "sita")])
+    sita = Actor("telegram:7", "Sita")
+    assert roster.resolve("<@7>", {"<@7>": sita}).seat == 2
+    assert roster.players[1].user_id is None
+    # someone whose name is no seat's: told which seats are nobody's yet, and how to give one
+    with pytest.raises(UserError, match=r"Gita sits in no seat here; the seats typed by name "
+                                        r"\(sita\)"):
+        roster.resolve("<@8>", {"<@8>": Actor("telegram:8", "Gita")})
+
+
+def test_a_near_miss_is_never_another_player_and_every_unknown_name_is_reported():
+    roster = Roster([Player(1, "bikash"), Player(2, "prakash"), Player(3, "sita")])
+    with pytest.raises(UserError, match=r"No player called `prakas`: did you mean prakash\?"):
+        roster.resolve("prakas")
+    with pytest.raises(UserError) as raised:
+        roster.check_known(["bikash", "prakas", "xx", "sita", "yy"])
+    said = str(raised.value.message)
+    assert said.startswith("Not players here: `prakas` (did you mean prakash?), `xx`, `yy`.")
+    assert said.endswith("Players: bikash, prakash, sita.")
+    roster.check_known(["bikash", "@SITA"])  # all known: nothing to say
+
+
+def test_a_username_is_a_name_up_to_32_characters_a_typed_name_up_to_24():
+    long = "a_very_long_telegram_username_32"  # 32 characters, as Telegram allows
+    assert check_name("@" + long, username=True) == long
+    with pytest.raises(UserError, match="use at most 24"):
+        check_name(long)
+    with pytest.raises(UserError, match="use at most 32"):
+        check_name("@" + long + "x", username=True)
+
+
+def test_a_display_name_is_cut_between_letters_never_inside_one():
+    # नमस्ते: न म स्ते; स्ते (स ् त े) is one letter as people see it, four code points
+    name = suggest_name("राम" * 7 + "नमस्ते", [])  # 21 + 6 code points
+    assert name == "राम" * 7 + "नम"  # 23: the conjunct स्ते doesn't fit whole, so it goes
+    assert suggest_name("क्ष" * 9, []) == "क्ष" * 8  # 24 of 27: never half of क्ष
+    assert suggest_name("Ram" * 8, ["Ram" * 8]) == ("Ram" * 8)[:23] + "2"
 
 
 def test_a_typo_gets_a_suggestion():

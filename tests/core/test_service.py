@@ -83,10 +83,14 @@ async def test_missing_maal_waits_then_players_report_their_own(table: Table):
     reply = await table.ok("/hand winner:alice seen:bob carol maal:alice=4")
     assert reply.board.waiting_for == ["bob", "carol"]
     assert reply.board.hand_count == 0
-    assert "scored once the maal of bob, carol is in" in reply.text
+    # short: whose maal is missing and how to give it, in the prompt's syntax; no board
+    assert reply.text == "Hand 1 waits for the maal of bob, carol: /maal bob=… carol=…"
+    assert reply.table is None
     assert "Hand 1" in (await table.ok("/board")).text
-    await table.ok("/maal 5", by="bob")
-    assert "A hand is waiting" in await table.error("/hand winner:bob maal:bob=1")
+    reply = await table.ok("/maal 5", by="bob")
+    assert reply.text == "Hand 1 waits for the maal of carol: /maal carol=…"
+    assert "A hand waits for the maal of carol: /maal carol=…, or /undo drops it." in \
+        await table.error("/hand winner:bob maal:bob=1")
     reply = await table.ok("/hand maal:2", by="carol")
     assert reply.board.hand_count == 1
     # s = 4, 5, 2 (P 11): 1, 4, -5; game: alice +6, bob -3, carol -3
@@ -217,27 +221,36 @@ async def test_join_and_players(table: Table):
     assert "someone else's seat" in await table.error("/join name:sita", by="imposter")
 
 
-async def test_a_seat_typed_by_name_is_given_by_the_starter_not_taken(table: Table):
+async def test_a_seat_typed_by_name_is_taken_before_the_first_hand_given_after_it(
+        table: Table):
     from bot.core.command import Actor, Command
 
     await table.ok(NEW)  # the host types the names: guest seats
 
     def as_account(line: str, who: str, mentions: dict | None = None) -> Command:
         parsed = parse_command_text(line)
-        return Command(table.chat, Actor(who, who.split(":")[1]), parsed.name, parsed.options,
-                       mentions=mentions or {})
+        return Command(table.chat, Actor(who, who.split(":")[1].title()), parsed.name,
+                       parsed.options, mentions=mentions or {})
 
-    bob = Actor("tg:bob", "Bob")
-    claim = await table.service.handle(as_account("/join name:bob", "tg:bob"))
-    assert not claim.ok and "/seat bob person:@you" in claim.text  # a name is not a key
-    refused = await table.service.handle(as_account("/seat bob person:@bob", "tg:carol",
-                                                    {"@bob": bob}))
+    # before the first hand a free seat typed by name is taken at once, and the chat told
+    taken = await table.service.handle(as_account("/join name:bob", "tg:bob"))
+    assert taken.ok and taken.text == "Bob sits at bob."
+    await table.ok("/hand winner:alice seen:bob maal:alice=1 bob=1")
+    # after it the person who started the game (or an admin) gives it
+    carol = Actor("tg:carol", "Carol")
+    asked = await table.service.handle(as_account("/join name:carol", "tg:carol"))
+    assert asked.ok and asked.text.startswith("Carol asks to sit at carol.")
+    assert "/seat carol person:@Carol" in asked.text  # a name is not a key
+    not_yet = await table.service.handle(as_account("/sitout", "tg:carol"))
+    assert not not_yet.ok
+    refused = await table.service.handle(as_account("/seat carol person:@carol", "tg:bob",
+                                                    {"@carol": carol}))
     assert not refused.ok and "Only the person who started the game" in refused.text
-    given = await table.service.handle(as_account("/seat bob person:@bob", "test:host",
-                                                  {"@bob": bob}))
-    assert "bob is Bob now" in given.text
-    mine = await table.service.handle(as_account("/sitout", "tg:bob"))
-    assert mine.ok and "bob sits out" in mine.text
+    given = await table.service.handle(as_account("/seat carol person:@carol", "test:host",
+                                                  {"@carol": carol}))
+    assert given.text == "Carol sits at carol (seat 3)."
+    mine = await table.service.handle(as_account("/sitout", "tg:carol"))
+    assert mine.ok and "carol sits out" in mine.text
 
 
 async def test_endgame_settles_up_and_archives(table: Table):

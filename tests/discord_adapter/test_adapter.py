@@ -131,7 +131,8 @@ async def test_the_same_hand_by_select_and_modal(dc: DiscordHarness):
     done = component(message, custom_ids(message)["Done"], ALICE)
     callback = await dc.reply_to(done)
     assert callback["type"] == 7
-    assert "once the maal of alice, bob is in" in callback["data"]["content"]
+    assert callback["data"]["content"] == ("Hand 1 waits for the maal of alice, bob: "
+                                           "/maal alice=… bob=…")
     live = await dc.live_board(containing="waiting for maal from alice, bob")
     assert "Enter maal" in custom_ids(live)  # on the board too, for whoever comes later
     message = dc.message_of(done)
@@ -324,7 +325,8 @@ async def test_buttons_keep_working_after_a_restart(dc: DiscordHarness):
         message = again.message_of(pick)
         done = component(message, custom_ids(message)["Done"], ALICE)
         callback = await again.reply_to(done)
-        assert "once the maal of alice, bob is in" in callback["data"]["content"]
+        assert callback["data"]["content"] == ("Hand 1 waits for the maal of alice, bob: "
+                                               "/maal alice=… bob=…")
     finally:
         await fresh.client.close()
 

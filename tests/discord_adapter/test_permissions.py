@@ -19,7 +19,7 @@ from tests.permission_cases import (
     STARTER,
     Case,
     cells,
-    refused,
+    judged,
 )
 
 PEOPLE = {STARTER: user(501, "hana"), PLAYER: user(502, "pia"), MEMBER: user(503, "mo"),
@@ -60,7 +60,7 @@ SETUP = {"/sitout pia": ("sitout", None, {"player": "pia"}),
 
 
 async def test_who_may_change_what_on_discord(dc: DiscordHarness):
-    for person in (PEOPLE[STARTER], PEOPLE[PLAYER]):
+    for person in (PEOPLE[STARTER], PEOPLE[PLAYER], PEOPLE[MEMBER]):
         dc.fake.users[person["id"]] = person
     wrong = []
     for case, role in cells():  # every cell in a channel of its own
@@ -83,10 +83,19 @@ async def test_who_may_change_what_on_discord(dc: DiscordHarness):
                 answer = await dc.answer_to(component(
                     message, custom_ids(message)["Yes, end it"], PEOPLE[STARTER]))
                 assert "Game over" in str(answer), answer
-        answer = await dc.answer_to(payload(case, PEOPLE[role], channel))
+        if case.tap:  # a button on /newgame's answer, or on the answer to the asker's line
+            asking = payload(case, PEOPLE[case.asker], channel) if case.action else new
+            if case.action:
+                await dc.reply_to(asking)
+            # (the fake keeps the message in its default channel: this case's is ours)
+            message = {**dc.message_of(asking), "channel_id": str(channel)}
+            perms = MANAGE_GUILD if role == ADMIN else "0"
+            answer = await dc.answer_to(component(message, custom_ids(message)[case.tap],
+                                                  PEOPLE[role], permissions=perms))
+        else:
+            answer = await dc.answer_to(payload(case, PEOPLE[role], channel))
         text = answer.get("content") or answer["embeds"][0]["description"]
-        ok = not refused(text) if role in case.allowed else (
-            bool(answer.get("flags", 0) & 64) and refused(text))  # refusals are ephemeral
-        if not ok:
+        # refusals are ephemeral
+        if not judged(case, role, text, bool(answer.get("flags", 0) & 64)):
             wrong.append(f"{role} / {case.what}: {text}")
     assert not wrong, "\n".join(wrong)

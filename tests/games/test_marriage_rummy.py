@@ -120,3 +120,51 @@ async def test_the_deal_must_fit_in_the_packs(table: Table):
     assert "8 players x 21 cards = 168, but 3 packs hold 156" in error
     await table.ok("/rules packs:4")
     await table.ok("/hand winner:a points:b=1 c=1 d=1 e=1 f=1 g=1 h=1")
+
+
+async def test_whole_scores_are_written_without_decimals(table: Table):
+    """+69, not +69.0; a half keeps its decimal (+12.5), in every reply and on the board."""
+    await table.ok("/newgame marriage_rummy players:asha bikash chetan")
+    # PART_A: asha 3 honours x 4 = 12 -> 12 x 3 - 12 = +24, the others -12 each;
+    # PART_B: bikash 25 x 2 = -50, chetan 10 x 2 = -20, asha +70: +94, -62, -32
+    reply = await table.ok("/hand winner:asha honours:asha=3 points:bikash=25 chetan=10")
+    assert "asha +94  bikash -62  chetan -32" in reply.text
+    assert "+94.0" not in reply.text and ".0 " not in (reply.table or "")
+    # paid once, bikash with no turn: 25 / 2 = 12.5 -> -12.5; chetan 7 -> -7; asha +19.5
+    await table.ok("/rules preset:scorecard")
+    reply = await table.ok("/hand winner:asha points:bikash=25 chetan=7 no_turn:bikash")
+    assert "asha +19.5  bikash -12.5  chetan -7" in reply.text
+    # totals: asha 94 + 19.5 = 113.5, bikash -62 - 12.5 = -74.5, chetan -32 - 7 = -39
+    ended = await table.ok("/endgame")
+    assert "1. asha +113.5 points" in ended.text and "3. chetan -39 points" not in ended.text
+    assert "2. chetan -39 points" in ended.text
+
+
+async def test_contradictory_options_are_refused_with_the_reason(table: Table):
+    await table.ok("/newgame marriage_rummy players:asha bikash chetan")
+    assert "bikash is given points in hand and a surrender" in await table.error(
+        "/hand winner:asha points:bikash=5 chetan=3 surrender:bikash")
+    assert "bikash is given points in hand and a surrender" in await table.error(
+        "/hand winner:asha points:bikash=5 chetan=3 surrender_late:bikash")
+    assert "asha showed, so has no points in hand: leave points:asha out." in \
+        await table.error("/hand winner:asha points:asha=4 bikash=5 chetan=3")
+    assert "bikash surrendered, which takes a turn, and did not get to play" in \
+        await table.error("/hand winner:asha points:chetan=3 surrender:bikash no_turn:bikash")
+    assert (await table.board())["hand_count"] == 0
+
+
+async def test_an_edit_says_what_a_player_did_instead(table: Table):
+    await table.ok("/newgame marriage_rummy players:asha bikash chetan")
+    # no honours; bikash 10 and chetan 4 in hand, x2: -20, -8; asha +28
+    await table.ok("/hand winner:asha points:bikash=10 chetan=4")
+    # bikash surrendered on the first move instead: 2 in hand, -4; asha +12
+    reply = await table.ok("/edit hand:1 surrender:bikash")
+    assert reply.board.hands[-1]["points"] == {"asha": 12, "bikash": -4, "chetan": -8}
+    # no, he had 6 in hand: the surrender goes, -12; asha +20
+    reply = await table.ok("/edit hand:1 points:bikash=6")
+    assert reply.board.hands[-1]["points"] == {"asha": 20, "bikash": -12, "chetan": -8}
+    # chetan showed, not asha: chetan's points go; asha must be given hers
+    assert "Give the points in hand for asha" in await table.error("/edit hand:1 winner:chetan")
+    reply = await table.ok("/edit hand:1 winner:chetan points:asha=1")
+    # asha 1 -> -2, bikash 6 -> -12; chetan +14
+    assert reply.board.hands[-1]["points"] == {"asha": -2, "bikash": -12, "chetan": 14}

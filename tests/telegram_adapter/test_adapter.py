@@ -70,8 +70,9 @@ async def test_the_same_hand_by_taps(tg: Harness):
     assert "✅ bob" in tg.buttons(edits[-1])
     await tg.tap(ALICE, flow, tg.buttons(edits[-1])["Done"])
     edits = await tg.fake.wait_for("editMessageText", 3)
-    assert "once the maal of alice, bob is in" in edits[-1]["text"]
-    prompt = await tg.said("Maal for hand 1: reply to this message")
+    # the reply says whose maal is missing and how to give it; the prompt in the same syntax
+    assert edits[-1]["text"] == "Hand 1 waits for the maal of alice, bob: /maal alice=… bob=…"
+    prompt = await tg.said("Hand 1 waits for the maal of alice, bob: reply alice=… bob=…")
     assert prompt["reply_markup"]["force_reply"] is True
     prompt_message = tg.sent_message(prompt)
     # privacy mode: replies to the bot reach it; a bare number is the sender's own maal

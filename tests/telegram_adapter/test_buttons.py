@@ -9,6 +9,13 @@ from tests.telegram_helpers import ALICE, CAROL, GROUP, Harness
 HAND = "/hand winner:alice seen:carol maal:alice=3 carol=1"
 
 
+async def edit_of(tg: Harness, message: dict) -> dict:
+    """The bot's edit of `message` (an answered question), whatever else it edited."""
+    return await tg.fake.wait_until(lambda: next(
+        (p for p in tg.fake.sent("editMessageText", int(message["chat"]["id"]))
+         if str(p.get("message_id")) == str(message["message_id"])), None))
+
+
 async def test_an_old_undo_question_does_not_undo_a_newer_hand(tg: Harness):
     await tg.say(ALICE, NEW)
     await tg.say(ALICE, HAND)

@@ -17,7 +17,7 @@ from tests.permission_cases import (
     PLAYER,
     STARTER,
     cells,
-    refused,
+    judged,
 )
 from tests.telegram_helpers import Harness, person
 
@@ -33,20 +33,52 @@ async def test_who_may_change_what_on_telegram(tg: Harness):
         chat = next(_chats)
         tg.fake.admins[chat] = [PEOPLE[ADMIN]["id"]]
         # each answer is found by what it quotes: a live board posted meanwhile is no answer
+        started: dict = {}
         for line in (NEW, *case.setup):
             answer = await tg.reply_to(await tg.say(PEOPLE[STARTER], line, chat_id=chat))
+            started = started or answer
             assert not answer["text"].startswith("⚠️"), (line, answer["text"])
             if line == END:  # asked first: the starter taps yes
                 await tg.tap(PEOPLE[STARTER], tg.sent_message(answer),
                              tg.buttons(answer)["Yes, end it"])
                 await tg.said("Game over", chat_id=chat, method="editMessageText")
-        text = (await tg.reply_to(await tg.say(PEOPLE[role], case.action, chat_id=chat)))[
-            "text"]
-        ok = not refused(text) if role in case.allowed else (
-            text.startswith("⚠️") and refused(text))
-        if not ok:
+        if case.tap:  # a button on /newgame's answer, or on the answer to the asker's line
+            asked = await tg.reply_to(await tg.say(PEOPLE[case.asker], case.action,
+                                                   chat_id=chat)) if case.action else started
+            text, error = await tapped(tg, PEOPLE[role], asked, case.tap)
+        else:
+            replied = None
+            if case.reply_to:  # a message of theirs to answer (the bot ignores it)
+                replied = (await tg.say(PEOPLE[case.reply_to], "here", chat_id=chat))[
+                    "message"]
+            text = (await tg.reply_to(await tg.say(PEOPLE[role], case.action, chat_id=chat,
+                                                   reply_to=replied)))["text"]
+            error = text.startswith("⚠️")
+        if not judged(case, role, text, error):
             wrong.append(f"{role} / {case.what}: {text}")
     assert not wrong, "\n".join(wrong)
+
+
+_queries = itertools.count(1)
+
+
+async def tapped(tg: Harness, who: dict, asked: dict, label: str) -> tuple[str, bool]:
+    """Press the button `label` on the message `asked`: what the presser is told (an alert:
+    refused) or the chat (the message edited, or a new one quoting it)."""
+    message = tg.sent_message(asked)
+    chat, message_id = int(message["chat"]["id"]), message["message_id"]
+    query = f"perm{next(_queries)}"
+    await tg.tap(who, message, tg.buttons(asked)[label], query_id=query)
+    notice = await tg.fake.wait_until(lambda: next(
+        (p for p in tg.fake.sent("answerCallbackQuery")
+         if p.get("callback_query_id") == query), None))
+    if notice.get("text"):
+        return str(notice["text"]), True
+    shown = [p for p in tg.fake.sent("editMessageText", chat)
+             if str(p.get("message_id")) == str(message_id)] + [
+        p for p in tg.fake.sent("sendMessage", chat)
+        if (p.get("reply_parameters") or {}).get("message_id") == message_id]
+    return (str(shown[-1]["text"]) if shown else ""), False
 
 
 async def _audit(call: Call) -> Outcome:

@@ -18,7 +18,7 @@ from bot.core.handlers import (
     seasons,
     sessions,
 )
-from bot.core.i18n import AUTO, LANGUAGES, N_
+from bot.core.i18n import AUTO, LANGUAGES, N_, supported
 from bot.core.permissions import Rule
 from bot.core.rules import RuleSpec
 from bot.core.session import LIVE, NEW_EACH
@@ -86,18 +86,24 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
              Option("preset", Kind.TEXT, "a rule preset", choices=presets)),
             needs=Needs.NOTHING, run=sessions.newgame),
         CommandSpec(
-            "join", "sit down in the open game", "/join   or   /join name:Ram",
-            "You play from the next {hand}. A seat typed by name at /newgame is given to you "
-            "by the person who started the game or an admin (/seat).",
-            (Option("", Kind.TEXT, "the name to play under", name="name"),),
+            "join", "sit down in the open game", "/join   or   /join name:Ram   or   /join bob",
+            "You play from the next {hand}. A seat typed by name at /newgame (the /newgame "
+            "message has a button for each) is yours at once before the first {hand}; after "
+            "it, the person who started the game or an admin lets you sit there with a tap "
+            "(or /seat). Your own name, if a seat has it, is that seat: never a second one.",
+            (Option("", Kind.TEXT, "the name to play under, or a seat typed by name",
+                    name="name"),),
             may=Rule.SEAT, run=sessions.join),
         CommandSpec(
-            "seat", "give a seat to a person's account", "/seat carol person:@carol",
-            "Binds a seat typed by name to the person who plays it (person:none makes it a "
-            "guest seat again). A seat bound to an account is that account's alone.",
+            "seat", "give a seat to a person", "/seat carol person:@carol",
+            "Gives a seat to the person who plays it: person:@username (any valid username), "
+            "a mention, or /seat carol sent in reply to a message of theirs (Telegram: for "
+            "people with no @username). A person seated elsewhere moves, and the seat they "
+            "left is a guest seat again; person:none makes a seat a guest seat. A seat bound "
+            "to an account is that account's alone.",
             (Option("", Kind.PLAYER, "the seat", name="seat", required=True),
-             Option("person", Kind.TEXT, "@the person, or none for a guest seat",
-                    required=True)),
+             Option("person", Kind.TEXT, "@the person, or none for a guest seat (empty: the "
+                    "sender of the message this replies to)")),
             may=Rule.STARTER, run=sessions.seat),
         CommandSpec("players", "show the seats", "/players", run=sessions.players,
                     read_only=True),
@@ -178,7 +184,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             + "; auto (the default) answers each person in their own app's language.",
             (Option("timezone", Kind.TEXT, "e.g. Asia/Kathmandu"),
              Option("language", Kind.CHOICE, "the language of the replies (auto: each "
-                    "person's own)", choices=(AUTO, *LANGUAGES)),
+                    "person's own)", choices=(AUTO, *LANGUAGES), reads=supported),
              Option("board", Kind.CHOICE, "live: one board message kept up to date; new: a "
                     "new board with every change", choices=(LIVE, NEW_EACH))),
             may=Rule.ADMIN, free_view=True, needs=Needs.NOTHING, run=chat.settings),

@@ -77,7 +77,9 @@ def _value(option: Option, text: str) -> str:
         word = text.strip().lower()
         # a choice as declared, in any case (language:pt-br is pt-BR)
         chosen = next((c for c in option.choices if c.lower() == word), None)
-        if chosen is None:
+        if chosen is None and option.reads is not None:
+            chosen = option.reads(word)
+        if chosen not in option.choices:
             raise UserError(_("`{key}` is one of {choices}; not `{word}`.", key=option.label,
                               choices=", ".join(option.choices), word=clip(word)))
         return chosen

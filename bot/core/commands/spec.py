@@ -52,6 +52,9 @@ class Option:
     # What the option is about ("money", "tiles": a word marked for the catalogues), for a
     # platform that must split a game's options (Discord: 25 a command) by what they are about
     topic: str = ""
+    # CHOICE: what a word people type means when it is no choice as written (language:pt
+    # and pt_br are pt-BR), or None
+    reads: Callable[[str], str | None] | None = None
 
     def __post_init__(self) -> None:
         if not self.key and not self.name:

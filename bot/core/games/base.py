@@ -208,6 +208,12 @@ class Game(ABC):
                               key=extra[0]))
         return players, None
 
+    def deal_problem(self, players: int, rules: Mapping[str, Any]) -> Text:
+        """Why a deal to `players` can't be made with these rules (the packs can't hold it),
+        naming the rule that fits; "" when it can. Said at /newgame and /join, refused on
+        a hand."""
+        return ""
+
     def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],
                state: Mapping[str, Any] | None, roster: Roster, ended: bool = False) -> Text:
         """A line for the board about the game as a whole (Tranca: who passed the target);

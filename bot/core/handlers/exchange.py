@@ -262,4 +262,6 @@ def _status(stored: str | None, tr: Tr) -> str:
     reason = tr.render(void.reason) if void.reason else ""
     if void.edited:
         return f"edited: {reason}" if reason else "edited"
+    if reason.startswith(("edited", "undone")):
+        return f"undone: {reason}"  # an undo whose reason was typed as "edited: typo"
     return reason or "undone"

@@ -19,6 +19,7 @@ from bot.core.handlers.board import waiting_names
 from bot.core.handlers.call import Call, Outcome, platform_number
 from bot.core.handlers.hands import STALE
 from bot.core.i18n import N_, Text, Tr, choose, translator
+from bot.core.players import Player
 from bot.core.session import SessionState
 
 if TYPE_CHECKING:
@@ -79,6 +80,10 @@ async def answer(tap: Tap, token: Token, value: str) -> Reply:
         return await _board_action(tap, value)
     if step == Step.FORGET and value == flows.YES and len(token.args) == 1:
         return await _forget(tap, token, actor)
+    if step == Step.SIT and len(token.args) == 1:
+        return await _sit(tap, token, value)
+    if step == Step.CLAIM and value == flows.YES and len(token.args) == 3:
+        return _in_place(await _let_sit(tap, token))
     if step in (Step.UNDO, Step.END) and value == flows.YES and len(token.args) in (2, 3):
         name = "undo" if step == Step.UNDO else "endgame"
         # a game's confirmation carries the session's version (a payment's: its id); one
@@ -193,6 +198,47 @@ async def _forget(tap: Tap, token: Token, asker: Actor) -> Reply:
     reply = await tap.handle("forget", {"": "chat" if what == flows.FORGET_CHAT else "me"},
                              origin=_origin(tap.origin, "confirm"), expect={"forget": what})
     return _in_place(reply)
+
+
+async def _sit(tap: Tap, token: Token, value: str) -> Reply:
+    """A "sit here" tap under /newgame: the presser's /join of that seat, checked as a typed
+    one (before the first hand it is theirs at once; after it, the starter is asked)."""
+    snapshot = await tap.service.snapshot(tap.chat)
+    if snapshot is None or snapshot.session.id != token.args[0]:
+        return await tap.error(STALE, snapshot)
+    seat = _seat_of(snapshot, value)
+    if seat is None:
+        return await tap.error(INVALID, snapshot)
+    presser = platform_number(tap.actor.id)
+    return await tap.handle("join", {"": seat.name},
+                            origin=_origin(tap.origin, f"sit{seat.seat}:{presser}"))
+
+
+async def _let_sit(tap: Tap, token: Token) -> Reply:
+    """The starter's (or an admin's) tap that lets the person who asked sit in the seat:
+    their /seat of that seat to that person, refused if the ask is no longer the same."""
+    session_id, seat_no, claimant = token.args
+    snapshot = await tap.service.snapshot(tap.chat)
+    if snapshot is None or snapshot.session.id != session_id:
+        return await tap.error(STALE, snapshot)
+    seat = _seat_of(snapshot, str(seat_no))
+    claim = seat.claim if seat is not None else None
+    if seat is None or claim is None or platform_number(claim["id"]) != claimant:
+        return await tap.error(STALE, snapshot)
+    mention = f"<@{claimant}>"
+    handle = claim.get("handle")
+    person = Actor(claim["id"], str(claim.get("name") or ""),
+                   handles=(handle,) if handle else ())
+    return await tap.handle("seat", {"": seat.name, "person": mention},
+                            origin=_origin(tap.origin, "claim"), mentions={mention: person},
+                            expect={"session": session_id, "seat": seat_no,
+                                    "claimant": claimant})
+
+
+def _seat_of(snapshot: Snapshot, value: str) -> Player | None:
+    if not value.isdecimal():
+        return None
+    return next((p for p in snapshot.session.players if p.seat == int(value)), None)
 
 
 async def _board_action(tap: Tap, value: str) -> Reply:

@@ -13,7 +13,7 @@ from bot.core.command import Reply
 from bot.core.errors import UserError
 from bot.core.games.base import KEEP, Game, HandResult, PlayContext, PlayOutcome
 from bot.core.grammar import clip, parse_int
-from bot.core.handlers.board import board_reply, money_of
+from bot.core.handlers.board import board_reply, money_of, waiting_line, waiting_names
 from bot.core.handlers.call import NO_GAME, Call, Outcome, ask, starter
 from bot.core.i18n import Msg, Tr, _, _n, join
 from bot.core.i18n.words import numbered, placeholders
@@ -84,8 +84,7 @@ async def play(call: Call) -> Outcome:
             session.game_state = outcome.state
         await call.tx.save_session(session)
         if session.pending is not None and outcome.pending is not KEEP:
-            text = call.tr.render(outcome.text)
-            return Outcome(await board_reply(call, session, text, wait_began=began), True)
+            return Outcome(await _waiting_reply(call, session, outcome, began), True)
         return Outcome(Reply(call.tr.render(outcome.text)), True)
     result = outcome.result
     hand = HandRecord(
@@ -119,6 +118,29 @@ async def play(call: Call) -> Outcome:
     if twice:
         reply.question = undo_question(call, hand, summary)
     return Outcome(reply, True)
+
+
+async def _waiting_reply(call: Call, session: SessionState, outcome: PlayOutcome,
+                         began: bool) -> Reply:
+    """A hand still waiting: the reply is short, whose input is missing and how to give it
+    (in the syntax of the prompt), then whatever the game adds (maal counted from cards).
+    The board is not repeated: the live board (or /board) shows it, waiting line and all."""
+    game, tr = call.game, call.tr
+    lines = [tr.render(outcome.text)] if outcome.text else []
+    waiting = waiting_names(game, session)
+    if game.waiting_input and waiting:
+        lines.insert(0, flows.waiting_text(tr, session.hand_count + 1, game.waiting_input,
+                                           game.hand_word, game.waiting_command, waiting))
+    else:  # the game's own line on what the hand waits for (Call Break: tricks from ...)
+        rules = game.rulebook.complete(session.rules)
+        assert session.pending is not None
+        note = tr.render(game.pending_note(session.pending.entry, session.roster, rules))
+        if note:
+            lines.append(waiting_line(tr, game, session, note))
+    text = "\n".join(line for line in lines if line)
+    reply = await board_reply(call, session, text, wait_began=began)
+    reply.text, reply.table = text, None
+    return reply
 
 
 def undo_question(call: Call, hand: HandRecord, summary: str | None = None) -> flows.Question:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -11,9 +12,9 @@ from bot.core.commands.spec import spec_text
 from bot.core.errors import UserError
 from bot.core.examples import personal
 from bot.core.games.base import Game, PlayContext
-from bot.core.grammar import split_list
+from bot.core.grammar import clip, split_list
 from bot.core.handlers.board import board_reply, money_of, waiting_line
-from bot.core.handlers.call import Call, Outcome, ask, starter
+from bot.core.handlers.call import Call, Outcome, ask, platform_number, starter
 from bot.core.handlers.hands import STALE, _add, deltas_line
 from bot.core.i18n import Msg, Text, Tr, _, _n, translator
 from bot.core.i18n.words import count, numbered, placeholders
@@ -28,7 +29,14 @@ from bot.core.money import (
     settle_up,
 )
 from bot.core.permissions import Rule
-from bot.core.players import Player, account_handle, check_name, skeleton, suggest_name
+from bot.core.players import (
+    MAX_USERNAME_LENGTH,
+    Player,
+    account_handle,
+    check_name,
+    skeleton,
+    suggest_name,
+)
 from bot.core.points import as_json, show
 from bot.core.session import ENDED, HandRecord, SessionState
 
@@ -80,41 +88,39 @@ async def newgame(call: Call) -> Outcome:
                                     game.min_players)
     lines.append(tr("Rules: {rules}. Change them with /rules.", rules=rules_line(
         tr, game, rules, len(players))))
+    deal = game.deal_problem(len(players), rules)
+    if deal:
+        lines.append(tr.render(deal))
     # TRANSLATORS: {hand} is the game's word for what is recorded (hand, round, result)
     lines.append(tr("Record a {hand} with {usage}", **placeholders(game.hand_word),
                     usage=usage))
-    return Outcome(Reply("\n".join(lines), menu=game.key), changed=True)
+    typed = [p for p in players if p.typed]
+    question = None
+    if typed and command.buttons:  # a "sit here" button for each seat typed by name
+        assert state.id is not None
+        question = flows.seats(tr, state.id, typed)
+        lines.append(tr("Seats typed by name: tap yours below, or /join {name}.",
+                        name=typed[0].name))
+    return Outcome(Reply("\n".join(lines), menu=game.key, question=question), changed=True)
 
 
 async def join(call: Call) -> Outcome:
+    """/join: a new seat under a name, or a seat typed by name at /newgame. Before the first
+    hand a free typed seat is taken at once (the chat is told); after it, the starter or an
+    admin is asked. Never a second seat whose name reads as one already here."""
     session = call.open_session()
     game, actor = call.game, call.command.actor
     roster = session.roster
     if call.roles.seat is not None:
         raise UserError(_("You are already seated as {name}.", name=call.roles.seat.name))
     wanted = call.options.get("name") or call.options.get("")
-    name = check_name(wanted) if wanted else suggest_name(actor.name, roster.names())
-    existing = roster.by_name(name)
-    twin = roster.looks_like(name)
-    if existing is None and twin is not None:
+    name = check_name(wanted) if wanted else suggest_name(actor.name, [])
+    existing = roster.by_name(name) or roster.looks_like(name)
+    if existing is not None and wanted and existing.name.casefold() != name.casefold():
         raise UserError(_("`{name}` looks like {twin}, who is already at the table; pick a "
-                          "name that reads differently.", name=name, twin=twin.name))
+                          "name that reads differently.", name=name, twin=existing.name))
     if existing is not None:
-        if existing.user_id is not None:
-            raise UserError(_("{name} is someone else's seat; pick another name with /join "
-                              "name:NAME.", name=existing.name))
-        # A seat typed by name is somebody's: taking it needs the starter's or an admin's say.
-        if not permissions.allowed(Rule.SEAT, call.roles, claim=True):
-            raise UserError(_(
-                "{name} is a seat typed by name. The person who started the game or a chat "
-                "admin can give it to you: /seat {name} person:@you. Or sit down under "
-                "another name: /join name:NAME.", name=existing.name))
-        existing.user_id, existing.handle = actor.id, account_handle(actor)
-        await call.tx.save_session(session)
-        await events.record(call, events.SEAT, seat=existing.seat, name=existing.name,
-                            person=actor.name, claimed=True)
-        return Outcome(Reply(call.tr("You are {name} now (seat {seat}).", name=existing.name,
-                                     seat=existing.seat)), True)
+        return await _take(call, session, existing)
     if game.seats_fixed:  # a seat typed by name can be taken (above); a new one can't
         raise UserError(Msg(game.seats_fixed))
     if len(roster) >= game.max_players:
@@ -134,34 +140,124 @@ async def join(call: Call) -> Outcome:
         said = call.tr("{name} joins at seat {seat}, from the first {hand}. Players: "
                        "{players}.", **call.words, name=player.name, seat=player.seat,
                        players=session.roster.listing())
+    playing = sum(not p.sitting_out for p in session.players)
+    deal = game.deal_problem(playing, call.rules())
+    if deal:
+        said += "\n" + call.tr.render(deal)
     return Outcome(Reply(said), changed=True)
 
 
+async def _take(call: Call, session: SessionState, seat: Player) -> Outcome:
+    """/join of a seat already at the table: a free seat typed by name is theirs (at once
+    before the first hand, else on the starter's or an admin's tap); anyone else's seat is
+    refused, saying whose it is."""
+    actor = call.command.actor
+    if seat.user_id is not None:
+        raise UserError(_("{name} is someone else's seat; pick another name with /join "
+                          "name:NAME.", name=seat.name))
+    if seat.handle is not None:
+        raise UserError(_("{name} is the seat of @{handle}'s account; pick another name with "
+                          "/join name:NAME.", name=seat.name, handle=seat.handle))
+    person = clip(actor.name, MAX_USERNAME_LENGTH)
+    if permissions.allowed(Rule.SEAT, call.roles, claim=True,
+                           hand_count=session.hand_count):
+        seat.user_id, seat.handle, seat.claim = actor.id, account_handle(actor), None
+        await call.tx.save_session(session)
+        await events.record(call, events.SEAT, seat=seat.seat, name=seat.name,
+                            person=actor.name, claimed=True)
+        return Outcome(Reply(call.tr("{person} sits at {name}.", person=person,
+                                     name=seat.name)), True)
+    # hands are recorded: the seat is given by the starter or an admin, asked here
+    seat.claim = {"id": actor.id, "name": person, "handle": account_handle(actor) or ""}
+    await call.tx.save_session(session)
+    assert session.id is not None
+    if call.command.buttons:
+        question = flows.claim(call.tr, session.id, seat, person,
+                               platform_number(actor.id),
+                               platform_number(session.created_by))
+        return Outcome(Reply(question.text, question=question), True)
+    them = f"@{account_handle(actor) or suggest_name(actor.name, [])}"
+    return Outcome(Reply(call.tr(
+        "{person} asks to sit at {name}. Hands are recorded, so the person who started the "
+        "game or a chat admin gives it: /seat {name} person:{them}", person=person,
+        name=seat.name, them=them)), True)
+
+
 async def seat(call: Call) -> Outcome:
-    """/seat NAME person:@someone: give a seat to a person's account (none: a guest seat)."""
+    """/seat NAME person:@someone (or in reply to their message): give a seat to a person's
+    account, or to an @username; person:none makes it a guest seat. A person already seated
+    elsewhere moves, and their old seat is a guest seat again."""
     session = call.open_session()
     mentions = call.command.mentions
     player = session.roster.resolve(call.options[""], mentions)
-    who = call.options["person"].strip()
+    asked = call.command.expect
+    if asked is not None:  # the tap that lets someone who asked sit here
+        claim = player.claim
+        if asked.get("session") != session.id or claim is None \
+                or platform_number(claim["id"]) != asked.get("claimant"):
+            raise UserError(STALE)
+    who = call.options.get("person", "").strip()
     if who.lower() in ("none", "-"):
-        if player.user_id is not None:  # the account's @username goes with it
-            player.user_id = player.handle = None
+        if player.user_id is not None or player.handle is not None:
+            player.user_id = player.handle = None  # the account's @username goes with it
+        player.claim = None
         await call.tx.save_session(session)
         await events.record(call, events.SEAT, seat=player.seat, name=player.name, person=None)
         return Outcome(Reply(call.tr("{name} is a guest seat now.", name=player.name)), True)
-    person = mentions.get(who) or mentions.get(who.lower())
+    person = mentions.get(who) or mentions.get(who.lower()) if who else call.command.replied
     if person is None:
-        raise UserError(_("Mention the person: /seat {name} person:@them.", name=player.name))
+        username = _username(who, call.command.chat)
+        if username is None:
+            raise UserError(_("Say who gets {name}: person:@username, a mention, or send "
+                              "/seat {name} in reply to a message of theirs.",
+                              name=player.name))
+        return await _to_username(call, session, player, username)
+    lines = []
     taken = session.roster.find_user(person.id)
-    if taken is not None and taken.seat != player.seat:
-        raise UserError(_("{person} already plays as {name}.", person=person.name,
-                          name=taken.name))
-    player.user_id, player.handle = person.id, account_handle(person)
+    if taken is not None and taken.seat != player.seat:  # moved: the old seat is a guest's
+        taken.user_id = taken.handle = None
+        lines.append(call.tr("{name} is a guest seat again.", name=taken.name))
+    player.user_id, player.handle, player.claim = person.id, account_handle(person), None
     await call.tx.save_session(session)
     await events.record(call, events.SEAT, seat=player.seat, name=player.name,
                         person=person.name)
-    return Outcome(Reply(call.tr("{name} is {person} now (seat {seat}).", name=player.name,
-                                 person=person.name, seat=player.seat)), True)
+    shown = clip(person.name, MAX_USERNAME_LENGTH) or player.name
+    lines.insert(0, call.tr("{person} sits at {name} (seat {seat}).", person=shown,
+                            name=player.name, seat=player.seat))
+    return Outcome(Reply(" ".join(lines)), True)
+
+
+async def _to_username(call: Call, session: SessionState, player: Player,
+                       username: str) -> Outcome:
+    """The seat is the account with that @username's, whoever it is: it is theirs from
+    their first command, as a seat typed as @name at /newgame."""
+    lines = []
+    handle = username.lower()
+    for other in session.players:
+        if other.seat != player.seat and other.user_id is None and other.handle == handle:
+            other.handle = None
+            lines.append(call.tr("{name} is a guest seat again.", name=other.name))
+    player.user_id, player.handle, player.claim = None, handle, None
+    await call.tx.save_session(session)
+    await events.record(call, events.SEAT, seat=player.seat, name=player.name,
+                        person=f"@{username}")
+    lines.insert(0, call.tr("{name} is @{username}'s seat now (seat {seat}).",
+                            name=player.name, username=username, seat=player.seat))
+    return Outcome(Reply(" ".join(lines)), True)
+
+
+def _username(text: str, chat: str) -> str | None:
+    """An @username as the chat's platform allows them, without the @; None for anything
+    else."""
+    pattern = _USERNAMES.get(chat.partition(":")[0], _USERNAMES["discord"])
+    match = pattern.fullmatch(text)
+    return match.group(1) if match else None
+
+
+_USERNAMES = {
+    "telegram": re.compile(r"@([A-Za-z][A-Za-z0-9_]{4,31})"),  # 5 to 32, from a letter
+    "discord": re.compile(r"@([A-Za-z0-9_.]{2,32})"),  # 2 to 32, lower case, and .
+}
 
 
 async def sitout(call: Call) -> Outcome:
@@ -456,8 +552,8 @@ def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
             accounts.add(mentioned.id)
             name = suggest_name(mentioned.name, [p.name for p in players])
             user_id: str | None = mentioned.id
-        else:
-            name, user_id = check_name(word), None
+        else:  # an @username names its account whole (up to 32 characters)
+            name, user_id = check_name(word, username=word.startswith("@")), None
         twin = seen.get(skeleton(name))
         if twin is not None:
             raise UserError(_("{name} is named twice; every player needs a different name.",

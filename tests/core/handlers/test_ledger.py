@@ -424,7 +424,8 @@ async def test_exported_balances_keep_two_people_of_one_name_apart(service: Serv
         await say(ADMIN, "/newgame marriage players:<@1> bob carol".replace(
             "<@1>", f"<@{sam.id[3:]}>"), mentions={f"<@{sam.id[3:]}>": sam})
         await say(ADMIN, "/rules rate:10 currency:Rs")
-        await say(ADMIN, f"/hand winner:{winner} seen:carol maal:Sam=3 bob=3 carol=3")
+        await say(ADMIN, f"/hand winner:{winner} seen:Sam bob carol maal:Sam=3 bob=3 "
+                         "carol=3")
         await say(ADMIN, "/endgame")
     ledger = await say(ADMIN, "/export all")
     assert ledger.startswith("Export of 2 sessions")

@@ -202,3 +202,11 @@ async def test_every_players_tricks_must_make_the_whole_round_at_once(table: Tab
     await table.ok("/bid 1 1 1 1")  # the next command is not blamed for it
     await table.ok("/tricks 4 3 3 3")  # 13: the round is scored
     assert (await table.board())["hand_count"] == 1
+
+
+async def test_every_unknown_name_of_a_line_is_reported(table: Table):
+    await table.ok("/newgame callbreak players:alice bob carol dave")
+    assert await table.error("/bid alice=3 zz=4 carl=2 dave=3") == (
+        "Not players here: `zz`, `carl` (did you mean carol?). Players: alice, bob, carol, "
+        "dave.")
+    assert "No player called `al`" in await table.error("/bid al=3 bob=4 carol=2 dave=3")

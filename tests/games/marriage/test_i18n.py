@@ -50,10 +50,13 @@ def test_a_foul_error_and_the_counted_maal_in_nepali():
         "alice एउटै हातमा जित्न र फाउल गर्न सक्नुहुन्न।"
     outcome = play("maal", {"tiplu": "8H", "cards": "8H 8H 9H 7H 8D"})
     assert NE.render(outcome.text) == "टिप्लु 8H सँग माल: म्यारिज 10 + टिप्लु 3 = 13"
+    # a hand left waiting: the game adds nothing (the core says whose maal is missing)
     waiting = play("hand", {"winner": "alice", "seen": "bob", "maal": "alice=10"})
-    assert NE.render(waiting.text) == (
-        "bob को माल आएपछि हात गनिन्छ: bob ले /maal 7 पठाउनुहोस्, वा कसैले /maal bob=7। "
-        "/undo ले हात हटाउँछ।")
+    assert waiting.pending is not None and NE.render(waiting.text) == ""
+    with pytest.raises(UserError) as error:  # carol is unseen: her maal would be murdered
+        play("hand", {"winner": "alice", "seen": "bob", "maal": "alice=10 bob=0 carol=4"})
+    assert NE.render(error.value.message).startswith(
+        "carol सँग माल छ तर seen: मा छैनन्, र यहाँ अनसिन खेलाडीको माल मर्डर हुन्छ।")
 
 
 def test_the_maal_table_and_the_checker_in_nepali():

@@ -106,7 +106,8 @@ async def test_a_four_player_two_team_game_to_3500(table: Table):
 async def test_rounds_wait_for_every_side_and_edit_and_undo_work(table: Table):
     await table.ok("/newgame tranca players:ana ben cleo")
     reply = await table.ok("/round side:A table:100 hand:10")
-    assert "Waiting for side B, C" in reply.text
+    assert reply.text == ("Side A: +90 (table +100, in hand -10)\nRound 1 has side A in; "
+                          "waiting for side B, C.")
     await table.ok("/round side:ben table:50 hand:0")
     reply = await table.ok("/round side:C table:0 hand:30 red3:1")
     assert reply.board.hands[0]["points"] == {"A": 90, "B": 50, "C": -130}
@@ -225,3 +226,14 @@ async def test_nobody_joins_a_tranca_game_on_no_side(table: Table):
     assert "Tranca's sides are set when the game starts" in await table.error(
         "/join name:hari", by="hari")
     assert (await table.ok("/players")).text.count("hari") == 0
+
+
+async def test_an_edit_giving_the_hand_as_cards_counts_its_black_threes(table: Table):
+    await table.ok("/newgame tranca players:ana ben")
+    # A: table 300, 20 in hand, a black 3 left in hand (-100): +180; B: table 100
+    await table.ok("/round side:A table:300 hand:20 black3:1")
+    await table.ok("/round side:B table:100")
+    # the hand was AS 9H: 15 + 10 = 25 in hand, and no black 3 (counted from the cards)
+    reply = await table.ok("/edit round:1 side:A hand:AS 9H")
+    assert reply.board.hands[0]["points"] == {"A": 275, "B": 100}
+

@@ -50,7 +50,7 @@ async def test_a_tranca_evening_in_nepali(table):
     await table.ok("/newgame tranca players:ana ben")
     reply = await table.ok("/round side:A table:300 hand:20 clean:1 red3:1")
     assert "पक्ष A: +580 (टेबल +300, हातमा -20, सफा क्यानास्टा +200, रातो ३ +100)\n" \
-        "पक्ष B को पर्खाइमा।" in reply.text
+        "राउन्ड 1: पक्ष A आइसक्यो; पक्ष B को पर्खाइमा।" in reply.text
     assert "क्यानास्टा बिना कुनै पक्षले खेल सक्न (बाटिडा गर्न) सक्दैन।" in await table.error(
         "/round side:B table:10 out:yes")
     reply = await table.ok("/round side:B table:100 hand:0 morto:no")

@@ -36,7 +36,7 @@ from bot.core.grammar import parse_int, parse_pairs, split_list
 from bot.core.i18n import Msg, Num, Text, _, _n, join
 from bot.core.money import money_rules
 from bot.core.permissions import Rule
-from bot.core.players import Player, Roster
+from bot.core.players import Player, Roster, names_in
 from bot.core.points import value as amount
 from bot.core.rules import Preset, RuleBook, bool_rule, choice_rule, int_rule
 
@@ -207,6 +207,8 @@ class CallBreakGame(Game):
                                   "sit down with /join or come back with /back.",
                                   players=playing))
             entry = Entry([p.seat for p in ctx.hand_players])
+        named = {"bids": bids_text, "tricks": tricks_text}
+        ctx.roster.in_hand(entry.players).check_known(names_in(named, (), named), ctx.mentions)
         low, high = rules["min_bid"], rules["max_bid"]
         if low > high:
             raise UserError(_("The rules allow no bid: min_bid {low} is above max_bid {high}. "

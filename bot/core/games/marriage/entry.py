@@ -19,9 +19,11 @@ from bot.core.games.marriage.maal import MaalRoles, count_maal
 from bot.core.games.marriage.scoring import MURDER
 from bot.core.grammar import parse_bool, parse_int, parse_pairs, split_list
 from bot.core.i18n import Text, _, decode, encode
-from bot.core.players import Player, Roster
+from bot.core.players import Player, Roster, names_in
 
 MAX_MAAL = 999
+LIST_KEYS = ("winner", "seen", "foul", "dublee_route")  # options that name players
+PAIR_KEYS = ("maal", "cards", "tunnella")  # options of name=value pairs
 HAND_USAGE = "/hand winner:alice seen:bob maal:alice=10 bob=5 [dublee:yes] [foul:dave]"
 
 
@@ -99,6 +101,7 @@ class EntryReader:
         self.table = ctx.roster.in_hand(entry.players)
 
     def read(self, options: Mapping[str, str]) -> Entry:
+        self.table.check_known(names_in(options, LIST_KEYS, PAIR_KEYS), self.ctx.mentions)
         entry = self.entry
         if "winner" in options:
             names = split_list(options["winner"])
@@ -116,6 +119,7 @@ class EntryReader:
                 entry.maal.pop(seat, None)  # makes one drops the maal given before
                 entry.cards.pop(seat, None)
                 entry.maal_detail.pop(seat, None)
+                entry.tunnellas.pop(seat, None)
         if "dublee_route" in options:
             entry.dublee_route = self.players(options["dublee_route"], "dublee_route")
         if "dublee" in options:
@@ -153,7 +157,9 @@ class EntryReader:
         card = parse_card(text)
         if card.is_printed_joker:
             raise UserError(_("The tiplu is a card of the packs, not a printed joker."))
-        if self.entry.tiplu and self.entry.tiplu != str(card) and self.entry.cards:
+        # re-entered by /edit, every card is counted again with the new tiplu
+        if self.entry.tiplu and self.entry.tiplu != str(card) and self.entry.cards \
+                and self.ctx.editing is None:
             raise UserError(_("This hand's tiplu is {card}; cards were already counted with "
                               "it. /undo the hand to start again.", card=self.entry.tiplu))
         self.entry.tiplu = str(card)

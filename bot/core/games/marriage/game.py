@@ -19,6 +19,7 @@ from bot.core.games.marriage.rules import (
     PLAY_RULES_NOTE,
     RULEBOOK,
     deal_fits,
+    packs_that_fit,
 )
 from bot.core.games.marriage.scoring import (
     KIDNAP,
@@ -27,6 +28,7 @@ from bot.core.games.marriage.scoring import (
     MarriageScoring,
     settle,
 )
+from bot.core.grammar import parse_pairs
 from bot.core.i18n import Msg, Num, Text, _, _n, join
 from bot.core.permissions import Rule
 from bot.core.players import Roster
@@ -80,6 +82,7 @@ GLOSSARY = (
 
 
 HAND_KEYS = frozenset(o.key for o in HAND_OPTIONS)
+HAND_KEYS_IN_ORDER = tuple(o.key for o in HAND_OPTIONS)
 
 
 class MarriageGame(Game):
@@ -174,10 +177,9 @@ class MarriageGame(Game):
             if only_maal and options:
                 return self._add_to_waiting(ctx, options)
             seats = Entry.from_json(ctx.pending).missing_maal(ctx.rules["unseen_maal"])
-            raise UserError(_("A hand is waiting for maal from {players}. Send /maal 7 (or "
-                              "/maal {first}=7), or /undo to drop that hand first.",
-                              players=self._names(seats, ctx.roster),
-                              first=ctx.roster.by_seat(sorted(seats)[0]).name))
+            raise UserError(_("A hand waits for the maal of {players}: {send}, or /undo "
+                              "drops it.", players=self._names(seats, ctx.roster),
+                              send=maal_line(seats, ctx.roster)))
         if only_maal:
             if not options:
                 raise UserError(_("Say who won and who saw: {usage}",
@@ -186,7 +188,20 @@ class MarriageGame(Game):
                               usage=ctx.example(HAND_USAGE)))
         self._check_deal(len(ctx.hand_players), ctx.rules)
         entry = Entry(players=[p.seat for p in ctx.hand_players])
-        return self._finish(EntryReader(ctx, entry).read(options), ctx)
+        entry = EntryReader(ctx, entry).read(options)
+        self._check(entry, ctx)
+        self._murdered(entry, ctx, options)
+        return self._finish(entry, ctx)
+
+    def deal_problem(self, players: int, rules: Mapping[str, Any]) -> Text:
+        packs, jokers = rules["packs"], rules["printed_jokers"]
+        if deal_fits(players, packs, jokers):
+            return ""
+        return _n("{players} players x {each} cards and the tiplu don't fit in {n} pack: "
+                  "/rules packs:{fit} deals them.",
+                  "{players} players x {each} cards and the tiplu don't fit in {n} packs: "
+                  "/rules packs:{fit} deals them.", packs, players=players, each=CARDS_EACH,
+                  fit=packs_that_fit(players, jokers))
 
     @staticmethod
     def _check_deal(players: int, rules: Mapping[str, Any]) -> None:
@@ -201,7 +216,7 @@ class MarriageGame(Game):
                 "cards, with one to turn up as the tiplu (rule packs). Sit someone out "
                 "(/sitout), or play with more packs: /rules packs:{more}.",
                 packs, players=players, each=CARDS_EACH, dealt=players * CARDS_EACH,
-                cards=cards, more=packs + 1))
+                cards=cards, more=packs_that_fit(players, rules["printed_jokers"])))
 
     def _maal(self, ctx: PlayContext) -> PlayOutcome:
         options = dict(ctx.options)
@@ -229,7 +244,10 @@ class MarriageGame(Game):
         if "tiplu" in options and entry.tiplu and parse_card(options["tiplu"]) != parse_card(
                 entry.tiplu):
             raise UserError(_("This hand's tiplu is {card}.", card=entry.tiplu))
-        return self._finish(EntryReader(ctx, entry).read(options), ctx)
+        entry = EntryReader(ctx, entry).read(options)
+        self._check(entry, ctx)
+        self._murdered(entry, ctx, options)
+        return self._finish(entry, ctx)
 
     def _calculate(self, ctx: PlayContext, options: Mapping[str, str]) -> PlayOutcome:
         """/maal tiplu:8H cards:...: count, record nothing."""
@@ -285,6 +303,8 @@ class MarriageGame(Game):
             raise UserError(_("Say what to change, e.g. /edit hand:3 maal:bob=6 or "
                               "seen:bob carol"))
         entry = EntryReader(ctx, Entry.from_json(ctx.editing)).read(options)
+        self._check(entry, ctx)
+        self._murdered(entry, ctx, options)
         return self._finish(entry, ctx)
 
     # --- checking and scoring ------------------------------------------------------------
@@ -318,6 +338,51 @@ class MarriageGame(Game):
                                   "dublee_min_players); this hand has {players}.",
                                   least=least, players=len(entry.players)))
 
+    def _murdered(self, entry: Entry, ctx: PlayContext, options: Mapping[str, str]) -> None:
+        """Maal given for a player not named seen, where an unseen player's maal is
+        murdered, would count for nothing without a word: refused, with the lines that say
+        either thing that may have been meant."""
+        if ctx.rules["unseen_maal"] != MURDER:
+            return
+        count_card_maal(entry, ctx.rules, ctx.roster)  # maal given as cards counts too
+        lost = [s for s in entry.players if entry.maal.get(s) and s not in entry.seen
+                and s not in entry.fouls]
+        if not lost:
+            return
+        roster = ctx.roster
+        who = self._names(lost, roster)
+        names = [roster.by_seat(s).name for s in lost]
+        if ctx.pending is not None:  # a waiting hand: who is seen was settled when it began
+            left = entry.missing_maal(ctx.rules["unseen_maal"])
+            said: list[Text] = [_n(
+                "{players} is unseen in this hand, and an unseen player's maal is murdered "
+                "here: leave it out.",
+                "{players} are unseen in this hand, and an unseen player's maal is murdered "
+                "here: leave theirs out.", len(lost), players=who)]
+            if left:
+                said.append(_("Still needed: {send}", send=maal_line(left, roster)))
+            said.append(_("If they saw, /undo drops the hand; record it again with them in "
+                          "seen:."))
+            raise UserError(join(said, " "))
+        seen = [roster.by_seat(s).name for s in entry.players
+                if s in entry.seen and s != entry.winner] + names
+        if ctx.editing is not None:
+            raise UserError(_n(
+                "{players} would be unseen with maal, and an unseen player's maal is "
+                "murdered here. If {players} saw: seen:{seen}. If not: maal:{zero}.",
+                "{players} would be unseen with maal, and an unseen player's maal is "
+                "murdered here. If they saw: seen:{seen}. If not: maal:{zero}.", len(lost),
+                players=who, seen=" ".join(seen), zero=" ".join(f"{n}=0" for n in names)))
+        saw = {**{k: v for k, v in options.items() if k != "seen"}, "seen": " ".join(seen)}
+        unseen = _without(options, set(names))
+        raise UserError(_n(
+            "{players} has maal but is not in seen:, and an unseen player's maal is murdered "
+            "here. If {players} saw:\n{saw}\nIf not, without the maal:\n{unseen}",
+            "{players} have maal but are not in seen:, and an unseen player's maal is "
+            "murdered here. If they saw:\n{saw}\nIf not, without their maal:\n{unseen}",
+            len(lost), players=who, saw=_line(ctx.command, saw),
+            unseen=_line(ctx.command, unseen)))
+
     def _finish(self, entry: Entry, ctx: PlayContext) -> PlayOutcome:
         """Score the entry if every maal it needs is in; otherwise keep it waiting."""
         self._check(entry, ctx)
@@ -330,16 +395,8 @@ class MarriageGame(Game):
             if ctx.editing is not None:
                 raise UserError(_("The hand would need maal for {players}: add "
                                   "maal:name=number.", players=who))
-            first = ctx.roster.by_seat(sorted(missing)[0]).name
-            if len(missing) == 1:
-                waiting = _("The hand is scored once the maal of {players} is in: {players} "
-                            "sends /maal 7, or anyone sends /maal {first}=7. /undo drops the "
-                            "hand.", players=who, first=first)
-            else:
-                waiting = _("The hand is scored once the maal of {players} is in: each sends "
-                            "/maal 7 for their own, or anyone sends /maal {first}=7. /undo "
-                            "drops the hand.", players=who, first=first)
-            return PlayOutcome(join([waiting, *counted]), pending=entry.to_json())
+            # who is still missing and how to give it: said by the core, as the prompt says it
+            return PlayOutcome(join(counted), pending=entry.to_json())
         rules = ctx.rules
         carried = dict((ctx.state or {}).get("fouls", {}))
         charge_now = rules["foul_when"] != NEXT
@@ -420,3 +477,27 @@ class MarriageGame(Game):
     @staticmethod
     def _names(seats: list[int] | set[int], roster: Roster) -> str:
         return ", ".join(roster.by_seat(s).name for s in sorted(seats))
+
+
+def maal_line(seats: list[int] | set[int], roster: Roster) -> str:
+    """"/maal bob=… carol=…": how the maal still missing is given, the syntax a waiting
+    hand's prompt shares."""
+    return "/maal " + " ".join(f"{roster.by_seat(s).name}=…" for s in sorted(seats))
+
+
+def _line(command: str, options: Mapping[str, str]) -> str:
+    """A command as typed from its options: "/hand winner:bob seen:carol maal:bob=5"."""
+    order = [k for k in HAND_KEYS_IN_ORDER if k in options]
+    return " ".join([f"/{command}", *(f"{k}:{options[k]}" for k in order if options[k])])
+
+
+def _without(options: Mapping[str, str], names: set[str]) -> dict[str, str]:
+    """The options with the pairs (maal:, cards:, tunnella:) of `names` left out."""
+    wanted = {n.casefold() for n in names}
+    out = dict(options)
+    for key in ("maal", "cards", "tunnella"):
+        if key in out:
+            kept = [f"{n}={v}" for n, v in parse_pairs(out[key])
+                    if n.lstrip("@").casefold() not in wanted]
+            out[key] = " ".join(kept)
+    return out

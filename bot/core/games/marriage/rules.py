@@ -18,6 +18,16 @@ def deal_fits(players: int, packs: int, printed_jokers: bool) -> bool:
     cards = packs * 52 + (packs if printed_jokers else 0)
     return players * CARDS_EACH + 1 <= cards
 
+
+def packs_that_fit(players: int, printed_jokers: bool) -> int:
+    """The fewest packs (rule packs) that deal 21 cards each to `players`; the most the rule
+    allows when none does."""
+    spec = RULEBOOK.spec("packs")
+    assert spec.low is not None and spec.high is not None
+    return next((n for n in range(spec.low, spec.high + 1)
+                 if deal_fits(players, n, printed_jokers)), spec.high)
+
+
 RULEBOOK = RuleBook(
     [
         int_rule("seen", 3, 0, 1000, "game points a seen loser pays the winner"),

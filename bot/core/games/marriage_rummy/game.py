@@ -28,7 +28,8 @@ from bot.core.grammar import parse_int, parse_pairs, split_list
 from bot.core.i18n import Num, Text, _, _n, join
 from bot.core.money import money_rules
 from bot.core.permissions import Rule
-from bot.core.players import Roster
+from bot.core.players import Roster, names_in
+from bot.core.points import Trimmed
 from bot.core.rules import Preset, RuleBook, int_rule
 
 MAX_COUNT, MAX_HAND_POINTS = 100, 1000
@@ -78,6 +79,8 @@ HAND_OPTIONS = (
     Option("no_turn", Kind.PLAYERS, "did not get to play (half points)"),
 )
 HAND_KEYS = frozenset(o.key for o in HAND_OPTIONS)
+LIST_KEYS = ("winner", "surrender", "surrender_late", "no_turn")  # options naming players
+PAIR_KEYS = ("honours", "marriages", "points")  # options of name=value pairs
 GLOSSARY = (
     "Marriage rummy words: honour (power) = a joker-related card worth honour points; "
     "marriage = the special honour combination; points in hand = the card points a player "
@@ -176,7 +179,8 @@ class MarriageRummyGame(Game):
     max_players = 10
     rulebook = RULEBOOK
     glossary = GLOSSARY
-    point_places = 1  # a player with no turn pays exactly half: 12.5
+    # a player with no turn pays exactly half: 12.5 is kept in tenths, and +69 is +69
+    point_places = Trimmed(1)
 
     def declare(self) -> tuple[CommandSpec, ...]:
         return (CommandSpec("hand", "record a hand: who showed, honours, points in hand",
@@ -197,10 +201,20 @@ class MarriageRummyGame(Game):
         self._read(entry, options, ctx)
         return PlayOutcome("", result=self._score(entry, ctx))
 
+    def deal_problem(self, players: int, rules: Mapping[str, Any]) -> Text:
+        packs, each = rules["packs"], rules["cards"]
+        if _fits(players, each, packs):
+            return ""
+        return _n("{players} players x {each} cards and the joker don't fit in {n} pack: "
+                  "/rules packs:{fit} deals them.",
+                  "{players} players x {each} cards and the joker don't fit in {n} packs: "
+                  "/rules packs:{fit} deals them.", packs, players=players, each=each,
+                  fit=_packs_that_fit(players, each))
+
     @staticmethod
     def _check_deal(players: int, rules: Mapping[str, Any]) -> None:
         packs, each = rules["packs"], rules["cards"]
-        if players * each + 1 > packs * 52:
+        if not _fits(players, each, packs):
             raise UserError(_n(
                 "{players} players x {each} cards = {dealt}, but {n} pack holds {cards} "
                 "cards, with one to turn up (rule packs). Sit someone out (/sitout), or "
@@ -209,10 +223,11 @@ class MarriageRummyGame(Game):
                 "cards, with one to turn up (rule packs). Sit someone out (/sitout), or "
                 "play with more packs: /rules packs:{more}.",
                 packs, players=players, each=each, dealt=players * each, cards=packs * 52,
-                more=packs + 1))
+                more=_packs_that_fit(players, each)))
 
     def _read(self, entry: RummyEntry, options: Mapping[str, str], ctx: PlayContext) -> None:
         table = ctx.roster.in_hand(entry.players)
+        table.check_known(names_in(options, LIST_KEYS, PAIR_KEYS), ctx.mentions)
         if "winner" in options:
             names = split_list(options["winner"])
             if len(names) != 1:
@@ -238,12 +253,55 @@ class MarriageRummyGame(Game):
                     values[player.seat] = parse_int(text, _whose(player.name, key), 0, limit)
                     if key == "points":
                         entry.cards.pop(player.seat, None)  # a number replaces the cards
+        given = {seat for seat, _ in self._pairs_of(options.get("points"), table, ctx)}
         for key in ("surrender", "surrender_late", "no_turn"):
             if key in options:
                 words = [w for w in split_list(options[key]) if w.lower() not in ("none", "-")]
                 setattr(entry, key, {p.seat for p in table.resolve_many(words, ctx.mentions,
                                                                         f"{key}:")})
+        self._contradictions(entry, options, given, ctx)
         self._count_cards(entry, ctx)
+
+    @staticmethod
+    def _pairs_of(text: str | None, table: Roster, ctx: PlayContext) -> list[tuple[int, str]]:
+        if not text:
+            return []
+        return [(table.resolve(name, ctx.mentions).seat, value)
+                for name, value in parse_pairs(text) if name]
+
+    @staticmethod
+    def _contradictions(entry: RummyEntry, options: Mapping[str, str], given: set[int],
+                        ctx: PlayContext) -> None:
+        """Options that say two things of one player are refused with the reason; what an
+        /edit says of a player replaces what the hand said before (a surrender drops the
+        points in hand, points drop the surrender, the new winner's points go)."""
+        name = ctx.roster.by_seat
+        surrendered = entry.surrender | entry.surrender_late
+        said_surrender = {s for key in ("surrender", "surrender_late") if key in options
+                          for s in getattr(entry, key)}
+        both = sorted(given & said_surrender)
+        if both:
+            who = name(both[0]).name
+            raise UserError(_("{name} is given points in hand and a surrender, which counts "
+                              "as its own points in hand: give points:{name}=… or the "
+                              "surrender, not both.", name=who))
+        if entry.winner is not None and entry.winner in given:
+            raise UserError(_("{name} showed, so has no points in hand: leave points:{name} "
+                              "out.", name=name(entry.winner).name))
+        missed = sorted(entry.no_turn & surrendered)
+        if missed and (said_surrender or "no_turn" in options):
+            raise UserError(_("{name} surrendered, which takes a turn, and did not get to "
+                              "play (no_turn:): give one of them.", name=name(missed[0]).name))
+        # an /edit: the line's word on a player replaces the hand's
+        for seat in said_surrender:
+            entry.points.pop(seat, None)
+            entry.cards.pop(seat, None)
+        for seat in given:
+            entry.surrender.discard(seat)
+            entry.surrender_late.discard(seat)
+        if entry.winner is not None:
+            entry.points.pop(entry.winner, None)
+            entry.cards.pop(entry.winner, None)
 
     @staticmethod
     def _count_cards(entry: RummyEntry, ctx: PlayContext) -> None:
@@ -315,6 +373,19 @@ class MarriageRummyGame(Game):
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
                      rules: Mapping[str, Any]) -> Text:
         return ""
+
+
+def _fits(players: int, each: int, packs: int) -> bool:
+    """The deal and the joker turned up, from the packs."""
+    return players * each + 1 <= packs * 52
+
+
+def _packs_that_fit(players: int, each: int) -> int:
+    """The fewest packs (rule packs) the deal fits in; the most the rule allows if none."""
+    spec = RULEBOOK.spec("packs")
+    assert spec.low is not None and spec.high is not None
+    return next((n for n in range(spec.low, spec.high + 1) if _fits(players, each, n)),
+                spec.high)
 
 
 def _whose(name: str, key: str) -> Text:

@@ -266,10 +266,8 @@ class TrancaGame(Game):
         if replaced is not None:  # said out loud: a side entered twice is a slip as often
             lines.append(_("This replaces side {side}'s earlier entry for this round "
                            "({score}).", side=letter, score=signed(replaced["score"])))
-        if missing and ctx.editing is None:
-            who = ", ".join(LETTERS[i - 1] for i in missing)
-            lines.append(_("Waiting for side {sides}.", sides=who))
-            return PlayOutcome(join(lines), pending={"sides": entered})
+        if missing and ctx.editing is None:  # the core adds the board's waiting line
+            return PlayOutcome(join(lines), pending={"sides": entered, "count": len(sides)})
         outs = [k for k, v in entered.items() if v["options"].get("out") in ("yes", True)]
         if len(outs) > 1:
             raise UserError(_("Only one side makes the final move in a round."))
@@ -416,8 +414,14 @@ class TrancaGame(Game):
 
     def pending_note(self, pending: Mapping[str, Any], roster: Roster,
                      rules: Mapping[str, Any]) -> Text:
-        done = ", ".join(LETTERS[int(k) - 1] for k in sorted(pending.get("sides", {})))
-        return _("has side {sides} in; waiting for the others", sides=done)
+        entered = sorted(int(k) for k in pending.get("sides", {}))
+        done = ", ".join(LETTERS[k - 1] for k in entered)
+        count = pending.get("count")
+        if not isinstance(count, int):  # waiting since before the count was kept
+            return _("has side {sides} in; waiting for the others", sides=done)
+        missing = ", ".join(LETTERS[k - 1] for k in range(1, count + 1) if k not in entered)
+        return _("has side {sides} in; waiting for side {missing}", sides=done,
+                 missing=missing)
 
 
 def _packs(state: Mapping[str, Any] | None) -> int:
@@ -442,6 +446,9 @@ def _merge(earlier: Mapping[str, str], options: Mapping[str, str]) -> dict[str, 
             merged.pop(key, None)
     if any(k in options for k in COUNT_KEYS):
         merged.pop("melds", None)
+    hand = options.get("hand", "").strip()
+    if hand and not hand.lstrip("+-").isdigit() and "black3" not in options:
+        merged.pop("black3", None)  # the hand as cards: its black 3s are counted from it
     merged.update(options)
     return merged
 

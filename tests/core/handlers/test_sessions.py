@@ -1,0 +1,191 @@
+"""Seats people take themselves (issue 30): a seat typed by name is taken by its person
+before the first hand and given by the starter or an admin after it, by a tap, a reply or a
+mention; /join never makes a second seat of one name; the packs are checked at /newgame."""
+
+from __future__ import annotations
+
+from bot.core.command import Actor, Command, Reply
+from bot.core.flows import Ask, Step, seal
+from bot.core.grammar import parse_command_text
+from bot.core.handlers.flows import NOT_YOURS
+from bot.core.service import Service
+
+CHAT = "telegram:-1001"
+HOST = Actor("telegram:1", "Hana", handles=("hana",))  # starts the games
+BOB = Actor("telegram:2", "Bob")  # no @username, like many people on Telegram
+CAROL = Actor("telegram:3", "Carol", handles=("carol_k",))
+MO = Actor("telegram:4", "Mo")
+NEW = "/newgame marriage players:@hana bob carol"
+
+
+async def say(service: Service, who: Actor, line: str, *, buttons: bool = True,
+              mentions: dict[str, Actor] | None = None, replied: Actor | None = None,
+              chat: str = CHAT) -> Reply:
+    parsed = parse_command_text(line)
+    return await service.handle(Command(chat, who, parsed.name, parsed.options,
+                                        buttons=buttons, mentions=mentions or {},
+                                        replied=replied))
+
+
+async def tap(service: Service, who: Actor, reply: Reply, value: str,
+              chat: str = CHAT) -> Reply:
+    assert reply.question is not None
+    return await service.answer(chat, who, seal(reply.question.token, chat, service.secret),
+                                value, origin=f"{chat}:tap")
+
+
+async def test_the_newgame_reply_has_a_sit_here_button_for_each_seat_typed_by_name(
+        service: Service):
+    started = await say(service, HOST, NEW)
+    question = started.question
+    assert question is not None and question.ask == Ask.SEATS
+    assert question.token.step == Step.SIT and question.token.starter == 0  # anyone
+    # @hana is her account's already; bob and carol are typed by name
+    assert [(c.label, c.value) for c in question.choices] == [("Sit at bob", "2"),
+                                                              ("Sit at carol", "3")]
+    assert "Seats typed by name: tap yours below, or /join bob." in started.text
+    # Bob taps his: before the first hand it is his at once, and the chat is told
+    sat = await tap(service, BOB, started, "2")
+    assert sat.ok and sat.text == "Bob sits at bob."
+    assert not sat.in_place  # a message of its own: the /newgame message keeps its buttons
+    # the seat is his account's: he records a hand as bob
+    hand = await say(service, BOB, "/hand winner:bob seen:carol maal:bob=3 carol=1")
+    assert hand.ok and "Hand 1: bob won" in hand.text
+    # a tap on a seat someone holds says whose it is
+    taken = await tap(service, MO, started, "2")
+    assert not taken.ok and "bob is someone else's seat" in taken.text
+    # the console has no buttons: no question
+    console = await say(service, HOST, NEW, buttons=False, chat="console")
+    assert console.question is None and "tap yours" not in console.text
+
+
+async def test_join_takes_the_seat_of_ones_own_name_and_never_makes_a_second(
+        service: Service):
+    await say(service, HOST, NEW)
+    sat = await say(service, BOB, "/join")  # Bob's display name folds to the seat bob
+    assert sat.text == "Bob sits at bob."
+    players = (await say(service, HOST, "/players")).text
+    assert "Bob2" not in players and players.count("\n") == 3  # the heading and 3 seats
+    again = await say(service, BOB, "/join name:carol")
+    assert not again.ok and again.text == "You are already seated as bob."  # told where
+    # another Bob: the seat of that name is someone's; no "Bob2"
+    other = await say(service, Actor("telegram:9", "bob"), "/join")
+    assert not other.ok and "bob is someone else's seat" in other.text
+    assert "Bob2" not in (await say(service, HOST, "/players")).text
+
+
+async def test_after_the_first_hand_a_claim_waits_for_the_starters_tap(service: Service):
+    await say(service, HOST, NEW)
+    await say(service, HOST, "/hand winner:hana seen:bob maal:hana=3 bob=1")
+    asked = await say(service, CAROL, "/join carol")
+    assert asked.ok and asked.text.startswith("Carol asks to sit at carol.")
+    question = asked.question
+    assert question is not None and question.token.step == Step.CLAIM
+    assert question.token.starter == 1  # the game's starter (or an admin) answers
+    assert [c.label for c in question.choices] == ["Let them sit at carol", "No"]
+    # Carol is not seated yet, and can't let herself in
+    assert not (await say(service, CAROL, "/sitout")).ok
+    mine = await tap(service, CAROL, asked, "yes")
+    assert not mine.ok and mine.text == NOT_YOURS
+    let = await tap(service, HOST, asked, "yes")
+    assert let.ok and let.in_place and let.text == "Carol sits at carol (seat 3)."
+    assert (await say(service, CAROL, "/sitout")).text.startswith("carol sits out")
+    # the ask is answered: the same button again changes nothing
+    stale = await tap(service, HOST, asked, "yes")
+    assert not stale.ok or stale.duplicate
+
+
+async def test_a_claim_tap_after_the_seat_went_elsewhere_is_refused(service: Service):
+    await say(service, HOST, NEW)
+    await say(service, HOST, "/hand winner:hana seen:bob maal:hana=3 bob=1")
+    asked = await say(service, MO, "/join bob")  # Mo asks for bob's seat
+    await say(service, HOST, "/seat bob", replied=BOB)  # the starter gives it to Bob
+    stale = await tap(service, HOST, asked, "yes")
+    assert not stale.ok and "The table changed since this was asked" in stale.text
+    assert (await say(service, BOB, "/sitout")).ok  # still Bob's
+
+
+async def test_seat_in_reply_to_a_message_gives_it_to_its_sender(service: Service):
+    await say(service, HOST, NEW)
+    given = await say(service, HOST, "/seat bob", replied=BOB)
+    assert given.text == "Bob sits at bob (seat 2)."
+    # a person already seated is moved; the seat left is a guest seat again
+    moved = await say(service, HOST, "/seat carol", replied=BOB)
+    assert moved.text == "Bob sits at carol (seat 3). bob is a guest seat again."
+    players = (await say(service, HOST, "/players")).text
+    assert "2. bob (guest)" in players and "3. carol" in players and "3. carol (" not in players
+    # nothing to say who: told every way there is
+    said = await say(service, HOST, "/seat bob")
+    assert not said.ok and said.text == ("Say who gets bob: person:@username, a mention, or "
+                                         "send /seat bob in reply to a message of theirs.")
+    # only the starter or an admin gives seats
+    assert "Only the person who started the game" in (
+        await say(service, MO, "/seat bob", replied=MO)).text
+
+
+async def test_seat_to_a_username_is_that_accounts_whoever_it_is(service: Service):
+    await say(service, HOST, NEW)
+    given = await say(service, HOST, "/seat carol person:@carol_k")
+    assert given.text == "carol is @carol_k's seat now (seat 3)."
+    # Carol's account has that username: the seat is hers from her first command
+    assert (await say(service, CAROL, "/sitout")).text.startswith("carol sits out")
+    # a username of 25 to 32 characters is a username too (the 24 is for typed names)
+    long = "a_very_long_telegram_user_31"
+    assert (await say(service, HOST, f"/seat bob person:@{long}")).ok
+    assert "Say who gets bob" in (await say(service, HOST, "/seat bob person:bobby")).text
+    # Telegram's usernames are 5 to 32 characters, from a letter: @bob is none
+    assert "Say who gets bob" in (await say(service, HOST, "/seat bob person:@bob")).text
+    assert "Say who gets bob" in (await say(service, HOST, f"/seat bob person:@{long}xxxxx")
+                                  ).text
+
+
+async def test_newgame_seats_any_valid_username_and_cuts_display_names_whole(
+        service: Service):
+    long = "a_very_long_telegram_username_32"  # 32 characters: Telegram's most
+    started = await say(service, HOST, f"/newgame marriage players:@{long} bob")
+    assert started.ok and f"Players: {long}, bob." in started.text
+    assert "too long" in (await say(service, HOST, f"/newgame players:{long}",
+                                    chat="telegram:-1002")).text  # typed: 24 at most
+    # a person named by a mention without a username: their display name, cut between
+    # letters as they are seen (स्ते is one, four code points)
+    sita = Actor("telegram:7", "राम" * 7 + "नमस्ते")
+    named = await say(service, HOST, "/newgame marriage players:<@7> bob",
+                      mentions={"<@7>": sita}, chat="telegram:-1003")
+    assert f"Players: {'राम' * 7}नम, bob." in named.text
+
+
+async def test_a_mention_names_the_seat_typed_with_that_persons_name(service: Service):
+    await say(service, HOST, "/newgame marriage players:@hana bob sita")
+    sita = Actor("telegram:8", "Sita")
+    hand = await say(service, HOST, "/hand winner:hana seen:<@8> maal:hana=1 sita=2",
+                     mentions={"<@8>": sita})
+    assert hand.ok and "seen sita" in hand.text
+    # someone else's seat is never named by a mention of another person of that name
+    await say(service, HOST, "/seat bob", replied=BOB)
+    other = await say(service, HOST, "/hand winner:hana seen:<@9> maal:hana=1",
+                      mentions={"<@9>": Actor("telegram:9", "bob")})
+    assert not other.ok
+    assert "bob is not the bob seated here: that seat is another account's." in other.text
+
+
+async def test_the_packs_are_checked_when_the_game_starts_and_a_player_joins(
+        service: Service):
+    ten = " ".join("abcdefghij")
+    started = await say(service, HOST, f"/newgame marriage_rummy players:{ten}")
+    # 10 x 21 cards and the joker turned up = 211; 3 packs hold 156, 4 hold 208, 5 hold 260
+    assert "10 players x 21 cards and the joker don't fit in 3 packs: /rules packs:5 " \
+           "deals them." in started.text
+    refused = await say(service, HOST, "/hand winner:a points:b=1 c=1 d=1 e=1 f=1 g=1 h=1 "
+                                       "i=1 j=1")
+    assert not refused.ok and "/rules packs:5" in refused.text
+    await say(service, HOST, "/rules packs:5")
+    assert (await say(service, HOST, "/hand winner:a points:b=1 c=1 d=1 e=1 f=1 g=1 h=1 "
+                                     "i=1 j=1")).ok
+    # Marriage: 7 players fit in 3 packs (7 x 21 + 1 = 148); an eighth (169) needs 4 (208)
+    chat = "telegram:-1004"
+    seven = " ".join("abcdefg")
+    started = await say(service, HOST, f"/newgame marriage players:{seven}", chat=chat)
+    assert "don't fit" not in started.text
+    joined = await say(service, MO, "/join", chat=chat)
+    assert joined.ok and ("8 players x 21 cards and the tiplu don't fit in 3 packs: /rules "
+                          "packs:4 deals them.") in joined.text
