@@ -42,3 +42,9 @@ def test_env_example_names_only_settings(line: str) -> None:
     found = re.match(r"#?\s*([A-Z][A-Z_]+)=", line)
     if found:
         assert found.group(1).lower() in Settings.model_fields
+
+
+def test_every_setting_is_in_the_hosting_page() -> None:
+    page = (layout.ROOT / "docs" / "hosting" / "running.md").read_text(encoding="utf-8")
+    for name in Settings.model_fields:
+        assert f"`{name.upper()}`" in page, name
