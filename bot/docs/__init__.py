@@ -1,0 +1,1 @@
+"""Pages of the documentation site made from the code (docs/ is the site; mkdocs.yml)."""
