@@ -19,7 +19,9 @@ async def test_tranca_and_call_break_speak_of_rounds(table: Table):
 
 async def test_riichi_speaks_of_results(table: Table):
     await table.ok("/newgame riichi players:ram sita bikram gita")
-    assert "Usage: /edit result:3 winner:ram from:sita han:3 fu:30" in (
+    # every option a result was entered with can be edited (issue 30), the examples with the
+    # table's own names
+    assert "Usage: /edit result:3 from:bikram   /edit result:3 winner:sita han:2 fu:30" in (
         await table.ok("/help edit")).text
     assert (await table.ok("/tsumo winner:sita han:1 fu:30")).text.startswith("Result 1:")
     assert (await table.ok("/undo reason:typo")).text.startswith("Undid result 1")

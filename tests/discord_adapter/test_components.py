@@ -58,7 +58,7 @@ async def test_several_seen_players_picked_at_once_are_all_marked(dc: DiscordHar
     message = await pick(dc, await seen_select(dc), ["t2", "t3"])
     assert ticked(message) == ["bob", "carol"]
     # who has seen owes maal: the winner, bob and carol, not dave
-    assert "once the maal of alice, bob, carol is in" in await done(dc, message)
+    assert "waits for the maal of alice, bob, carol:" in await done(dc, message)
 
 
 async def test_reopening_the_select_sends_the_ticked_one_again_with_the_new(
@@ -71,14 +71,14 @@ async def test_reopening_the_select_sends_the_ticked_one_again_with_the_new(
     assert ticked(message) == ["bob", "dave"]
     message = await pick(dc, message, ["t4"])  # bob unticked
     assert ticked(message) == ["dave"]
-    assert "once the maal of alice, dave is in" in await done(dc, message)
+    assert "waits for the maal of alice, dave:" in await done(dc, message)
 
 
 async def test_nobody_ticked_is_nobody_seen_but_the_winner(dc: DiscordHarness):
     await four_players(dc)
     message = await pick(dc, await pick(dc, await seen_select(dc), ["t3"]), [])
     assert ticked(message) == []
-    assert "once the maal of alice is in" in await done(dc, message)
+    assert "waits for the maal of alice:" in await done(dc, message)
 
 
 async def test_a_select_sent_before_the_fix_still_marks_everyone_picked(dc: DiscordHarness):
@@ -140,7 +140,7 @@ async def test_two_people_with_the_same_form_open_are_each_answered(dc: DiscordH
     first = await dc.reply_to(modal_submit(message, bobs["custom_id"], BOB,
                                            {fields(bobs)["Bob"]: "2",
                                             fields(bobs)["Alice"]: ""}))
-    assert "once the maal of Alice is in" in first["data"]["content"], first
+    assert "waits for the maal of Alice:" in first["data"]["content"], first
     second = await dc.reply_to(modal_submit(message, alices["custom_id"], ALICE,
                                             {fields(alices)["Alice"]: "10",
                                              fields(alices)["Bob"]: ""}))
