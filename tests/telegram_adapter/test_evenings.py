@@ -25,7 +25,11 @@ GRAMMAR = re.compile(r"/help (?:rules|words)\b|/\w+|@\w+|[\w-]+:\S*|`[^`]*`|\b\d
 WORD = re.compile(r"[A-Za-z][A-Za-z']+")
 # values people type or pick as they are: setting values, timezones, language codes
 TYPED = {"yes", "no", "auto", "live", "new", "last", "all", "none", "rs", "utc", "en", "ne",
-         "hi", "pt", "br"}
+         "hi", "pt", "br",
+         # /help's topics as people type them (/help seat, /help marriage; COMMAND stands for
+         # a command's name in "/help COMMAND")
+         "command", "seat", "money", "words", "rules", "marriage", "marriage_rummy", "tranca",
+         "riichi", "callbreak"}
 
 
 def shown(fake: Any) -> list[str]:
