@@ -271,8 +271,10 @@ def _check_players(players: Any, where: Text) -> set[int]:
         _only(player, PLAYER_KEYS, _("{where}, a player", where=where))
         if not isinstance(player.get("seat"), int) or not isinstance(player.get("name"), str):
             raise RestoreError(_("{where}: a player needs a seat number and a name", where=where))
+        # a seat named by an @username keeps it whole (up to 32 characters)
+        username = str(player.get("handle") or "") == player["name"].lower()
         try:
-            name = check_name(player["name"])
+            name = check_name(player["name"], username=username)
         except UserError as error:
             raise RestoreError(_("{where}: {why}", where=where, why=error.message)) from None
         if name != player["name"]:
