@@ -500,8 +500,10 @@ def _check_players(players: Any, where: Text) -> set[int]:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= 1000 \
                 or not isinstance(player.get("name"), str):
             raise RestoreError(_("{where}: a player needs a seat number and a name", where=where))
+        # a seat named by an @username keeps it whole (up to 32 characters)
+        username = str(player.get("handle") or "") == player["name"].lower()
         try:
-            name = check_name(player["name"])
+            name = check_name(player["name"], username=username)
         except UserError as error:
             raise RestoreError(_("{where}: {why}", where=where, why=error.message)) from None
         if name != player["name"]:

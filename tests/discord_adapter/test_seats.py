@@ -9,6 +9,9 @@ import itertools
 import re
 from typing import Any
 
+import pytest
+
+import bot.discord_adapter.adapter as adapter_module
 from bot.core.handlers.flows import NOT_YOURS
 from tests.discord_helpers import (
     ALICE,
@@ -24,6 +27,13 @@ from tests.fakes.discord_api import CHANNEL_ID, user
 EPHEMERAL = 64
 SITA = user(304, "Sita")
 _channels = itertools.count(930700000000000001)
+
+
+@pytest.fixture(autouse=True)
+def answered_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every answer in the callback itself: a busy machine must not defer it (deferral has
+    tests of its own; the fake has no 3 s limit)."""
+    monkeypatch.setattr(adapter_module, "DEFER_AFTER", 60.0)
 
 
 def known(dc: DiscordHarness) -> None:

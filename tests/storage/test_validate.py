@@ -320,3 +320,25 @@ async def test_a_payment_keeps_its_recorder_only_if_they_sat_at_the_games(table:
     done = await fresh.ok("/undo payment:2", by="alice", admin=False)
     assert "Undid payment 2" in done.text
     assert "Undid payment 1" in (await fresh.ok("/undo payment:1")).text  # an admin may
+
+
+async def test_a_seat_named_by_a_long_username_and_a_waiting_claim_travel(table: Table):
+    """An @username of 25 to 32 characters names its seat whole, and a claim waiting for
+    the starter's tap is kept on its seat: both come back from an export as they were."""
+    long = "a_very_long_telegram_username_32"
+    await table.ok(f"/newgame players:@{long} bob carol")
+    await table.ok(f"/hand winner:{long} seen:bob maal:{long}=3 bob=1")
+    await table.ok("/join carol", by="dave")  # asks: hands are recorded
+    reply = await table.ok("/export")
+    assert reply.file is not None
+    data = json.loads(reply.file.data)
+    players = data["sessions"][0]["players"]
+    assert players[0]["name"] == long and players[2]["claim"]["id"] == "test:dave"
+    assert (await import_into(table.service, "chat-import", reply.file.data)).ok
+    fresh = Table(table.service, chat="chat-import")
+    snapshot = await table.service.snapshot("chat-import")
+    assert snapshot is not None and snapshot.session.players[0].name == long
+    assert snapshot.session.players[2].claim == {"id": "test:dave", "name": "dave",
+                                                 "handle": ""}
+    given = await fresh.ok("/seat carol person:@dave")  # (no mentions here: a username)
+    assert given.text == "carol is @dave's seat now (seat 3)."

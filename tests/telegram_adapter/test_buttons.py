@@ -3,10 +3,22 @@ issued, in that chat, work."""
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.telegram_adapter.test_adapter import NEW, board
 from tests.telegram_helpers import ALICE, CAROL, GROUP, Harness
 
 HAND = "/hand winner:alice seen:carol maal:alice=3 carol=1"
+
+
+async def message_of(tg: Harness, params: dict) -> dict:
+    """The message the bot sent with `params`, once the fake has made it (a waiter can see
+    the call a moment before its message exists)."""
+    for _ in range(200):
+        if "_message_id" in params:
+            break
+        await asyncio.sleep(0.05)
+    return tg.sent_message(params)
 
 
 async def edit_of(tg: Harness, message: dict) -> dict:

@@ -19,6 +19,7 @@ from tests.permission_cases import (
     cells,
     judged,
 )
+from tests.telegram_adapter.test_buttons import message_of
 from tests.telegram_helpers import Harness, person
 
 PEOPLE = {STARTER: person(201, "Hana", "hana"), PLAYER: person(202, "Pia", "pia"),
@@ -39,7 +40,7 @@ async def test_who_may_change_what_on_telegram(tg: Harness):
             started = started or answer
             assert not answer["text"].startswith("⚠️"), (line, answer["text"])
             if line == END:  # asked first: the starter taps yes
-                await tg.tap(PEOPLE[STARTER], tg.sent_message(answer),
+                await tg.tap(PEOPLE[STARTER], await message_of(tg, answer),
                              tg.buttons(answer)["Yes, end it"])
                 await tg.said("Game over", chat_id=chat, method="editMessageText")
         if case.tap:  # a button on /newgame's answer, or on the answer to the asker's line
@@ -65,7 +66,7 @@ _queries = itertools.count(1)
 async def tapped(tg: Harness, who: dict, asked: dict, label: str) -> tuple[str, bool]:
     """Press the button `label` on the message `asked`: what the presser is told (an alert:
     refused) or the chat (the message edited, or a new one quoting it)."""
-    message = tg.sent_message(asked)
+    message = await message_of(tg, asked)
     chat, message_id = int(message["chat"]["id"]), message["message_id"]
     query = f"perm{next(_queries)}"
     await tg.tap(who, message, tg.buttons(asked)[label], query_id=query)

@@ -9,7 +9,7 @@ import itertools
 
 from bot.core.handlers.flows import NOT_YOURS
 from bot.telegram_adapter.keyboards import MAX_CALLBACK_BYTES
-from tests.telegram_adapter.test_buttons import edit_of
+from tests.telegram_adapter.test_buttons import edit_of, message_of
 from tests.telegram_helpers import ALICE, BOB, GROUP, STRANGER, Harness, person
 
 NEW = "/newgame marriage players:@alice bob carol"
@@ -36,7 +36,7 @@ async def test_a_seat_is_taken_by_its_button_and_given_by_a_reply(tg: Harness):
     buttons = tg.buttons(started)
     assert all(len(d.encode()) <= MAX_CALLBACK_BYTES for d in buttons.values())
     # Bob has no @username: he taps his seat, and the chat is told
-    await tg.tap(BOB, tg.sent_message(started), buttons["Sit at bob"])
+    await tg.tap(BOB, await message_of(tg, started), buttons["Sit at bob"])
     sat = await tg.said("Bob sits at bob.")
     assert sat["reply_parameters"]["message_id"] == tg.sent_message(started)["message_id"]
     hand = await answer(tg, BOB, "/hand winner:bob seen:alice maal:bob=3 alice=1")
@@ -55,7 +55,7 @@ async def test_once_hands_are_recorded_the_starter_lets_someone_sit(tg: Harness)
     assert asked["text"].startswith("Mallory asks to sit at carol.")
     buttons = tg.buttons(asked)
     assert set(buttons) == {"Let them sit at carol", "No"}
-    message = tg.sent_message(asked)
+    message = await message_of(tg, asked)
     await tg.tap(STRANGER, message, buttons["Let them sit at carol"], query_id="self")
     assert (await notice(tg, "self"))["text"] == NOT_YOURS  # an alert, for her alone
     await tg.tap(ALICE, message, buttons["Let them sit at carol"], query_id="starter")
@@ -91,7 +91,7 @@ async def test_a_waiting_hand_says_whose_maal_is_missing_in_one_syntax(tg: Harne
     assert waiting["text"] == "Hand 1 waits for the maal of bob: /maal bob=…"
     prompt = await tg.said("Hand 1 waits for the maal of bob: reply bob=…")
     assert prompt["reply_markup"]["force_reply"] is True
-    prompt_message = tg.sent_message(prompt)
+    prompt_message = await message_of(tg, prompt)
     # carol is unseen in this hand: her maal would count for nothing
     update = await tg.say(ALICE, "carol=4", reply_to=prompt_message)
     said = await tg.reply_to(update)

@@ -197,10 +197,8 @@ async def seat(call: Call) -> Outcome:
                 or platform_number(claim["id"]) != asked.get("claimant"):
             raise UserError(STALE)
     who = call.options.get("person", "").strip()
-    if who.lower() in ("none", "-"):
-        if player.user_id is not None or player.handle is not None:
-            player.user_id = player.handle = None  # the account's @username goes with it
-        player.claim = None
+    if who.lower() in ("none", "-"):  # the account's @username goes with it
+        player.user_id = player.handle = player.claim = None
         await call.tx.save_session(session)
         await events.record(call, events.SEAT, seat=player.seat, name=player.name, person=None)
         return Outcome(Reply(call.tr("{name} is a guest seat now.", name=player.name)), True)
@@ -213,11 +211,13 @@ async def seat(call: Call) -> Outcome:
                               name=player.name))
         return await _to_username(call, session, player, username)
     lines = []
-    taken = session.roster.find_user(person.id)
-    if taken is not None and taken.seat != player.seat:  # moved: the old seat is a guest's
-        taken.user_id = taken.handle = None
-        lines.append(call.tr("{name} is a guest seat again.", name=taken.name))
-    player.user_id, player.handle, player.claim = person.id, account_handle(person), None
+    handle = account_handle(person)
+    for other in session.players:  # moved: the seat they held (by account or @username)
+        if other.seat != player.seat and (other.user_id == person.id or (
+                other.user_id is None and handle is not None and other.handle == handle)):
+            other.user_id = other.handle = None  # is a guest's again
+            lines.append(call.tr("{name} is a guest seat again.", name=other.name))
+    player.user_id, player.handle, player.claim = person.id, handle, None
     await call.tx.save_session(session)
     await events.record(call, events.SEAT, seat=player.seat, name=player.name,
                         person=person.name)

@@ -189,3 +189,13 @@ async def test_the_packs_are_checked_when_the_game_starts_and_a_player_joins(
     joined = await say(service, MO, "/join", chat=chat)
     assert joined.ok and ("8 players x 21 cards and the tiplu don't fit in 3 packs: /rules "
                           "packs:4 deals them.") in joined.text
+
+
+async def test_a_person_given_another_seat_leaves_the_one_of_their_username(
+        service: Service):
+    await say(service, HOST, "/newgame marriage players:@carol_k bob", chat="telegram:-1005")
+    moved = await say(service, HOST, "/seat bob person:<@3>", mentions={"<@3>": CAROL},
+                      chat="telegram:-1005")
+    assert moved.text == "Carol sits at bob (seat 2). carol_k is a guest seat again."
+    assert (await say(service, CAROL, "/sitout", chat="telegram:-1005")).text.startswith(
+        "bob sits out")
