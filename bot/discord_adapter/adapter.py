@@ -35,9 +35,12 @@ from bot.discord_adapter.tree import SlashCommand, SlashOption, slash_commands
 
 log = logging.getLogger(__name__)
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # a scorer needs no voice
-DEFER_AFTER = 2.0  # seconds; Discord wants an answer within 3
+# Discord wants an answer within 3 s of the interaction's creation, which was before it
+# reached us and before our answer reaches Discord: these leave a second and a half for the
+# gateway, the answer's own round trip and a busy host (2 s left too little on a loaded one)
+DEFER_AFTER = 1.5  # seconds; then "thinking...", and the answer follows
 FORM_WAIT = 1.5  # seconds a form waits for who still owes a value; then it asks for pairs
-COMPLETE_WAIT = 2.0  # seconds autocomplete waits for the table; then it offers nothing
+COMPLETE_WAIT = 1.5  # seconds autocomplete waits for the table; then it offers nothing
 PUBLISH_AFTER = 0.5  # seconds: changes within this are one edit of the live board
 MAX_FILE_BYTES = 25_000_000  # Discord's attachment limit for bots
 MAX_CHOICE = 100  # characters of an autocomplete choice's name and value

@@ -283,7 +283,7 @@ async def board_export(dc: DiscordHarness) -> dict:
 async def test_the_chart_comes_as_an_embed_image(dc: DiscordHarness):
     await new_game(dc)
     await dc.reply_to(slash("hand", ALICE, winner="alice", seen="bob", maal="alice=1 bob=2"))
-    data = await dc.answer_to(slash("chart", ALICE))  # matplotlib may take over 2 s: deferred
+    data = await dc.answer_to(slash("chart", ALICE))  # matplotlib may take a while: deferred
     name = data["attachments"][0]["filename"]
     assert name.endswith(".png")
     assert data["embeds"][0]["image"]["url"] == f"attachment://{name}"
