@@ -132,3 +132,15 @@ async def test_a_chat_forgotten_is_deleted_and_its_topics_with_it(service: Servi
     assert "empty" in (await say(BOB, "/ledger")).text
     await say(BOB, "/newgame players:<@b> dev", b=BOB)
     assert (await say(BOB, "/board")).board.hand_count == 0  # type: ignore[union-attr]
+
+
+async def test_without_buttons_forget_is_done_at_once_and_says_what(service: Service):
+    """The console has no buttons to ask with: /forget is done when typed."""
+    host = Actor("console:host", "host", is_admin=True)
+    say = Person(service, CHAT)
+    await say(host, "/newgame players:asha bikash")
+    reply = await say(host, "/forget")
+    assert reply.text == ("Forgotten: your account is out of 1 chat. You had no seat, so "
+                          "every score stays as it was.")
+    assert (await say(host, "/forget")).text == "I had nothing of yours to forget."
+    assert (await say(host, "/board")).board.players == ["asha", "bikash"]  # type: ignore[union-attr]

@@ -36,6 +36,10 @@ async def forget(call: Call) -> Outcome:
                                          else None)
         if not done.chats:
             return Reply(tr("I had nothing of yours to forget."))
+        if not done.seats:
+            return Reply(tr("Forgotten: your account is out of {chats}. You had no seat, so "
+                            "every score stays as it was.",
+                            chats=tr.plural("{n} chat", "{n} chats", done.chats)))
         return Reply(tr("Forgotten: your account is out of {chats}. Your seats ({seats}) are "
                         "guest seats now, so everyone else's scores and ledgers stay whole.",
                         chats=tr.plural("{n} chat", "{n} chats", done.chats),
