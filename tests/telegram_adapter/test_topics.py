@@ -42,7 +42,9 @@ async def test_two_topics_play_two_games_and_every_message_stays_in_its_topic(tg
     await tg.tap(ALICE, tg.sent_message(asked), tg.buttons(seen)["bob"])
     marked = await edited(tg, asked, 2)
     await tg.tap(ALICE, tg.sent_message(asked), tg.buttons(marked)["Done"])
-    prompt = await tg.said("Maal for hand 1: reply to this message", chat_id=FORUM)
+    prompt = await tg.fake.wait_until(lambda: next(  # the maal prompt: a reply is asked for
+        (p for p in tg.fake.sent("sendMessage", FORUM)
+         if (p.get("reply_markup") or {}).get("force_reply")), None))
     assert prompt["message_thread_id"] == TOPIC
     await tg.say(ALICE, "alice=10 bob=2", chat_id=FORUM, thread=TOPIC,
                  reply_to=tg.sent_message(prompt))
