@@ -1,7 +1,7 @@
 """Questions the bot asks, platform-free: what is asked, the choices, and the token that says
 what an answer is about. Each platform only renders a Question (Telegram: inline keyboards
 and a reply prompt; Discord: selects, buttons and a modal) and sends the answer back with
-`Service.answer`; what an answer becomes is decided in `bot/core/handlers/flows.py`.
+`Service.answer`; what an answer becomes is decided in `bot/core/handlers/flow_answers.py`.
 
 A token rides in the platform's button data (64 bytes on Telegram), sealed with an HMAC over
 the chat and its contents, so a button the bot did not issue for this chat is refused.

@@ -17,18 +17,18 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 from bot.core import i18n, permissions
+from bot.core.assembly.built import TABLE
 from bot.core.command import Actor, Command, Reply
-from bot.core.commands.built import TABLE
+from bot.core.command_table import CommandTable
 from bot.core.commands.options import normalise
 from bot.core.commands.spec import CommandSpec, Needs
-from bot.core.commands.table import CommandTable
 from bot.core.errors import UserError
 from bot.core.flows import Ask, Token, unseal
 from bot.core.games.base import Game
 from bot.core.grammar import clip
-from bot.core.handlers import flows as answers
+from bot.core.handlers import flow_answers as answers
 from bot.core.handlers import hands
-from bot.core.handlers.board import board_reply
+from bot.core.handlers.board_commands import board_reply
 from bot.core.handlers.call import LIMIT, NO_GAME, Call, Outcome
 from bot.core.i18n import Msg, Text, _
 from bot.core.session import (

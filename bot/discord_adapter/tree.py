@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.core.command_table import CommandTable
 from bot.core.commands.spec import CommandSpec, Kind, Option
-from bot.core.commands.table import CommandTable
 from bot.core.i18n import Joined, Msg, Text, _, join, render
 from bot.core.i18n.words import placeholders
 

@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from bot.core.commands.built import TABLE
+from bot.core.assembly.built import TABLE
 from bot.core.commands.spec import CommandSpec, Kind, Option, spec_text
 from bot.core.i18n import ENGLISH
 from bot.core.permissions import WHO

@@ -8,7 +8,7 @@ import re
 
 import bot.discord_adapter.adapter as adapter_module
 from bot.core.command import Actor, Command
-from bot.core.handlers.flows import NOT_YOURS
+from bot.core.handlers.flow_answers import NOT_YOURS
 from bot.core.service import Service
 from bot.discord_adapter import DiscordAdapter
 from bot.discord_adapter.adapter import chat_key

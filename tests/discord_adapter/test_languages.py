@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.commands.built import TABLE
+from bot.core.assembly.built import TABLE
 from bot.core.service import Service
 from bot.discord_adapter import DiscordAdapter
 from bot.discord_adapter.adapter import chat_key

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import bot.discord_adapter.adapter as adapter_module
-from bot.core.handlers.flows import NOT_YOURS
+from bot.core.handlers.flow_answers import NOT_YOURS
 from tests.discord_helpers import (
     ALICE,
     BOB,

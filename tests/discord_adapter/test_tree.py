@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core.commands.built import TABLE
+from bot.core.assembly.built import TABLE
 from bot.core.commands.spec import Kind
 from bot.core.service import Service
 from bot.discord_adapter import DiscordAdapter

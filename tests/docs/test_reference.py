@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.commands.built import TABLE
+from bot.core.assembly.built import TABLE
 from bot.docs import reference
 
 

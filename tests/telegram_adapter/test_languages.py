@@ -10,7 +10,7 @@ import pytest
 from telegram import BotCommand
 from telegram.error import BadRequest
 
-from bot.core.commands.built import TABLE
+from bot.core.assembly.built import TABLE
 from bot.core.service import Service
 from bot.storage import SqlStore
 from bot.telegram_adapter.adapter import chat_key

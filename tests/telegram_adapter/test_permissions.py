@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import itertools
 
+from bot.core.assembly.built import TABLE
 from bot.core.command import Reply
-from bot.core.commands.built import TABLE
 from bot.core.commands.spec import CommandSpec, Needs
 from bot.core.handlers.call import Call, Outcome
 from bot.core.permissions import Rule
@@ -89,7 +89,7 @@ async def _audit(call: Call) -> Outcome:
 async def test_a_new_admin_only_command_needs_no_adapter_change(store):
     """A command added to the table with may=ADMIN is refused to members and answered for
     admins on Telegram, and the adapter asks Telegram who the admins are only for it."""
-    from bot.core.commands.table import CommandTable
+    from bot.core.command_table import CommandTable
     from bot.core.service import Service
     from tests.conftest import running_telegram
 

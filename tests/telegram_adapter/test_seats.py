@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from bot.core.handlers.flows import NOT_YOURS
+from bot.core.handlers.flow_answers import NOT_YOURS
 from bot.telegram_adapter.keyboards import MAX_CALLBACK_BYTES
 from tests.telegram_adapter.test_buttons import edit_of, message_of
 from tests.telegram_helpers import ALICE, BOB, GROUP, STRANGER, Harness, person

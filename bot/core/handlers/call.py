@@ -19,8 +19,8 @@ from bot.core.session import ChatSettings, ChatTransaction, SessionState, Store
 NO_GAME = _("No game is open here. Start one with /newgame marriage players:alice bob carol")
 
 if TYPE_CHECKING:
+    from bot.core.command_table import CommandTable
     from bot.core.commands.spec import CommandSpec
-    from bot.core.commands.table import CommandTable
     from bot.core.flows import Question
 
 

@@ -38,7 +38,7 @@ async def export(call: Call) -> Outcome:
     ids = [s.id for s in chosen if s.id is not None]
     extra: dict[str, Any] = {}
     if everything:  # the ledger's balances, for people to read (an import recomputes them)
-        from bot.core.handlers.ledger import load
+        from bot.core.handlers.ledger_commands import load
         from bot.core.money import json_number
 
         book = await load(call)

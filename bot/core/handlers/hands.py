@@ -13,7 +13,7 @@ from bot.core.command import Reply
 from bot.core.errors import UserError
 from bot.core.games.base import KEEP, Game, HandResult, PlayContext, PlayOutcome
 from bot.core.grammar import clip, parse_int
-from bot.core.handlers.board import board_reply, money_of, waiting_line, waiting_names
+from bot.core.handlers.board_commands import board_reply, money_of, waiting_line, waiting_names
 from bot.core.handlers.call import NO_GAME, Call, Outcome, ask, starter
 from bot.core.i18n import Msg, Tr, _, _n, join
 from bot.core.i18n.words import numbered, placeholders
@@ -196,7 +196,7 @@ async def undo(call: Call) -> Outcome:
     if call.options.get("") == "payment" or "payment" in call.options \
             or call.session is None \
             or (command.expect or {}).get("session") == 0:
-        from bot.core.handlers.ledger import undo_payment
+        from bot.core.handlers.ledger_commands import undo_payment
 
         return await undo_payment(call)
     session, game = call.open_session(), call.game

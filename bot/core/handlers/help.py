@@ -5,8 +5,8 @@ declared text (command help, a game's glossary, rule help) is translated as it i
 from __future__ import annotations
 
 from bot.core.command import Reply
+from bot.core.command_table import CommandTable
 from bot.core.commands.spec import CommandSpec, spec_text
-from bot.core.commands.table import CommandTable
 from bot.core.examples import personal
 from bot.core.games.base import Game
 from bot.core.handlers.call import Call, Outcome

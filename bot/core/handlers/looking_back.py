@@ -12,7 +12,7 @@ from bot.core.errors import UserError
 from bot.core.events import SessionEvent
 from bot.core.games.base import Game
 from bot.core.grammar import clip, parse_int
-from bot.core.handlers.board import money_of
+from bot.core.handlers.board_commands import money_of
 from bot.core.handlers.call import Call, Outcome
 from bot.core.i18n import Msg, _
 from bot.core.i18n.words import numbered
@@ -159,7 +159,7 @@ async def stats_(call: Call) -> Outcome:
     options, settings = call.options, call.settings
     first = (options.get("", "").split() or [""])[0]
     if "season" in options or first.lower() == "season":
-        from bot.core.handlers.seasons import stats_season
+        from bot.core.handlers.season_commands import stats_season
 
         return await stats_season(call)
     zone = settings.zone

@@ -13,7 +13,7 @@ from bot.core.errors import UserError
 from bot.core.examples import personal
 from bot.core.games.base import Game, PlayContext
 from bot.core.grammar import clip, split_list
-from bot.core.handlers.board import board_reply, money_of, waiting_line
+from bot.core.handlers.board_commands import board_reply, money_of, waiting_line
 from bot.core.handlers.call import Call, Outcome, ask, platform_number, starter
 from bot.core.handlers.hands import STALE, _add, deltas_line
 from bot.core.i18n import Msg, Text, Tr, _, _n, translator

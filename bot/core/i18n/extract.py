@@ -57,12 +57,12 @@ def _game_domain(game: object) -> str:
 
 def _from_data() -> Iterator[tuple[str, Found]]:
     """The text declared as data: what /help, menus and /rules show."""
-    from bot.core.commands.built import TABLE
+    from bot.core.assembly.built import TABLE
 
     where = "(declared)"
     for spec in TABLE.core.values():
         for text in _spec_texts(spec):
-            yield CORE_DOMAIN, (text, "bot/core/commands/core.py", 0, ())
+            yield CORE_DOMAIN, (text, "bot/core/assembly/core_commands.py", 0, ())
     for game in TABLE.games.values():
         domain = _game_domain(game)
         where = f"bot/core/games/{domain}"
@@ -86,7 +86,7 @@ def _from_data() -> Iterator[tuple[str, Found]]:
 def _discord_names() -> Iterator[tuple[str, Found]]:
     """The Discord command and option names ("/hand", "winner:"), which Discord shows
     localised for the locales it has (the text grammar keeps the English ones)."""
-    from bot.core.commands.built import TABLE
+    from bot.core.assembly.built import TABLE
     from bot.discord_adapter.locales import msgids
     from bot.discord_adapter.tree import slash_commands
 

@@ -10,8 +10,8 @@ import uuid
 import pytest
 
 from bot.console import line_to_command
+from bot.core.assembly.built import TABLE
 from bot.core.command import Actor, Command
-from bot.core.commands.built import TABLE
 from bot.core.commands.options import normalise
 from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.grammar import parse_command_text

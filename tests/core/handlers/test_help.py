@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.commands.built import TABLE
+from bot.core.assembly.built import TABLE
 from bot.core.games import GAMES
 from bot.core.handlers.help import render, wrap
 from bot.core.i18n import translator

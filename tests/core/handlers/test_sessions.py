@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.core.command import Actor, Command, Reply
 from bot.core.flows import Ask, Step, seal
 from bot.core.grammar import parse_command_text
-from bot.core.handlers.flows import NOT_YOURS
+from bot.core.handlers.flow_answers import NOT_YOURS
 from bot.core.service import Service
 
 CHAT = "telegram:-1001"

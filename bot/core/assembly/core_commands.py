@@ -7,15 +7,15 @@ from collections.abc import Mapping
 from bot.core.commands.spec import CommandSpec, Kind, Needs, Option
 from bot.core.games.base import Game
 from bot.core.handlers import (
-    board,
+    board_commands,
     chat,
     exchange,
     forget,
     hands,
     help,
-    ledger,
+    ledger_commands,
     looking_back,
-    seasons,
+    season_commands,
     sessions,
 )
 from bot.core.i18n import AUTO, LANGUAGES, N_, supported
@@ -121,7 +121,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
                     "Money is shown when a rate or currency is set (/rules rate:0.25), {hand} by "
                     "{hand} at the rate of each {hand}'s time. last (or a number: 2 is this "
                     "chat's second game) shows a finished game.", (PAST_GAME,),
-                    needs=Needs.NOTHING, run=board.board,
+                    needs=Needs.NOTHING, run=board_commands.board,
                     read_only=True),
         CommandSpec(
             "undo", "undo the last {hand} (or drop a waiting one)",
@@ -214,7 +214,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             (Option("", Kind.CHOICE, "start or end (empty: show the season)", name="action",
                     choices=("start", "end")),
              Option("name", Kind.TEXT, "the new season's name, e.g. Autumn")),
-            may=Rule.ADMIN, free_view=True, needs=Needs.NOTHING, run=seasons.season),
+            may=Rule.ADMIN, free_view=True, needs=Needs.NOTHING, run=season_commands.season),
         CommandSpec(
             "ledger", "who owes whom across game nights",
             "/ledger   /ledger history",
@@ -227,7 +227,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "nobody pays anybody. history: the games and payments with their dates.",
             (Option("", Kind.TEXT, "history: the games and payments with dates",
                     name="show"),),
-            needs=Needs.NOTHING, run=ledger.ledger, read_only=True),
+            needs=Needs.NOTHING, run=ledger_commands.ledger, read_only=True),
         CommandSpec(
             "paid", "record a payment in the ledger",
             "/paid bob 500 to:alice   /paid bob 1,200.50 Rs to:@alice",
@@ -241,7 +241,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
                     required=True),
              Option("to", Kind.TEXT, "who was paid: a name or @mention", required=True),
              Option("currency", Kind.TEXT, "when they share more than one, e.g. Rs")),
-            may=Rule.PAYEE, needs=Needs.NOTHING, run=ledger.paid),
+            may=Rule.PAYEE, needs=Needs.NOTHING, run=ledger_commands.paid),
         CommandSpec(
             "link", "count a guest name as a person in /stats",
             "/link name:Bob @bob   or   /link name:Bob (yourself)",

@@ -1,7 +1,7 @@
 """This bot's command table: the core's commands and every registered game's."""
 
-from bot.core.commands.core import core_commands
-from bot.core.commands.table import CommandTable
+from bot.core.assembly.core_commands import core_commands
+from bot.core.command_table import CommandTable
 from bot.core.games import GAMES
 
 DEFAULT_GAME = "marriage"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from bot.core import flows
 from bot.core.command import Actor, Command, Reply
 from bot.core.flows import Step, Token
-from bot.core.handlers.board import waiting_names
+from bot.core.handlers.board_commands import waiting_names
 from bot.core.handlers.call import Call, Outcome, platform_number
 from bot.core.handlers.hands import STALE
 from bot.core.i18n import N_, Text, Tr, choose, translator
