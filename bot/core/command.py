@@ -6,26 +6,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from bot.core.actor import Actor
+
 if TYPE_CHECKING:
     from bot.core.board import BoardView
     from bot.core.flows import Question
-
-
-@dataclass(frozen=True)
-class Actor:
-    """A person sending a command.
-
-    `id` is platform-qualified and stable ("telegram:123", "discord:456", "console:alice");
-    `name` is how the platform shows them and may contain anything.
-    """
-
-    id: str
-    name: str
-    is_admin: bool = False
-    handles: tuple[str, ...] = ()  # other names they go by, e.g. a Telegram @username
-    # The console knows people only by the name they type ("bob: /maal 5"): there, a seat
-    # of that name is theirs. On the chat platforms a seat is someone's only by account.
-    by_name: bool = False
 
 
 @dataclass(frozen=True)

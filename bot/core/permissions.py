@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from bot.core.command import Actor
+from bot.core.actor import Actor
 from bot.core.errors import UserError
 from bot.core.i18n.text import Msg, Text, _
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.command import Actor
+from bot.core.actor import Actor
 from bot.core.errors import UserError
 from bot.core.grammar import clip, cut, parse_pairs, split_list
 from bot.core.i18n.text import Msg, Text, _, join

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from bot.core.command import Actor
+from bot.core.actor import Actor
 from bot.core.commands.spec import CommandSpec, Option
 from bot.core.errors import UserError
 from bot.core.i18n.text import Example, Msg, Text, _
