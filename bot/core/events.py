@@ -6,31 +6,18 @@ makes such a change records it with one call to `record`."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.core.errors import UserError
 from bot.core.games.base import Game
 from bot.core.i18n import Tr
-from bot.core.session import SessionState
+from bot.core.session import SessionEvent, SessionState
 
 if TYPE_CHECKING:
     from bot.core.handlers.call import Call
 
 RULES, SITOUT, BACK, JOIN, SEAT = "rules", "sitout", "back", "join", "seat"
 KINDS = (RULES, SITOUT, BACK, JOIN, SEAT)
-
-
-@dataclass
-class SessionEvent:
-    kind: str  # one of KINDS
-    data: dict[str, Any]  # what changed, JSON-ready (see `describe`)
-    by: str  # who made the change (an actor id)
-    by_name: str
-    after_hand: int  # live hands when it happened: it applies from the next one
-    id: int | None = None
-    created_at: datetime | None = field(default=None)
 
 
 async def record(call: Call, kind: str, session: SessionState | None = None,

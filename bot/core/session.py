@@ -8,14 +8,11 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core.i18n.text import Text, decode, encode
 from bot.core.players import Player, Roster
-
-if TYPE_CHECKING:
-    from bot.core.events import SessionEvent
 
 OPEN, ENDED = "open", "ended"
 
@@ -125,6 +122,19 @@ class Void:
 
 # How the hand log marks a void: an undo's reason that starts so is kept with "undone: "
 _MARKED = ("edited", "undone")
+
+
+@dataclass
+class SessionEvent:
+    """One change kept in a game's event log (what it means: bot/core/events.py)."""
+
+    kind: str  # one of KINDS (bot/core/events.py)
+    data: dict[str, Any]  # what changed, JSON-ready (see events.describe)
+    by: str  # who made the change (an actor id)
+    by_name: str
+    after_hand: int  # live hands when it happened: it applies from the next one
+    id: int | None = None
+    created_at: datetime | None = field(default=None)
 
 
 @dataclass
