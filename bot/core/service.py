@@ -14,7 +14,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from bot.core import i18n, permissions
 from bot.core.assembly.built import TABLE
@@ -30,13 +30,13 @@ from bot.core.handlers import flow_answers as answers
 from bot.core.handlers import hands
 from bot.core.handlers.board_commands import board_reply
 from bot.core.handlers.call import LIMIT, NO_GAME, Call, Outcome
+from bot.core.handlers.flow_answers import Snapshot
 from bot.core.i18n import Msg, Text, _
 from bot.core.session import (
     LIVE,
     ChatSettings,
     ChatTransaction,
     DuplicateOrigin,
-    HandRecord,
     SessionState,
     Store,
 )
@@ -63,16 +63,6 @@ class ChatMoved(Exception):
     def __init__(self, chat: str) -> None:
         super().__init__(chat)
         self.chat = chat
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """A read-only look at a chat's open session (button flows, autocomplete)."""
-
-    session: SessionState
-    game: Game
-    last_hand: HandRecord | None
-    settings: ChatSettings | None = None  # for the language of an answer to a tap
 
 
 class Service:

@@ -10,20 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bot.core import flows
 from bot.core.command import Actor, Command, Reply
 from bot.core.flows import Step, Token
+from bot.core.games.base import Game
 from bot.core.handlers.board_commands import waiting_names
 from bot.core.handlers.call import Call, Outcome, platform_number
 from bot.core.handlers.hands import STALE
 from bot.core.i18n import N_, Text, Tr, choose, translator
 from bot.core.players import Player
-from bot.core.session import SessionState
-
-if TYPE_CHECKING:
-    from bot.core.service import Service, Snapshot
+from bot.core.session import ChatSettings, HandRecord, SessionState
 
 AdminCheck = Callable[[], Awaitable[bool]]
 # Strings (N_) that stay strings: shown with tr.text, and compared as they are in tests.
@@ -32,13 +30,36 @@ INVALID = N_("This button is no longer valid.")
 NOT_YOURS_ALONE = N_("Only the person who asked can use these buttons.")
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """A read-only look at a chat's open session (button flows, autocomplete;
+    made by the service)."""
+
+    session: SessionState
+    game: Game
+    last_hand: HandRecord | None
+    settings: ChatSettings | None = None  # for the language of an answer to a tap
+
+
+class Runner(Protocol):
+    """The service as an answer uses it (bot/core/service.py's Service is one): it runs the
+    commands a tap becomes and reads the chat. Said here, so the service stands above the
+    handlers and none of them imports it."""
+
+    async def handle(self, command: Command, admin: AdminCheck | None = None) -> Reply: ...
+
+    async def snapshot(self, chat: str) -> Snapshot | None: ...
+
+    async def language_of(self, chat: str) -> str: ...
+
+
 @dataclass
 class Tap:
     """Who answered, where, and in what language: what every step of an answer needs. The
     language is looked up only when the answer itself says something (a tap that becomes
     a command is answered in the command's language, chosen by the service)."""
 
-    service: Service
+    service: Runner
     chat: str
     actor: Actor
     origin: str | None
