@@ -10,15 +10,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.core.i18n.text import Text, _
 from bot.core.i18n.words import placeholders
 from bot.core.permissions import Rule
 
 if TYPE_CHECKING:
-    from bot.core.games.base import Game, PlayContext, PlayOutcome
-    from bot.core.handlers.call import Call, Outcome
     from bot.core.i18n import Tr
 
 
@@ -94,9 +92,17 @@ class Option:
         return tr("{option} (required)", option=line) if self.required else line
 
 
-Handler = Callable[["Call"], Awaitable["Outcome"]]
-Play = Callable[["PlayContext"], "PlayOutcome"]
-Derive = Callable[["Game"], tuple[Option, ...]]
+class GameWords(Protocol):
+    """A game as a command's text reads it (bot/core/games/base.py's Game is one)."""
+
+    hand_word: str  # what one scored entry is called: {hand} in the declared text
+
+
+# The games and the core's handlers declare their commands with this vocabulary, so it stands
+# below them and names their types in words rather than importing them:
+Handler = Callable[[Any], Awaitable[Any]]  # a core command's: Call -> Outcome (handlers/call.py)
+Play = Callable[[Any], Any]  # a game's own: PlayContext -> PlayOutcome (games/base.py)
+Derive = Callable[[Any], tuple[Option, ...]]  # the chat's Game -> the options it adds
 
 
 class Needs(StrEnum):
@@ -124,7 +130,7 @@ class CommandSpec:
     confirm: bool = False  # changes what can't be typed back: platforms with buttons ask first
     flow: bool = False  # with no options, platforms with buttons offer taps instead
     derive: Derive | None = None
-    usage_for: Callable[[Game], str] | None = None  # a usage that depends on the game
+    usage_for: Callable[[Any], str] | None = None  # a usage that depends on the chat's Game
     hidden: bool = False  # answered, but not in menus or the help list (/start)
     free_view: bool = False  # with no options it only shows: anyone may (/rules, /settings)
     read_only: bool = False  # never writes: its transaction waits for no writer
@@ -135,7 +141,7 @@ class CommandSpec:
                 return option
         return None
 
-    def for_game(self, game: Game) -> CommandSpec:
+    def for_game(self, game: GameWords) -> CommandSpec:
         """This command as it stands in a chat playing `game`: derived options filled in.
         Its text is shown with `spec_text`, which says "hand" in the game's own word."""
         spec = self
@@ -157,7 +163,7 @@ class CommandSpec:
         return ", ".join(labels) or _("no options")
 
 
-def spec_text(tr: Tr, text: str, game: Game | None = None) -> str:
+def spec_text(tr: Tr, text: str, game: GameWords | None = None) -> str:
     """A command's declared text (summary, usage, details, an option's help) as shown in a
     chat playing `game`, in the language of `tr`: the core's {hand} placeholders say the
     game's own word (a Tranca "round", a Riichi "result")."""
