@@ -1,0 +1,190 @@
+"""The core stands in layers: no import circle among bot/core's modules, and the command
+vocabulary below the games, the games below the command table, the table below the
+handlers, the handlers below the assembly that names them, and that below the service.
+
+Read from the code's own import statements (ast), every one of them: at the top, inside a
+function, and under TYPE_CHECKING (a type named upward is still a tie upward). The packages
+that Python loads on the way to a module (`bot.core.games` before `bot.core.games.base`) are
+not counted; a package named in an import is.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import bot
+
+ROOT = Path(bot.__file__).resolve().parent.parent  # the folder that holds bot/
+CORE = "bot.core"
+
+# Lowest first. A module of a layer may import its own layer and those below, never one above.
+LAYERS = (
+    ("the command vocabulary", "bot.core.commands"),
+    ("the games", "bot.core.games"),
+    ("the command table", "bot.core.command_table"),
+    ("the handlers", "bot.core.handlers"),
+    ("the assembly", "bot.core.assembly"),
+    ("the service", "bot.core.service"),
+)
+
+Graph = dict[str, dict[str, str]]  # module -> {module it imports: "file:line" of the first}
+
+
+def modules(root: Path, package: str) -> dict[str, Path]:
+    """Every module of `package` under `root`, by dotted name (a package by its own)."""
+    found = {}
+    for path in sorted((root / package.replace(".", "/")).rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+def imports(root: Path, package: str) -> Graph:
+    """Who imports whom within `package`: each import resolved to the module it loads."""
+    known = modules(root, package)
+
+    def resolve(name: str) -> str | None:
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: Graph = {}
+    for name, path in known.items():
+        out = graph.setdefault(name, {})
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # relative: from the package this module is in
+                    up = here.split(".")[:len(here.split(".")) - node.level + 1]
+                    base = ".".join(up + ([base] if base else []))
+                # `from bot.core.handlers import hands` loads the module hands
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base
+                           for a in node.names]
+            else:
+                continue
+            for target in targets:
+                to = resolve(target)
+                if to is not None and to != name:
+                    out.setdefault(to, f"{path.relative_to(root)}:{node.lineno}")
+    return graph
+
+
+def circles(graph: Graph) -> list[list[str]]:
+    """The groups of modules that import each other in a loop (strongly connected)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(node: str) -> None:  # Tarjan's, for a graph of a few hundred modules
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for to in graph.get(node, {}):
+            if to not in index:
+                visit(to)
+                low[node] = min(low[node], low[to])
+            elif to in stack:
+                low[node] = min(low[node], index[to])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                top = stack.pop()
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def layer_of(module: str) -> int | None:
+    for number, (_, prefix) in enumerate(LAYERS):
+        if module == prefix or module.startswith(prefix + "."):
+            return number
+    return None
+
+
+def upward(graph: Graph) -> list[str]:
+    """Every import from a layer into one above it."""
+    wrong = []
+    for name, out in sorted(graph.items()):
+        here = layer_of(name)
+        for to, where in sorted(out.items()):
+            there = layer_of(to)
+            if here is not None and there is not None and there > here:
+                wrong.append(f"{where}: {LAYERS[here][0]} -> {LAYERS[there][0]} ({to})")
+    return wrong
+
+
+def ties(graph: Graph, group: list[str]) -> list[str]:
+    return [f"{where}: {name} -> {to}" for name in group
+            for to, where in graph[name].items() if to in group]
+
+
+def test_no_import_circle_among_the_cores_modules() -> None:
+    graph = imports(ROOT, CORE)
+    assert len(graph) > 50  # the core was read, not an empty folder
+    found = circles(graph)
+    assert not found, "import circles in bot/core:\n" + "\n\n".join(
+        "\n".join(ties(graph, group)) for group in found)
+
+
+def test_each_layer_imports_only_its_own_and_those_below() -> None:
+    graph = imports(ROOT, CORE)
+    for _, prefix in LAYERS:  # every layer is still there to be held to its place
+        assert any(layer_of(name) is not None and name.startswith(prefix) for name in graph), \
+            prefix
+    wrong = upward(graph)
+    assert not wrong, "imports that run up a layer:\n" + "\n".join(wrong)
+
+
+def _tree(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def test_the_check_finds_a_circle_made_inside_a_function_or_for_types(tmp_path: Path) -> None:
+    _tree(tmp_path, {
+        "bot/__init__.py": "",
+        "bot/core/__init__.py": "",
+        "bot/core/board.py": "def f():\n    from bot.core.flows import Question\n",
+        "bot/core/flows.py": ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                              "    from bot.core import board\n"),
+        "bot/core/money.py": "import bot.core.board\n",
+    })
+    graph = imports(tmp_path, CORE)
+    assert circles(graph) == [["bot.core.board", "bot.core.flows"]]
+    assert ties(graph, ["bot.core.board", "bot.core.flows"]) == [
+        "bot/core/board.py:2: bot.core.board -> bot.core.flows",
+        "bot/core/flows.py:3: bot.core.flows -> bot.core.board"]
+
+
+def test_the_check_finds_a_game_that_imports_the_assembly(tmp_path: Path) -> None:
+    _tree(tmp_path, {
+        "bot/__init__.py": "",
+        "bot/core/__init__.py": "",
+        "bot/core/commands/__init__.py": "",
+        "bot/core/commands/spec.py": "",
+        "bot/core/games/__init__.py": "",
+        "bot/core/games/dice/__init__.py": "",
+        "bot/core/games/dice/game.py": ("from bot.core.commands.spec import CommandSpec\n"
+                                        "from ...assembly import built\n"),
+        "bot/core/assembly/__init__.py": "",
+        "bot/core/assembly/built.py": "from bot.core.games.dice import game\n",
+    })
+    graph = imports(tmp_path, CORE)
+    assert upward(graph) == [
+        "bot/core/games/dice/game.py:2: the games -> the assembly (bot.core.assembly.built)"]
+    assert circles(graph) == [["bot.core.assembly.built", "bot.core.games.dice.game"]]
