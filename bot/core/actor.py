@@ -1,5 +1,5 @@
-"""Who sent a command (Actor): below everything that speaks of people (seats, permissions,
-games), so none of them needs the command and reply around it (bot/core/command.py)."""
+"""Who sent a command (Actor). A file of its own, below the seats, permissions and games that
+speak of people, so none of them needs the command and reply around it (bot/core/command.py)."""
 
 from __future__ import annotations
 

@@ -2,8 +2,9 @@
 
 A command name means one spec per game (`/hand` is Marriage's or marriage rummy's; `/rules`
 takes the chat's game's rule keys). Adapters ask the table what a command is in a game, which
-games have it, and what to put in a menu; `bot/core/commands/shape.py` turns the variants of
-a name into the shapes a platform with limits needs.
+games have it, and what to put in a menu; `bot/discord_adapter/tree.py` turns the variants
+of a name into the shapes Discord's limits need. It stands above the games it reads and below
+the handlers that are handed it; the table of this bot is built in `bot/core/assembly/`.
 """
 
 from __future__ import annotations

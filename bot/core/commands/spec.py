@@ -2,7 +2,8 @@
 
 Every face is built from these declarations: the Discord command tree, the Telegram command
 menu, the console (which reads the same text grammar) and /help. The core's own commands are
-declared in `bot/core/assembly/core_commands.py`; a game declares its commands in its own folder.
+declared in `bot/core/assembly/core_commands.py`; a game declares its commands in its own
+folder.
 """
 
 from __future__ import annotations
