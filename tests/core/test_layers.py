@@ -3,7 +3,8 @@ vocabulary below the games, the games below the command table, the table below t
 handlers, the handlers below the assembly that names them, and that below the service.
 
 Read from the code's own import statements (ast), every one of them: at the top, inside a
-function, and under TYPE_CHECKING (a type named upward is still a tie upward). The packages
+function, under TYPE_CHECKING (a type named upward is still a tie upward), and a module
+loaded by its name (importlib.import_module("bot.core.chart")). The packages
 that Python loads on the way to a module (`bot.core.games` before `bot.core.games.base`) are
 not counted; a package named in an import is.
 """
@@ -66,6 +67,8 @@ def imports(root: Path, package: str) -> Graph:
                 # `from bot.core.handlers import hands` loads the module hands
                 targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base
                            for a in node.names]
+            elif isinstance(node, ast.Call) and _loaded(node):  # importlib.import_module
+                targets = [_loaded(node) or ""]
             else:
                 continue
             for target in targets:
@@ -73,6 +76,19 @@ def imports(root: Path, package: str) -> Graph:
                 if to is not None and to != name:
                     out.setdefault(to, f"{path.relative_to(root)}:{node.lineno}")
     return graph
+
+
+def _loaded(call: ast.Call) -> str | None:
+    """The module a call imports by a constant name: import_module("bot.core.chart"), also
+    as asyncio.to_thread(importlib.import_module, "bot.core.chart")."""
+    func, args = call.func, call.args
+    if (getattr(func, "attr", None) or getattr(func, "id", None)) == "to_thread" and args:
+        func, args = args[0], args[1:]
+    if (getattr(func, "attr", None) or getattr(func, "id", None)) in (
+            "import_module", "__import__") and args and isinstance(args[0], ast.Constant) \
+            and isinstance(args[0].value, str):
+        return args[0].value
+    return None
 
 
 def circles(graph: Graph) -> list[list[str]]:
@@ -162,10 +178,15 @@ def test_the_check_finds_a_circle_made_inside_a_function_or_for_types(tmp_path: 
         "bot/core/board.py": "def f():\n    from bot.core.flows import Question\n",
         "bot/core/flows.py": ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
                               "    from bot.core import board\n"),
-        "bot/core/money.py": "import bot.core.board\n",
+        "bot/core/money.py": ("import asyncio, importlib\nimport bot.core.board\n"
+                              "async def f():\n"
+                              "    await asyncio.to_thread(importlib.import_module, "
+                              "'bot.core.stats')\n"),
+        "bot/core/stats.py": "from bot.core.money import f\n",
     })
     graph = imports(tmp_path, CORE)
-    assert circles(graph) == [["bot.core.board", "bot.core.flows"]]
+    assert circles(graph) == [["bot.core.board", "bot.core.flows"],
+                              ["bot.core.money", "bot.core.stats"]]
     assert ties(graph, ["bot.core.board", "bot.core.flows"]) == [
         "bot/core/board.py:2: bot.core.board -> bot.core.flows",
         "bot/core/flows.py:3: bot.core.flows -> bot.core.board"]
