@@ -47,12 +47,15 @@ def glossary(tr: Tr, game: Game) -> str:
 
 
 def seat_help(tr: Tr) -> str:
-    """/help seat: how a seat is taken and given (a seat is a person's by their account)."""
+    """/help seat: how a seat is taken and given (a seat is a person's by their account).
+    The button is named by its own label (flows.seats), so the two can't drift apart."""
     return "\n".join([
         tr("Seats. A seat is a person's by their account, never by a name typed."),
-        tr("Take a seat: tap the \"sit here\" button under /newgame, or type /join NAME. "
+        # TRANSLATORS: {button} is the label of the button under /newgame, as it shows
+        # ("Sit at NAME"), filled in from its own translation
+        tr("Take a seat: tap the \"{button}\" button under /newgame, or type /join NAME. "
            "Before the first hand it is yours at once; after it, the game's starter or an "
-           "admin confirms."),
+           "admin confirms.", button=tr("Sit at {name}", name="NAME")),
         tr("Give a seat (the starter or an admin): /seat NAME person:@them, or a text "
            "mention of them, or /seat NAME in reply to one of their messages (for someone "
            "with no @username). /seat NAME person:none makes it a guest seat again."),

@@ -96,7 +96,7 @@ async def newgame(call: Call) -> Outcome:
                     usage=usage))
     typed = [p for p in players if p.typed]
     question = None
-    if typed and command.buttons:  # a "sit here" button for each seat typed by name
+    if typed and command.buttons:  # a "Sit at NAME" button for each seat typed by name
         assert state.id is not None
         question = flows.seats(tr, state.id, typed)
         lines.append(tr("Seats typed by name: tap yours below, or /join {name}.",

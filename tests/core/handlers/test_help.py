@@ -4,12 +4,18 @@ how a seat is taken and given."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from bot.core.command import Actor, Command
 from bot.core.commands.built import TABLE
 from bot.core.games import GAMES
+from bot.core.grammar import parse_command_text
 from bot.core.handlers.help import render, wrap
 from bot.core.i18n import translator
+from bot.core.service import Service
+from bot.telegram_adapter.keyboards import markup_for
 
 LANGUAGES = ("ne", "hi", "pt-BR")
 
@@ -43,7 +49,7 @@ def test_every_topic_has_no_line_over_300(topic: str, language: str):
 def test_help_seat_says_how_a_seat_is_taken_and_given():
     text = render(translator("en"), TABLE, "seat", GAMES["marriage"])
     # taken: the button or /join before the first hand; after it, the starter confirms
-    assert 'tap the "sit here" button under /newgame, or type /join NAME' in text
+    assert 'tap the "Sit at NAME" button under /newgame, or type /join NAME' in text
     assert "after it, the game's starter or an admin confirms" in text
     # given: a mention, a text mention, or in reply to their message
     assert "/seat NAME person:@them, or a text mention" in text
@@ -56,3 +62,47 @@ def test_a_long_line_is_broken_between_words():
     lines = wrap(line).splitlines()
     assert max(map(len, lines)) <= 300 and len(lines) > 1
     assert " ".join(lines).replace("  ", " ") == line
+
+
+QUOTED = re.compile(r'["“«]([^"“”«»\n]+)["”»]')  # "a button's label", as help names one
+SEATS = ("bob", "carol")  # typed by name: each has its "Sit at ..." button
+
+
+async def keyboard_labels(service: Service, language: str) -> set[str]:
+    """The labels of the buttons an evening shows someone whose app speaks `language`, as
+    the Telegram keyboards write them, each seat's name as NAME (help's word for it)."""
+    host, mo = Actor("telegram:1", "Hana"), Actor("telegram:4", "Mo")
+    chat = f"telegram:-{language}"
+    labels: set[str] = set()
+    for who, line in [(host, "/newgame marriage players:@hana bob carol"),  # the seats
+                      (host, "/hand"),  # who won, by taps
+                      (host, "/hand winner:hana seen:bob maal:hana=1 bob=1 carol=0"),
+                      (mo, "/join bob"),  # after a hand: the starter lets him
+                      (host, "/undo"), (host, "/endgame")]:  # each asks first
+        parsed = parse_command_text(line)
+        reply = await service.handle(Command(chat, who, parsed.name, parsed.options,
+                                             buttons=True, locale=language))
+        assert reply.ok, reply.text
+        if reply.question is not None:
+            markup = markup_for(reply.question, "t", translator(reply.language))
+            for row in markup.inline_keyboard:
+                for button in row:
+                    label = button.text
+                    for name in SEATS:
+                        label = label.replace(name, "NAME")
+                    labels.add(label)
+    return labels
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+async def test_help_names_buttons_by_the_labels_they_show(service: Service, language: str):
+    labels = await keyboard_labels(service, language)
+    seat = render(translator(language), TABLE, "seat", GAMES["marriage"])
+    assert QUOTED.findall(seat)  # /help seat names the button under /newgame
+    for game in GAMES:
+        tr = translator(language, game)
+        topics = ["", "seat", "money", "rules", "words", *TABLE.games,
+                  *(s.name for s in TABLE.for_game(GAMES[game]))]
+        for topic in topics:
+            named = set(QUOTED.findall(render(tr, TABLE, topic, GAMES[game])))
+            assert named <= labels, (game, topic, named - labels, labels)
