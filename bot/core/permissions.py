@@ -2,7 +2,7 @@
 
 Each command declares a Rule (in its spec); the service checks the simple ones before the
 command runs and a handler asks `check` again with the hand or seats a rule is about. The
-README's permission table is this module in words.
+table in docs/players/permissions.md ("The table") is this module in words.
 """
 
 from __future__ import annotations
