@@ -4,6 +4,8 @@ declared text (command help, a game's glossary, rule help) is translated as it i
 
 from __future__ import annotations
 
+import difflib
+
 from bot.core.command import Reply
 from bot.core.commands.spec import CommandSpec, spec_text
 from bot.core.commands.table import CommandTable
@@ -158,8 +160,13 @@ def render(tr: Tr, table: CommandTable, topic: str, game: Game) -> str:
             spec = table.lookup(topic, elsewhere[0])
             shown_for = elsewhere[0]
     if spec is None:
-        topics = [s.name for s in specs] + ["rules", "words", "seat", "money"] + list(
-            table.games)
+        # each once: /rules and /seat are commands and topics both
+        topics = list(dict.fromkeys([s.name for s in specs] + ["rules", "words", "seat",
+                                                                "money", *table.games]))
+        close = difflib.get_close_matches(topic, topics, n=1, cutoff=0.6)
+        if close:  # a typo, as an unknown command's: /help hnad
+            return tr("No help for `{topic}`. Did you mean /help {close}? Topics: {topics}.",
+                      topic=topic[:30], close=close[0], topics=", ".join(topics))
         return tr("No help for `{topic}`. Topics: {topics}.", topic=topic[:30],
                   topics=", ".join(topics))
     text = command_help(spec, tr, shown_for)

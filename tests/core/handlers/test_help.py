@@ -106,3 +106,14 @@ async def test_help_names_buttons_by_the_labels_they_show(service: Service, lang
         for topic in topics:
             named = set(QUOTED.findall(render(tr, TABLE, topic, GAMES[game])))
             assert named <= labels, (game, topic, named - labels, labels)
+
+
+@pytest.mark.parametrize("language", ["en", *LANGUAGES])
+def test_a_mistyped_topic_is_answered_with_the_one_meant(language: str):
+    text = render(translator(language), TABLE, "hnad", GAMES["marriage"])
+    assert "/help hand" in text and "`hnad`" in text
+    listed = text.rsplit(":", 1)[1].rstrip(".।").split(", ")
+    assert len(listed) == len(set(listed))  # /rules and /seat once, though topics too
+    assert {"rules", "seat", "money", "words", "tranca"} <= {t.strip() for t in listed}
+    nothing_like = render(translator(language), TABLE, "xyz", GAMES["marriage"])
+    assert "/help " not in nothing_like.split(":")[0] and "`xyz`" in nothing_like
