@@ -119,11 +119,19 @@ async def rules(call: Call) -> Outcome:
     updated = game.rulebook.apply(updated, options)
     game.check_rules(updated, len(session.players))
     await events.rules_changed(call, session.rules, updated)
-    session.rules = updated
+    before, session.rules = game.rulebook.complete(session.rules), updated
     await call.tx.save_session(session)
     lines = [tr("Rules changed for the {hands} that follow; recorded {hands} keep theirs.",
                 **call.words)]
     if session.pending:
         lines[0] += " " + tr("A waiting {hand} is scored with them too.", **call.words)
-    lines.append(rules_line(tr, game, updated, len(session.players)))
+    line = rules_line(tr, game, updated, len(session.players))
+    # the summary shows only what differs from the defaults: a rule typed, or changed, back
+    # to its default (/rules rate:1) would not show, as if nothing had been done
+    shown = {key for key, _ in game.brief_rules(updated, len(session.players))}
+    values = game.rulebook.complete(updated)
+    said = [f"{spec.key} {tr.render(spec.show(values[spec.key]))}"
+            for spec in game.rulebook.specs if spec.key not in shown
+            and (spec.key in options or before.get(spec.key) != values[spec.key])]
+    lines.append(", ".join([line, *said]) if line else ", ".join(said))
     return Outcome(Reply("\n".join(lines)), changed=True)
