@@ -25,3 +25,16 @@ async def test_a_rule_set_to_its_default_is_said(table: Table):
     assert summary(changed.text)[-2:] == ["foul 15", "rate 1"]
     # a rule left alone at its default is not
     assert "currency" not in changed.text and "packs" not in changed.text
+
+
+async def test_a_timezone_is_known_by_any_case_and_by_its_city(table: Table):
+    for typed in ("asia/kathmandu", "Kathmandu", "ASIA/KATHMANDU"):
+        saved = await table.ok(f"/settings timezone:{typed}")
+        assert "timezone: Asia/Kathmandu" in saved.text  # stored as IANA writes it
+    assert "timezone: America/New_York" in (await table.ok("/settings timezone:new york")).text
+    assert "timezone: UTC" in (await table.ok("/settings timezone:utc")).text
+    # a country is not a timezone, nor a path: refused, the setting kept
+    for typed in ("Nepal", "../../etc/passwd"):
+        said = await table.error(f"/settings timezone:{typed}")
+        assert said.startswith(f"`{typed}` is not a timezone")
+    assert "timezone: UTC" in (await table.ok("/settings")).text
