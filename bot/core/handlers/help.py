@@ -20,11 +20,25 @@ LONGEST_LINE = 300  # a help line read on a phone: longer ones are broken betwee
 
 
 async def help_(call: Call) -> Outcome:
-    topic = call.options.get("", "").strip().lstrip("/").lower()
+    topic = topic_of(call.options.get(""), call.table, call.game)
     text = render(call.tr, call.table, topic, call.game)
     if call.session is not None:  # examples with the table's own names
         text = personal(text, [p.name for p in call.session.players])
     return Outcome(Reply(wrap(text)))
+
+
+def topic_of(asked: str | None, table: CommandTable, game: Game) -> str:
+    """What /help was asked about, as a person types it: "/hand@MaalBot" and "hand winner"
+    are /hand's help, "marriage rummy" the game marriage_rummy's."""
+    words = (asked or "").lower().split()
+    if not words:
+        return ""
+    known = {"seat", "seats", "money", "rules", "words", *table.games}
+    first = words[0].lstrip("/").split("@")[0]
+    for topic in ("_".join(words).lstrip("/"), "".join(words).lstrip("/"), first):
+        if topic in known or table.lookup(topic, game) or table.games_with(topic):
+            return topic
+    return " ".join(words).lstrip("/")
 
 
 def wrap(text: str, limit: int = LONGEST_LINE) -> str:

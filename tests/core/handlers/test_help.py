@@ -12,10 +12,11 @@ from bot.core.command import Actor, Command
 from bot.core.commands.built import TABLE
 from bot.core.games import GAMES
 from bot.core.grammar import parse_command_text
-from bot.core.handlers.help import render, wrap
+from bot.core.handlers.help import render, topic_of, wrap
 from bot.core.i18n import translator
 from bot.core.service import Service
 from bot.telegram_adapter.keyboards import markup_for
+from tests.conftest import Table
 
 LANGUAGES = ("ne", "hi", "pt-BR")
 
@@ -117,3 +118,19 @@ def test_a_mistyped_topic_is_answered_with_the_one_meant(language: str):
     assert {"rules", "seat", "money", "words", "tranca"} <= {t.strip() for t in listed}
     nothing_like = render(translator(language), TABLE, "xyz", GAMES["marriage"])
     assert "/help " not in nothing_like.split(":")[0] and "`xyz`" in nothing_like
+
+
+@pytest.mark.parametrize(("asked", "topic"), [
+    ("hand winner", "hand"),  # about one of its options: the command in full
+    ("/hand@MaalBot", "hand"), ("/HAND", "hand"),
+    ("call break", "callbreak"), ("marriage rummy", "marriage_rummy"),
+    ("seats", "seats"), ("", ""), ("xyz abc", "xyz abc")])
+def test_help_is_asked_about_a_topic_as_people_type_it(asked: str, topic: str):
+    assert topic_of(asked, TABLE, GAMES["marriage"]) == topic
+
+
+async def test_help_about_an_option_shows_its_command(table: Table):
+    await table.ok("/newgame marriage players:ram sita hari")
+    text = (await table.ok("/help hand winner")).text
+    assert text.startswith("/hand - record a hand")
+    assert "Usage: /hand winner:ram seen:sita" in text  # the table's own names
