@@ -392,3 +392,21 @@ async def test_a_player_sitting_out_is_named_as_such(table: Table):
     await table.ok("/sitout bikram")
     assert "bikram is sitting out: /back bikram" in await table.error(
         "/hand winner:ram seen:bikram maal:ram=1")
+
+
+@pytest.mark.parametrize(("line", "start"), [
+    ("/ron winner:alice from:bob han:3 fu:30",
+     "/ron is for Riichi mahjong: start one with /newgame riichi players:alice bob carol"),
+    ("/bid 3 4 2 3",
+     "/bid is for Call Break: start one with /newgame callbreak players:alice bob carol "
+     "dave"),
+    ("/round side:A table:100",  # two games have /round: each is offered
+     "/round is for Tranca, Call Break: start one with /newgame tranca players:alice bob"
+     "   /newgame callbreak players:alice bob carol dave")])
+async def test_a_games_command_before_any_game_says_how_to_start_that_game(
+        table: Table, line: str, start: str):
+    said = await table.error(line)
+    assert said == f"No game is open here. {start}"
+    # the game it offers starts as offered
+    await table.ok(start.split("start one with ")[1].split("   ")[0])
+    await table.ok("/endgame")
