@@ -142,6 +142,12 @@ def check(rule: Rule, roles: Roles, what: Text, **facts: object) -> None:
     """Raise a UserError that says who may, unless `roles` may. `what` is lazy text, what
     they tried to do: _("use /{command} here", command=name)."""
     if not allowed(rule, roles, **facts):  # type: ignore[arg-type]
+        if rule == Rule.TABLE_RULES:  # its phrase says both times: say the one that applies
+            if facts.get("hand_count"):
+                # TRANSLATORS: {who} and {what} as in "Only {who} can {what}."
+                raise UserError(_("Only {who} can {what} once hands are recorded.",
+                                  who=WHO[Rule.STARTER], what=what))
+            rule = Rule.PLAYER
         # TRANSLATORS: {who} is one of the "who may" phrases (a chat admin; the person who
         # started the game ...), {what} what was tried (use /hand here; undo hand 3 ...)
         raise UserError(_("Only {who} can {what}.", who=WHO[rule], what=what))
