@@ -410,3 +410,15 @@ async def test_a_games_command_before_any_game_says_how_to_start_that_game(
     # the game it offers starts as offered
     await table.ok(start.split("start one with ")[1].split("   ")[0])
     await table.ok("/endgame")
+
+
+async def test_undoing_a_hand_counted_from_cards_names_it_in_one_line(table: Table):
+    await table.ok("/newgame marriage players:alice bob carol")
+    await table.ok("/hand winner:alice seen:bob tiplu:8H cards:alice=8H 9H 7H bob=9H")
+    undone = await table.ok("/undo reason:typo")
+    # 8H 9H 7H with tiplu 8H is a marriage (10); 9H is poplu (2): said when recorded, not
+    # inside the brackets of the undo
+    assert undone.text.splitlines()[0] == (
+        "Undid hand 1 (alice won; seen bob; unseen carol (maal murdered); maal alice 10, "
+        "bob 2; tiplu 8H).")
+    assert "marriage 10 = 10" not in undone.text
