@@ -168,7 +168,8 @@ async def _backup(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def _backup_all(url: str, out: str | None) -> int:
-    """Every chat into one file (a schedule runs this: README, Backups)."""
+    """Every chat into one file (a schedule runs this: docs/hosting/running.md,
+    "A backup every night")."""
     from bot.storage.backup import backup_all
     from bot.storage.database import create_engine
     from bot.storage.migrations import upgrade

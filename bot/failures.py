@@ -13,7 +13,7 @@ from sqlalchemy.exc import ArgumentError
 
 from bot.core.i18n import Joined, Msg, Text, Tr, _, choose, translator
 
-# Exit codes (documented in the README, "Running it").
+# Exit codes (documented in docs/hosting/running.md, "The commands").
 OK, UNHEALTHY, BAD_SETTING, DATABASE, FILE, PLATFORM, NOTHING, DAMAGED = 0, 1, 2, 3, 4, 5, 6, 7
 
 

@@ -1,4 +1,5 @@
-"""Who may change what, as cases both adapters play through: the README's permission table.
+"""Who may change what, as cases both adapters play through: the table of
+docs/players/permissions.md ("The table").
 
 Every case starts a fresh game in a chat of its own: the starter (`hana`) types
 `players:@hana @pia zed` — hana and pia are seated by their accounts, zed is a guest seat
@@ -26,7 +27,7 @@ PAYMENT = "/paid zed 5 to:hana"  # recorded by hana, the person paid
 
 @dataclass(frozen=True)
 class Case:
-    what: str  # the README's words
+    what: str  # the words of that table's rows
     action: str  # as typed (Telegram, console); "" when the action is only a tap
     allowed: frozenset[str]
     setup: tuple[str, ...] = ()

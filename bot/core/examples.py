@@ -15,8 +15,9 @@ EXAMPLE_NAMES = (("alice", "bob", "carol", "dave", "erin", "frank"),
 def personal(text: str, names: Sequence[str]) -> str:
     """`text` with the example names replaced by the table's, in seat order; an example
     that names more players than the table has goes round the table again, so it never
-    names somebody who isn't there."""
-    if not names:
+    names somebody who isn't there. One name alone is left out: an example with one
+    person as winner and loser both ("winner:host seen:host") would only puzzle."""
+    if len(names) < 2:
         return text
     swaps = {example: names[i % len(names)]
              for family in EXAMPLE_NAMES for i, example in enumerate(family)}

@@ -156,7 +156,7 @@ def confirm(step: Step, text: str, yes: str, session_id: int, no: int, starter: 
 
 
 def seats(tr: Tr, session_id: int, players: list[Player]) -> Question:
-    """Under /newgame: a "sit here" button for each seat typed by name. Anyone may tap;
+    """Under /newgame: a "Sit at NAME" button for each seat typed by name. Anyone may tap;
     the tap is their /join of that seat, checked as a typed one."""
     return Question(Ask.SEATS, tr("Tap your seat to sit there."),
                     Token(Step.SIT, 0, (session_id,)),

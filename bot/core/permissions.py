@@ -2,7 +2,7 @@
 
 Each command declares a Rule (in its spec); the service checks the simple ones before the
 command runs and a handler asks `check` again with the hand or seats a rule is about. The
-README's permission table is this module in words.
+table in docs/players/permissions.md ("The table") is this module in words.
 """
 
 from __future__ import annotations
@@ -142,6 +142,12 @@ def check(rule: Rule, roles: Roles, what: Text, **facts: object) -> None:
     """Raise a UserError that says who may, unless `roles` may. `what` is lazy text, what
     they tried to do: _("use /{command} here", command=name)."""
     if not allowed(rule, roles, **facts):  # type: ignore[arg-type]
+        if rule == Rule.TABLE_RULES:  # its phrase says both times: say the one that applies
+            if facts.get("hand_count"):
+                # TRANSLATORS: {who} and {what} as in "Only {who} can {what}."
+                raise UserError(_("Only {who} can {what} once hands are recorded.",
+                                  who=WHO[Rule.STARTER], what=what))
+            rule = Rule.PLAYER
         # TRANSLATORS: {who} is one of the "who may" phrases (a chat admin; the person who
         # started the game ...), {what} what was tried (use /hand here; undo hand 3 ...)
         raise UserError(_("Only {who} can {what}.", who=WHO[rule], what=what))

@@ -23,6 +23,7 @@ from bot.core.command_table import CommandTable
 from bot.core.commands.options import normalise
 from bot.core.commands.spec import CommandSpec, Needs
 from bot.core.errors import UserError
+from bot.core.examples import EXAMPLE_NAMES
 from bot.core.flows import Ask, Token, unseal
 from bot.core.games.base import Game
 from bot.core.grammar import clip
@@ -164,13 +165,17 @@ class Service:
             if spec.needs == Needs.GAME and session is None:
                 raise UserError(NO_GAME)
             return spec
-        elsewhere = [Msg(g.title) for g in self.table.games_with(name)]
+        games = self.table.games_with(name)
+        elsewhere = [Msg(g.title) for g in games]
         if elsewhere and session is not None:
             raise UserError(_("/{command} is for {games}; this chat is playing {game}. See "
                               "/help.", command=name, games=i18n.join(elsewhere, ", "),
                               game=Msg(game.title)))
-        if elsewhere:
-            raise UserError(NO_GAME)
+        if elsewhere:  # /ron before any game: the game it belongs to, not Marriage
+            raise UserError(_("No game is open here. /{command} is for {games}: start one "
+                              "with {examples}", command=name,
+                              games=i18n.join(elsewhere, ", "),
+                              examples="   ".join(map(starting, games))))
         raise UserError(unknown_command(name, self.table.names()))
 
     async def _run(self, call: Call) -> Outcome:
@@ -386,6 +391,12 @@ def live_board(reply: Reply) -> None:
 def _session_of(reply: Reply) -> int | None:
     board = reply.board
     return board.session if board is not None else None
+
+
+def starting(game: Game) -> str:
+    """"/newgame riichi players:alice bob carol": the game started at its smallest table."""
+    names = EXAMPLE_NAMES[0][:max(game.min_players, 2)]
+    return f"/newgame {game.key} players:{' '.join(names)}"
 
 
 def unknown_command(name: str, known: list[str]) -> Msg:

@@ -10,6 +10,7 @@ anybody; a command the core takes long over is deferred.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import io
 import logging
@@ -520,12 +521,24 @@ class DiscordAdapter:
                                   allowed_mentions=NO_PINGS)
         return str(sent.id)
 
+    @staticmethod
+    async def _drop_thinking(interaction: discord.Interaction) -> None:
+        """Before an error that follows "thinking...": Discord makes the first followup
+        that message, seen by the whole channel whatever the followup's flags (a deferred
+        answer keeps the defer's visibility). Deleted, the error that follows is a message
+        of its own, for the person alone, as an error answered at once is."""
+        # already gone (dismissed): the followup is a message of its own anyway
+        with contextlib.suppress(discord.NotFound):
+            await interaction.delete_original_response()
+
     async def send(self, interaction: discord.Interaction, reply: Reply, *,
                    edit: bool = False) -> None:
         content, embeds = message_parts(reply)
         response = interaction.response
         if not reply.ok:
             if response.is_done():
+                if response.type == discord.InteractionResponseType.deferred_channel_message:
+                    await self._drop_thinking(interaction)
                 await interaction.followup.send(content or "", ephemeral=True,
                                                 allowed_mentions=NO_PINGS)
             else:

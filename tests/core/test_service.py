@@ -392,3 +392,33 @@ async def test_a_player_sitting_out_is_named_as_such(table: Table):
     await table.ok("/sitout bikram")
     assert "bikram is sitting out: /back bikram" in await table.error(
         "/hand winner:ram seen:bikram maal:ram=1")
+
+
+@pytest.mark.parametrize(("line", "start"), [
+    ("/ron winner:alice from:bob han:3 fu:30",
+     "/ron is for Riichi mahjong: start one with /newgame riichi players:alice bob carol"),
+    ("/bid 3 4 2 3",
+     "/bid is for Call Break: start one with /newgame callbreak players:alice bob carol "
+     "dave"),
+    ("/round side:A table:100",  # two games have /round: each is offered
+     "/round is for Tranca, Call Break: start one with /newgame tranca players:alice bob"
+     "   /newgame callbreak players:alice bob carol dave")])
+async def test_a_games_command_before_any_game_says_how_to_start_that_game(
+        table: Table, line: str, start: str):
+    said = await table.error(line)
+    assert said == f"No game is open here. {start}"
+    # the game it offers starts as offered
+    await table.ok(start.split("start one with ")[1].split("   ")[0])
+    await table.ok("/endgame")
+
+
+async def test_undoing_a_hand_counted_from_cards_names_it_in_one_line(table: Table):
+    await table.ok("/newgame marriage players:alice bob carol")
+    await table.ok("/hand winner:alice seen:bob tiplu:8H cards:alice=8H 9H 7H bob=9H")
+    undone = await table.ok("/undo reason:typo")
+    # 8H 9H 7H with tiplu 8H is a marriage (10); 9H is poplu (2): said when recorded, not
+    # inside the brackets of the undo
+    assert undone.text.splitlines()[0] == (
+        "Undid hand 1 (alice won; seen bob; unseen carol (maal murdered); maal alice 10, "
+        "bob 2; tiplu 8H).")
+    assert "marriage 10 = 10" not in undone.text

@@ -238,6 +238,57 @@ async def test_slow_work_is_deferred_then_followed_up(dc: DiscordHarness, monkey
     assert dc.fake.followups()[-1]["embeds"][0]["title"] == "Board"
 
 
+def held_back(monkeypatch, service, name: str) -> asyncio.Event:
+    """The core's `name` waits (the database is having a bad moment) until the event is
+    set, and the interaction is deferred at once."""
+    monkeypatch.setattr(adapter_module, "DEFER_AFTER", 0.05)
+    real = getattr(service, name)
+    release = asyncio.Event()
+
+    async def slow(*args, **kwargs):
+        await release.wait()
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(service, name, slow)
+    return release
+
+
+async def test_an_error_after_thinking_is_seen_by_the_person_alone(dc: DiscordHarness,
+                                                                   monkeypatch):
+    release = held_back(monkeypatch, dc.adapter.service, "handle")
+    payload = slash("board", ALICE)  # no game is open: an error, as an ephemeral answer
+    callback = await dc.reply_to(payload)
+    release.set()
+    assert callback["type"] == 5  # "thinking...", which the whole channel sees
+    thinking = dc.fake.callback_messages[payload["id"]]["id"]
+    await dc.fake.wait(lambda: any("No game is open" in (f or {}).get("content", "")
+                                   for f in dc.fake.followups()))
+    assert dc.fake.followups()[-1]["flags"] & EPHEMERAL
+    # what Discord shows: the error as a message of its own, ephemeral (the first followup
+    # after "thinking..." would have been that public message), and no "thinking..." left
+    shown_ = [m for m in dc.fake.messages.values() if "No game is open" in m["content"]]
+    assert len(shown_) == 1 and shown_[0]["flags"] & EPHEMERAL
+    assert thinking not in dc.fake.messages
+
+
+async def test_an_error_after_a_deferred_tap_leaves_the_buttons(dc: DiscordHarness,
+                                                                 monkeypatch):
+    await new_game(dc)
+    start = slash("hand", ALICE)
+    await dc.reply_to(start)
+    message = dc.message_of(start)
+    release = held_back(monkeypatch, dc.adapter.service, "answer")
+    press = component(message, select_id(message), STRANGER, values=["2"])
+    callback = await dc.reply_to(press)
+    release.set()
+    assert callback["type"] == 6  # a tap is deferred without "thinking..."
+    await dc.fake.wait(lambda: any(NOT_YOURS in (f or {}).get("content", "")
+                                   for f in dc.fake.followups()))
+    assert dc.fake.followups()[-1]["flags"] & EPHEMERAL
+    assert message["id"] in dc.fake.messages  # the message with the buttons stays
+    assert not dc.fake.calls("DELETE", "webhooks/")
+
+
 async def test_rules_by_subcommand_for_the_game_being_played(dc: DiscordHarness):
     await new_game(dc)
     payload = slash("rules", ALICE)

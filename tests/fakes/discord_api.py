@@ -453,6 +453,15 @@ class FakeDiscord:
             raise Refused(404, 10015, "Unknown Webhook (the interaction has no answer to "
                                       "follow)")
         if method == "DELETE":
+            message_id = parts[-1]
+            if message_id == "@original":
+                message_id = self._originals.get(parts[2], message_id)
+                # a followup after the deferred answer is deleted is a message of its own
+                # (discord-api-docs issue 2739, fixed by Discord)
+                delivered.followed = True
+            if message_id not in self.messages:
+                raise Refused(404, 10008, "Unknown Message", fault=False)
+            del self.messages[message_id]
             return None
         if method == "POST":
             _invalid_as_refusal(check_message, body or {}, new=True, files=files)

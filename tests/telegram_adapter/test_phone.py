@@ -78,5 +78,5 @@ async def test_help_is_short_with_topics_and_seat_says_how(tg: Harness):
     assert "/help seat" in text and "/help marriage" in text
     await tg.say(ALICE, "/help seat")
     seat = unescape((await tg.said("Seats."))["text"])
-    assert '"sit here"' in seat and "/join NAME" in seat
+    assert '"Sit at NAME"' in seat and "/join NAME" in seat
     assert "/seat NAME person:@them" in seat and "in reply to" in seat

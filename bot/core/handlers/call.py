@@ -105,9 +105,12 @@ class Call:
             ended = [s for s in games if s.status != "open"]
             return ended[-1] if ended else games[-1]
         if not wanted.isdecimal() or not 1 <= int(wanted) <= len(games):
-            raise UserError(_n("game is last or the number 1 (this chat has played {n}).",
-                               "game is last or a number from 1 to {n} (this chat has "
-                               "played {n}).", len(games)))
+            # /board 99: say the number was taken for a game's, not a hand's
+            raise UserError(_n("There is no game `{given}`: this chat has played {n} game; "
+                               "give last or 1.",
+                               "There is no game `{given}`: this chat has played {n} games; "
+                               "give last or a number from 1 to {n}.", len(games),
+                               given=wanted[:20]))
         return games[int(wanted) - 1]
 
     def rules(self) -> dict[str, Any]:

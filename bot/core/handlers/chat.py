@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.core import events, i18n
 from bot.core.command import Reply
@@ -14,6 +15,25 @@ from bot.core.i18n import AUTO, LANGUAGES, Msg, Tr, _, translator
 from bot.core.players import check_name
 
 MAX_TIMEZONE = 64  # the longest IANA name is 32 characters
+
+
+@cache
+def _timezones() -> dict[str, str]:
+    """Each IANA name by its lowercase, and by its last part alone where only one zone ends
+    so ("kathmandu" -> Asia/Kathmandu)."""
+    names = sorted(available_timezones())
+    cities: dict[str, list[str]] = {}
+    for name in names:
+        cities.setdefault(name.rsplit("/", 1)[-1].lower(), []).append(name)
+    found = {city: zones[0] for city, zones in cities.items() if len(zones) == 1}
+    found.update((name.lower(), name) for name in names)
+    return found
+
+
+def timezone_named(typed: str) -> str | None:
+    """The IANA name a person means: "asia/kathmandu" and "Kathmandu" are Asia/Kathmandu
+    (phones capitalise, or not; people know their city)."""
+    return _timezones().get(typed.lower().replace(" ", "_"))
 
 
 def language_name(tr: Tr, language: str) -> str:
@@ -48,14 +68,15 @@ async def settings(call: Call) -> Outcome:
         call.tr = translator(i18n.choose(current.language, call.command.locale),
                              call.game.key)
     if "timezone" in options:
-        name = options["timezone"].strip()
+        typed = options["timezone"].strip()
+        name = timezone_named(typed)
         try:
-            if len(name) > MAX_TIMEZONE:
-                raise ValueError(name)
+            if name is None or len(name) > MAX_TIMEZONE:
+                raise ValueError(typed)
             ZoneInfo(name)
         except (ZoneInfoNotFoundError, ValueError, OSError):
             raise UserError(_("`{name}` is not a timezone; use a name like Asia/Kathmandu, "
-                              "Europe/London or UTC.", name=clip(name))) from None
+                              "Europe/London or UTC.", name=clip(typed))) from None
         current.timezone = name
     await call.tx.save_settings(current)
     reply = Reply(call.tr("Settings saved. {settings}", settings=settings_line(call.tr, call)))
@@ -119,11 +140,19 @@ async def rules(call: Call) -> Outcome:
     updated = game.rulebook.apply(updated, options)
     game.check_rules(updated, len(session.players))
     await events.rules_changed(call, session.rules, updated)
-    session.rules = updated
+    before, session.rules = game.rulebook.complete(session.rules), updated
     await call.tx.save_session(session)
     lines = [tr("Rules changed for the {hands} that follow; recorded {hands} keep theirs.",
                 **call.words)]
     if session.pending:
         lines[0] += " " + tr("A waiting {hand} is scored with them too.", **call.words)
-    lines.append(rules_line(tr, game, updated, len(session.players)))
+    line = rules_line(tr, game, updated, len(session.players))
+    # the summary shows only what differs from the defaults: a rule typed, or changed, back
+    # to its default (/rules rate:1) would not show, as if nothing had been done
+    shown = {key for key, _ in game.brief_rules(updated, len(session.players))}
+    values = game.rulebook.complete(updated)
+    said = [f"{spec.key} {tr.render(spec.show(values[spec.key]))}"
+            for spec in game.rulebook.specs if spec.key not in shown
+            and (spec.key in options or before.get(spec.key) != values[spec.key])]
+    lines.append(", ".join([line, *said]) if line else ", ".join(said))
     return Outcome(Reply("\n".join(lines)), changed=True)

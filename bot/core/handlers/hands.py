@@ -241,8 +241,10 @@ async def undo(call: Call) -> Outcome:
     if waiting is not None:  # what went into the hand is waiting again, as before it
         session.pending = WaitingHand(hand.recorded_by, hand.recorded_by_name, None, waiting)
     await call.tx.save_session(session)
+    # its first line, as the question asked it: the maal counted from cards follows it
+    # on lines of their own, which would stand inside the brackets
     text = call.tr("Undid {hand} {no} ({summary}).", **call.words, no=hand.no,
-                   summary=call.tr.render(hand.summary))
+                   summary=call.tr.render(hand.summary).splitlines()[0])
     return Outcome(await board_reply(call, session, text), True)
 
 

@@ -4,6 +4,8 @@ declared text (command help, a game's glossary, rule help) is translated as it i
 
 from __future__ import annotations
 
+import difflib
+
 from bot.core.command import Reply
 from bot.core.command_table import CommandTable
 from bot.core.commands.spec import CommandSpec, spec_text
@@ -18,11 +20,25 @@ LONGEST_LINE = 300  # a help line read on a phone: longer ones are broken betwee
 
 
 async def help_(call: Call) -> Outcome:
-    topic = call.options.get("", "").strip().lstrip("/").lower()
+    topic = topic_of(call.options.get(""), call.table, call.game)
     text = render(call.tr, call.table, topic, call.game)
     if call.session is not None:  # examples with the table's own names
         text = personal(text, [p.name for p in call.session.players])
     return Outcome(Reply(wrap(text)))
+
+
+def topic_of(asked: str | None, table: CommandTable, game: Game) -> str:
+    """What /help was asked about, as a person types it: "/hand@MaalBot" and "hand winner"
+    are /hand's help, "marriage rummy" the game marriage_rummy's."""
+    words = (asked or "").lower().split()
+    if not words:
+        return ""
+    known = {"seat", "seats", "money", "rules", "words", *table.games}
+    first = words[0].lstrip("/").split("@")[0]
+    for topic in ("_".join(words).lstrip("/"), "".join(words).lstrip("/"), first):
+        if topic in known or table.lookup(topic, game) or table.games_with(topic):
+            return topic
+    return " ".join(words).lstrip("/")
 
 
 def wrap(text: str, limit: int = LONGEST_LINE) -> str:
@@ -47,12 +63,15 @@ def glossary(tr: Tr, game: Game) -> str:
 
 
 def seat_help(tr: Tr) -> str:
-    """/help seat: how a seat is taken and given (a seat is a person's by their account)."""
+    """/help seat: how a seat is taken and given (a seat is a person's by their account).
+    The button is named by its own label (flows.seats), so the two can't drift apart."""
     return "\n".join([
         tr("Seats. A seat is a person's by their account, never by a name typed."),
-        tr("Take a seat: tap the \"sit here\" button under /newgame, or type /join NAME. "
+        # TRANSLATORS: {button} is the label of the button under /newgame, as it shows
+        # ("Sit at NAME"), filled in from its own translation
+        tr("Take a seat: tap the \"{button}\" button under /newgame, or type /join NAME. "
            "Before the first hand it is yours at once; after it, the game's starter or an "
-           "admin confirms."),
+           "admin confirms.", button=tr("Sit at {name}", name="NAME")),
         tr("Give a seat (the starter or an admin): /seat NAME person:@them, or a text "
            "mention of them, or /seat NAME in reply to one of their messages (for someone "
            "with no @username). /seat NAME person:none makes it a guest seat again."),
@@ -155,8 +174,13 @@ def render(tr: Tr, table: CommandTable, topic: str, game: Game) -> str:
             spec = table.lookup(topic, elsewhere[0])
             shown_for = elsewhere[0]
     if spec is None:
-        topics = [s.name for s in specs] + ["rules", "words", "seat", "money"] + list(
-            table.games)
+        # each once: /rules and /seat are commands and topics both
+        topics = list(dict.fromkeys([s.name for s in specs] + ["rules", "words", "seat",
+                                                                "money", *table.games]))
+        close = difflib.get_close_matches(topic, topics, n=1, cutoff=0.6)
+        if close:  # a typo, as an unknown command's: /help hnad
+            return tr("No help for `{topic}`. Did you mean /help {close}? Topics: {topics}.",
+                      topic=topic[:30], close=close[0], topics=", ".join(topics))
         return tr("No help for `{topic}`. Topics: {topics}.", topic=topic[:30],
                   topics=", ".join(topics))
     text = command_help(spec, tr, shown_for)

@@ -96,7 +96,7 @@ async def newgame(call: Call) -> Outcome:
                     usage=usage))
     typed = [p for p in players if p.typed]
     question = None
-    if typed and command.buttons:  # a "sit here" button for each seat typed by name
+    if typed and command.buttons:  # a "Sit at NAME" button for each seat typed by name
         assert state.id is not None
         question = flows.seats(tr, state.id, typed)
         lines.append(tr("Seats typed by name: tap yours below, or /join {name}.",
@@ -532,6 +532,7 @@ def player_range(game: Game) -> Text:
 
 
 def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
+    _no_spaced_names(text, command)
     words = split_list(text)
     players: list[Player] = []
     if not words:
@@ -569,6 +570,19 @@ def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
         raise UserError(_("{game} takes {players}; you named {count}.", game=Msg(game.title),
                           players=player_range(game), count=len(players)))
     return players
+
+
+def _no_spaced_names(text: str, command: Command) -> None:
+    """"players:mary jane, bob, carol" means a player called "mary jane", not two: names
+    listed with commas, one of them words with a space between, is refused as that name
+    (a name has no spaces) rather than seated as two players."""
+    if "," not in text:
+        return
+    for listed in text.split(","):
+        words = listed.split()
+        if len(words) > 1 and not any(w.startswith("@") or w in command.mentions
+                                      for w in words):
+            check_name(" ".join(words))  # refused: it says a name has no spaces
 
 
 def _next_seat(players: list[Player]) -> int:

@@ -345,3 +345,17 @@ def test_running_money_counts_only_hands_played_for_money():
     tenths = [hand(1, {1: 32, 2: -40}, {"rate": "10", "currency": "Rs"})]
     assert running_money([(1, "a"), (2, "b")], tenths, 1, True) == {
         "Rs": {1: [0.0, 36.0], 2: [0.0, -36.0]}}
+
+
+async def test_a_game_number_the_chat_has_not_played_says_it_is_a_games(table: Table):
+    await table.ok(NEW)
+    await table.ok(HANDS[0])
+    # /board 99 meant as "hand 99" or a game not played: the answer says which it took
+    said = await table.error("/board 99")
+    assert said == "There is no game `99`: this chat has played 1 game; give last or 1."
+    await table.ok("/endgame")
+    await table.ok(NEW)
+    said = await table.error("/chart game:3")
+    assert said == ("There is no game `3`: this chat has played 2 games; give last or a "
+                    "number from 1 to 2.")
+    assert "Nepali Marriage: 1 hand (finished)" in (await table.ok("/board 1")).text

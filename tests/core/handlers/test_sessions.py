@@ -199,3 +199,18 @@ async def test_a_person_given_another_seat_leaves_the_one_of_their_username(
     assert moved.text == "Carol sits at bob (seat 2). carol_k is a guest seat again."
     assert (await say(service, CAROL, "/sitout", chat="telegram:-1005")).text.startswith(
         "bob sits out")
+
+
+async def test_a_name_with_a_space_in_a_list_with_commas_is_refused_not_split(
+        service: Service):
+    # "mary jane" between commas is one person's name, and a name has no spaces: refused,
+    # never two seats "mary" and "jane"
+    refused = await say(service, HOST, "/newgame marriage players:mary jane, bob, carol",
+                        buttons=False, chat="console")
+    assert not refused.ok and refused.text.startswith("`mary jane` can't be a name")
+    # commas alone, or spaces alone, are lists as ever
+    for line in ("/newgame marriage players:ram, sita, hari",
+                 "/newgame marriage players:ram sita hari"):
+        started = await say(service, HOST, line, buttons=False, chat="console")
+        assert "Players: ram, sita, hari." in started.text
+        assert (await say(service, HOST, "/endgame", buttons=False, chat="console")).ok

@@ -12,6 +12,7 @@ from bot.core.games.marriage.maal import (
     value_for,
 )
 from bot.core.games.marriage.maal_table import preset_table
+from tests.conftest import Table
 
 
 @pytest.mark.parametrize(("text", "card"), [
@@ -100,3 +101,9 @@ def test_alter_and_man():
     assert maal("8S 8C", roles=opposite, table=clubroyale).points == 10
     assert maal("8D", roles=MaalRoles(Card(8, "H"), ALTER_OFF), table=clubroyale).points == 0
     assert str(maal("jk jk", table=HOUSE, jokers=True).breakdown()) == "2 man 15 = 15"
+
+
+async def test_counting_maal_with_no_cards_given_asks_for_them(table: Table):
+    # "cards:" typed with nothing after it is no hand of cards, not one worth 0
+    for line in ("/maal tiplu:8H cards:", "/maal tiplu:8H cards:   ", "/maal tiplu:8H"):
+        assert (await table.error(line)).startswith("Give the cards too")

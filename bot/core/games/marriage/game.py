@@ -224,9 +224,9 @@ class MarriageGame(Game):
             raise UserError(_("Give a number: /maal 7 for your own, /maal bob=5 for someone "
                               "else, or /maal tiplu:8H cards:... to count from cards."))
         if ctx.pending is None:
-            if "cards" in options:
+            if options.get("cards", "").strip():
                 return self._calculate(ctx, options)
-            if "tiplu" in options:
+            if "tiplu" in options or "cards" in options:  # "cards:" with none is no count
                 raise UserError(_("Give the cards too: /maal tiplu:8H cards:8H 9H 7H 8D"))
             if not len(ctx.roster):  # no game open: only counting from cards works
                 raise UserError(_("No game is open, so there is no hand to give maal to. "

@@ -1,0 +1,33 @@
+"""Examples in replies name the table's own players, and never one person as the whole
+example."""
+
+from __future__ import annotations
+
+from bot.core.examples import personal
+from tests.conftest import Table
+
+USAGE = "/hand winner:alice seen:bob maal:alice=10 bob=5 [foul:dave]"
+
+
+def test_an_example_names_the_tables_players_going_round_again():
+    assert personal(USAGE, ["ram", "sita", "hari"]) == \
+        "/hand winner:ram seen:sita maal:ram=10 sita=5 [foul:ram]"
+    assert personal(USAGE, ["ram", "sita"]) == \
+        "/hand winner:ram seen:sita maal:ram=10 sita=5 [foul:sita]"
+
+
+def test_one_name_alone_leaves_the_example_as_it_is():
+    assert personal(USAGE, ["host"]) == USAGE
+    assert personal(USAGE, []) == USAGE
+
+
+async def test_a_game_started_alone_shows_an_example_of_two_people(table: Table):
+    started = await table.ok("/newgame marriage")  # only the sender sits; others /join
+    assert "Players: host. Others sit down with /join (at least 2 players)." in started.text
+    assert "winner:host" not in started.text and "seen:host" not in started.text
+    assert "/hand winner:alice seen:bob maal:alice=10 bob=5" in started.text
+    helped = await table.ok("/help hand")
+    assert "Usage: /hand winner:alice seen:bob" in helped.text
+    await table.ok("/join", by="sita")  # two at the table: the example is theirs
+    helped = await table.ok("/help hand")
+    assert "Usage: /hand winner:host seen:sita maal:host=10 sita=5" in helped.text
