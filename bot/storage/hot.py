@@ -32,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 
 from bot.core import stored_json
 from bot.core.session import DuplicateOrigin, HandRecord
+from bot.storage.retention import PRUNED_JSON
 from bot.storage.tables import hands, origins, sessions
 
 SESSION_COLUMNS = [c.name for c in sessions.c]
@@ -257,6 +258,8 @@ class SqliteDriver:
         return await self._run(_sqlite_fetch, sql, params)
 
 
+# a known origin whose reply has gone (bot/storage/retention.py) reads as PRUNED_JSON
+ORIGIN_REPLY = f"SELECT coalesce(reply, '{PRUNED_JSON}') FROM origins WHERE origin_id = ?"
 SQLITE_SESSION = (f"SELECT {', '.join(SESSION_COLUMNS)} FROM sessions "
                   "WHERE chat = ? AND status = 'open'")
 SQLITE_WRITES = {
@@ -291,7 +294,7 @@ def _sqlite_begin_reads(db: sqlite3.Connection, write: bool, chat: str,
     db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
     reply = None
     if origin is not None:
-        row = db.execute("SELECT reply FROM origins WHERE origin_id = ?", (origin,)).fetchone()
+        row = db.execute(ORIGIN_REPLY, (origin,)).fetchone()
         reply = stored_json.loads(row[0]) if row else None
     row = db.execute("SELECT data FROM chat_settings WHERE chat = ?", (chat,)).fetchone()
     settings = stored_json.loads(row[0]) if row and row[0] is not None else None

@@ -253,6 +253,48 @@ async def _0013_session_events(conn: AsyncConnection) -> None:
     await conn.run_sync(meta.create_all)
 
 
+async def _0015_replies_pruned(conn: AsyncConnection) -> None:
+    # A kept reply is emptied once its platform can no longer deliver the same update again;
+    # the origin's id stays for good (bot/storage/retention.py). The reply may be NULL now;
+    # the rows still holding one are indexed by age for the pruning. On SQLite the table is
+    # made again WITHOUT ROWID: its id is its key, kept once instead of in a table and an
+    # index.
+    if conn.dialect.name == "sqlite":
+        await conn.execute(text(
+            "CREATE TABLE origins_new (origin_id TEXT NOT NULL PRIMARY KEY, chat TEXT NOT NULL,"
+            " reply JSON, created_at DATETIME NOT NULL) WITHOUT ROWID"))
+        await conn.execute(text("INSERT INTO origins_new (origin_id, chat, reply, created_at)"
+                                " SELECT origin_id, chat, reply, created_at FROM origins"))
+        await conn.execute(text("DROP TABLE origins"))
+        await conn.execute(text("ALTER TABLE origins_new RENAME TO origins"))
+    else:
+        await conn.execute(text("ALTER TABLE origins ALTER COLUMN reply DROP NOT NULL"))
+    await conn.execute(text("CREATE INDEX origins_with_reply ON origins (created_at)"
+                            " WHERE reply IS NOT NULL"))
+    if conn.dialect.name != "postgresql":
+        return
+    # the prefetch of migration 10, saying a known origin whose reply has gone as such
+    # (retention.PRUNED_JSON; a colon is escaped in text())
+    await conn.execute(text("""
+        CREATE OR REPLACE FUNCTION maalbot_prefetch(p_origin text, p_chat text, p_lock boolean)
+        RETURNS TABLE (reply json, settings text, open_session sessions)
+        LANGUAGE plpgsql VOLATILE AS $$
+        #variable_conflict use_column
+        BEGIN
+            IF p_lock THEN
+                PERFORM pg_advisory_xact_lock(hashtextextended(p_chat, 0));
+            END IF;
+            RETURN QUERY
+            SELECT (SELECT coalesce(o.reply, '{"ok"\\:true,"pruned"\\:true}'::json)
+                    FROM origins AS o WHERE o.origin_id = p_origin),
+                   (SELECT c.data FROM chat_settings AS c WHERE c.chat = p_chat),
+                   s
+            FROM (SELECT 1) AS one
+            LEFT JOIN sessions AS s ON s.chat = p_chat AND s.status = 'open';
+        END
+        $$"""))
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
@@ -265,6 +307,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (9, "seasons", _0009_seasons),
     (10, "PostgreSQL: a command's lock and reads in one round trip", _0010_prefetch),
     (13, "a session's event log: rules, rates, seats", _0013_session_events),
+    (15, "kept replies emptied after their platform's window", _0015_replies_pruned),
 ]
 
 

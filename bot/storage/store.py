@@ -40,6 +40,7 @@ from bot.storage.database import READ_ONLY
 from bot.storage.events import add_event, events_of
 from bot.storage.problems import problem
 from bot.storage.reading import parse_export
+from bot.storage.retention import PRUNED
 from bot.storage.sqlite_file import SqliteFile
 from bot.storage.tables import chat_settings, hands, origins, payments, seasons, sessions
 
@@ -218,7 +219,9 @@ async def _origin_reply(conn: AsyncConnection, origin_id: str) -> Mapping[str, A
     row = (await conn.execute(
         select(origins.c.reply).where(origins.c.origin_id == origin_id)
     )).first()
-    return row[0] if row else None
+    if row is None:
+        return None
+    return PRUNED if row[0] is None else row[0]  # its reply has gone (retention.py)
 
 
 def _aware(moment: datetime | None) -> datetime | None:
