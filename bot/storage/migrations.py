@@ -27,6 +27,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.core import stored_json
+
 Migration = Callable[[AsyncConnection], Awaitable[None]]
 _LOCK_ID = 7_240_001  # PostgreSQL advisory lock: one migrator at a time across processes
 
@@ -295,6 +297,66 @@ async def _0015_replies_pruned(conn: AsyncConnection) -> None:
         $$"""))
 
 
+HAND_ROWS_VIEW = (
+    "CREATE VIEW hand_rows AS SELECT h.id, h.session_id, h.no, h.players, h.inputs, "
+    "r.rules AS rules, h.deltas, h.summary, h.recorded_by, h.recorded_by_name, h.origin_id, "
+    "h.created_at, h.voided_at, h.voided_by, h.void_reason, h.replaced_by, h.state_before "
+    "FROM hands AS h LEFT JOIN rule_sets AS r "
+    "ON r.session_id = h.session_id AND r.rules_key = h.rules_key")
+
+
+async def _0016_rules_once(conn: AsyncConnection) -> None:
+    # A hand's rules kept once per game and change (rule_sets, keyed by a hash of the rules:
+    # bot/storage/rule_sets.py), a hand naming them by key; and its summary emptied where
+    # scoring it again gives the same text (derived when shown: bot/core/summaries.py).
+    # The view hand_rows reads hands as they were. Its own table definitions, as 7's.
+    from bot.core.summaries import DERIVED, can_derive
+    from bot.storage.rule_sets import insert_ignoring, key_of
+
+    without_rowid = " WITHOUT ROWID" if conn.dialect.name == "sqlite" else ""
+    await conn.execute(text(
+        "CREATE TABLE rule_sets (session_id INTEGER NOT NULL, rules_key BIGINT NOT NULL,"
+        " rules TEXT NOT NULL, PRIMARY KEY (session_id, rules_key))" + without_rowid))
+    await conn.execute(text("ALTER TABLE hands ADD COLUMN rules_key BIGINT"))
+    sessions = table("sessions", column("id", Integer), column("game", Text),
+                     column("players", JSON))
+    hands = table("hands", column("id", Integer), column("session_id", Integer),
+                  column("no", Integer), column("players", JSON), column("inputs", JSON),
+                  column("rules", JSON), column("deltas", JSON), column("summary", Text),
+                  column("state_before", Text), column("rules_key", BigInteger))
+    changes = []
+    for session_id, game, players in (await conn.execute(
+            select(sessions.c.id, sessions.c.game, sessions.c.players))).all():
+        kept: dict[int, str] = {}
+        for row in (await conn.execute(select(hands).where(hands.c.session_id == session_id)
+                                       .order_by(hands.c.id))).all():
+            key, rules = key_of(row.rules or {})
+            kept.setdefault(key, rules)
+            hand = {"players": row.players, "inputs": row.inputs, "rules": row.rules,
+                    "summary": row.summary, "state_before": None if row.state_before is None
+                    else stored_json.loads(row.state_before)}
+            change = {"hand": row.id, "k": key}
+            if can_derive(game, players or [], hand):
+                change["s"] = DERIVED
+            changes.append(change)
+        if kept:
+            await conn.execute(insert_ignoring(conn.dialect.name, [
+                {"session_id": session_id, "rules_key": k, "rules": r}
+                for k, r in kept.items()]))
+    # dropped before the rows are written again: PostgreSQL's new versions of them are
+    # then without the column's values (a dropped column's stay in rows never written)
+    await conn.execute(text("ALTER TABLE hands DROP COLUMN rules"))
+    derived = [c for c in changes if "s" in c]
+    if derived:
+        await conn.execute(text("UPDATE hands SET rules_key = :k, summary = :s "
+                                "WHERE id = :hand"), derived)
+    kept_as_is = [c for c in changes if "s" not in c]
+    if kept_as_is:
+        await conn.execute(text("UPDATE hands SET rules_key = :k WHERE id = :hand"),
+                           kept_as_is)
+    await conn.execute(text(HAND_ROWS_VIEW))
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
@@ -308,6 +370,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (10, "PostgreSQL: a command's lock and reads in one round trip", _0010_prefetch),
     (13, "a session's event log: rules, rates, seats", _0013_session_events),
     (15, "kept replies emptied after their platform's window", _0015_replies_pruned),
+    (16, "rules kept once per change, summaries derived when shown", _0016_rules_once),
 ]
 
 
