@@ -11,7 +11,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.i18n import _, _n
-from bot.core.summaries import stored_text
+from bot.core.summaries import DERIVED, can_derive, stored_text
 from bot.storage.database import READ_ONLY
 from bot.storage.events import export_events, import_events
 from bot.storage.migrations import RUMMY_SCALE, scale_rummy_points
@@ -345,6 +345,8 @@ class Writer:
             row["session_id"] = self.session_id
             row["rules_key"], kept = key_of(hand["rules"])
             sets.setdefault(row["rules_key"], kept)
+            if can_derive(session["game"], session["players"], hand):
+                row["summary"] = DERIVED  # what scoring it again says: derived when shown
             row["deltas"] = scale_rummy_points(session["game"], hand["deltas"], self.scale)
             row["replaced_by"] = self.old_to_new.get(row.get("replaced_by") or -1)
             row = {c: row.get(c) for c in HAND_ROW}

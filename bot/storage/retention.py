@@ -1,7 +1,10 @@
-"""How long a kept reply lives (issue 27). An origin's id guards against doing a message
-twice for as long as it is kept, which is always (a second tap on an old button is a
-double too); its reply is only there to answer the same update delivered again, so it is
-emptied once its platform can no longer deliver that update again:
+"""How long a kept reply lives (issue 27): its origin's id for good, its reply only while
+its platform can deliver the same update again.
+
+An origin's id guards against doing a message twice for as long as it is kept, which is
+always (a second tap on an old button is a double too); its reply is only there to answer
+the same update delivered again, so it is emptied once its platform can no longer deliver
+that update again:
 
 - Telegram keeps an update it was not told we received for 24 hours, and the inbox keeps a
   handled one for two days (bot/storage/inbox.py): its replies go after two days;

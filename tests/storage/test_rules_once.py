@@ -147,6 +147,9 @@ async def test_a_backup_of_the_old_format_restores_with_the_same_text(
         await migrations.upgrade(old.engine)
         async with old.engine.begin() as conn:
             assert await import_sessions(conn, file, "restored") == 1
+        async with old.engine.connect() as conn:  # the file's words, derived when shown
+            assert (await conn.execute(text(
+                "SELECT count(*) FROM hands WHERE summary = ''"))).scalar() == 2 * 7
         restored = Table(Service(old), chat="restored")
         assert await _history(restored) == (await _history(reference)).replace(CHAT, "restored")
         assert (await restored.ok("/undo")).text == (await reference.ok("/undo")).text
