@@ -11,13 +11,13 @@ when the hand is recorded; a row's empty summary means "derived"."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from bot.core import stored_json
 from bot.core.command import Actor
 from bot.core.games.base import Game, PlayContext
-from bot.core.i18n.text import Text, encode
+from bot.core.i18n.text import Joined, Kept, Msg, Num, Text, encode
 from bot.core.players import Player, Roster
 from bot.core.points import show
 from bot.core.session import HandRecord
@@ -34,8 +34,9 @@ def derive(game: Game, roster: Roster, players: Iterable[int], inputs: Mapping[s
         command=game.result_command, options={}, roster=roster,
         hand_players=[p for p in roster if p.seat in seats],
         rules=game.rulebook.complete(rules), pending=None, actor=_NOBODY, actor_player=None,
-        # copies: a game may change what it reads, and this hand is kept as it is
-        editing=copy.deepcopy(dict(inputs)), state=copy.deepcopy(state_before))
+        # copies (JSON both, as kept): a game may change what it reads, and this hand is
+        # kept as it is
+        editing=_copy(inputs), state=None if state_before is None else _copy(state_before))
     try:
         outcome = game.rescore(ctx)
         if outcome is None:  # a game whose hands depend on nothing before them
@@ -43,6 +44,31 @@ def derive(game: Game, roster: Roster, players: Iterable[int], inputs: Mapping[s
     except Exception:  # a hand it can't score again: its summary is kept
         return None
     return outcome.result.summary if outcome.result is not None else None
+
+
+def _copy(value: Mapping[str, Any]) -> dict[str, Any]:
+    return stored_json.loads(stored_json.dumps(dict(value)))
+
+
+def same(a: Any, b: Any) -> bool:
+    """Whether two texts are kept alike (encode(a) == encode(b)), without writing them out:
+    a hand's summary is checked against its derivation each time one is recorded."""
+    kind = type(a)
+    if kind is not type(b):
+        return (kind is Kept or type(b) is Kept) and encode(a) == encode(b)
+    if kind is str:
+        return a == b
+    if kind is Msg:
+        return (a.msgid == b.msgid and a.plural == b.plural
+                and (a.plural is None or a.n == b.n)
+                and a.values.keys() == b.values.keys()
+                and all(same(v, b.values[k]) for k, v in a.values.items()))
+    if kind is Joined:
+        return a.sep == b.sep and len(a.parts) == len(b.parts) \
+            and all(same(x, y) for x, y in zip(a.parts, b.parts, strict=True))
+    if kind is Num:
+        return (str(a.value), a.places, a.signed) == (str(b.value), b.places, b.signed)
+    return encode(a) == encode(b)
 
 
 def derived(game: Game, roster: Roster, hand: HandRecord) -> Text | None:
@@ -53,7 +79,7 @@ def settle(game: Game, roster: Roster, hand: HandRecord) -> HandRecord:
     """Mark a hand about to be recorded: its summary is derived when shown (not kept) if
     scoring it again gives exactly the same text."""
     again = derived(game, roster, hand)
-    hand.summary_derived = again is not None and encode(again) == encode(hand.summary)
+    hand.summary_derived = again is not None and same(again, hand.summary)
     return hand
 
 

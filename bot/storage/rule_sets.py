@@ -26,10 +26,22 @@ KNOWN_MAX = 50_000  # rule sets a process remembers (then it starts again from n
 def key_of(rules: Mapping[str, Any]) -> tuple[int, str]:
     """(key, the rules as kept): the same key for the same rules in any order."""
     kept = stored_json.dumps(dict(rules))
+    key = _keys.get(kept)
+    if key is None:  # once per rule set and process: every hand has its game's rules
+        if len(_keys) >= KNOWN_MAX:
+            _keys.clear()
+        key = _keys[kept] = _key(kept)
+    return key, kept
+
+
+_keys: dict[str, int] = {}  # the rules as kept -> their key
+
+
+def _key(kept: str) -> int:
     canonical = json.dumps(stored_json.loads(kept), sort_keys=True, separators=(",", ":"),
                            ensure_ascii=False)
     digest = hashlib.blake2b(canonical.encode(), digest_size=6).digest()
-    return int.from_bytes(digest, "big"), kept
+    return int.from_bytes(digest, "big")
 
 
 class Known:
