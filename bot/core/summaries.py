@@ -38,6 +38,9 @@ def derive(game: Game, roster: Roster, players: Iterable[int], inputs: Mapping[s
         # kept as it is
         editing=_copy(inputs), state=None if state_before is None else _copy(state_before))
     try:
+        said = game.summary_of(ctx)
+        if said is not None:
+            return said
         outcome = game.rescore(ctx)
         if outcome is None:  # a game whose hands depend on nothing before them
             outcome = game.reenter(ctx)

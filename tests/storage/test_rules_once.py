@@ -168,3 +168,26 @@ async def test_a_new_hand_keeps_neither_its_rules_nor_its_summary(store: SqlStor
     assert [r.summary for r in rows] == ["", "", ""]
     assert len({r.rules_key for r in rows}) == 2 and len(sets) == 2
     assert '"rate":"10"' in max(sets, key=len)
+
+
+# A hand of each game whose summary derives, and its summary as the game's words say it
+# (written out from what was entered, not read from the bot)
+DERIVED_HANDS = [
+    ("/newgame callbreak players:alice bob carol dave", "/round bids:2 2 3 4 tricks:3 2 4 4",
+     "alice bid 2 took 3, bob bid 2 took 2, carol bid 3 took 4, dave bid 4 took 4"),
+    ("/newgame marriage_rummy players:asha bikash chetan dev",
+     "/hand winner:bikash points:asha=10 chetan=7 dev=9 no_turn:dev",
+     "bikash showed; in hand asha 10, chetan 7, dev 4.5"),
+]
+
+
+@pytest.mark.parametrize(("new", "hand", "said"), DERIVED_HANDS)
+async def test_each_games_summary_is_derived_when_shown(store: SqlStore, new: str, hand: str,
+                                                        said: str):
+    table = Table(Service(store), chat=CHAT)
+    await table.ok(new)
+    await table.ok(hand)
+    async with store.engine.connect() as conn:
+        assert (await conn.execute(text("SELECT summary FROM hands"))).scalar() == ""
+    assert (await table.ok("/history")).text.splitlines()[-1].endswith(f"host: {said}")
+    assert said in (await table.ok("/undo")).text
