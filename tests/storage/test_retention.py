@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select, update
 
-from bot.storage.retention import prune_replies
+from bot.storage.retention import keep_pruning, prune_replies
 from bot.storage.tables import origins
 from tests.conftest import Table
 
@@ -70,3 +70,19 @@ async def test_several_processes_prune_at_once_without_losing_an_id(store, servi
     async with store.engine.connect() as conn:
         assert (await conn.execute(select(func.count()).select_from(origins))).scalar() == 31
     assert not any((await _replies(store)).values())
+
+
+async def test_a_running_bot_prunes_as_it_goes(store, service):
+    table = Table(service)
+    await table.ok("/newgame players:alice bob carol", origin="discord:5")
+    await _age(store, "discord:5", timedelta(hours=2))
+    pruning = asyncio.create_task(keep_pruning(store.engine, every=0.01))
+    try:
+        for _ in range(500):
+            if not (await _replies(store))["discord:5"]:
+                break
+            await asyncio.sleep(0.01)
+        assert await _replies(store) == {"discord:5": False}
+    finally:
+        pruning.cancel()
+        await asyncio.gather(pruning, return_exceptions=True)
