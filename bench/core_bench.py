@@ -88,7 +88,8 @@ async def time_board(service: Service, chat: str) -> float:
 
 SESSION_SET = ("game", "status", "players", "rules", "pending", "totals", "hand_count",
                "version", "ended_at", "game_state", "money")
-HAND_COLUMNS = ("session_id", "no", "players", "inputs", "rules", "deltas", "summary",
+# a hand's rules by key, its summary "" (derived when shown): as the bot writes it now
+HAND_COLUMNS = ("session_id", "no", "players", "inputs", "rules_key", "deltas", "summary",
                 "recorded_by", "recorded_by_name", "origin_id", "created_at", "state_before")
 
 

@@ -15,6 +15,7 @@ from bot.failures import PLATFORM, Failure, database_failure
 from bot.settings import Settings
 from bot.storage import SqlStore, open_store
 from bot.storage.health import engine_health
+from bot.storage.retention import keep_pruning
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,8 @@ async def run(settings: Settings) -> int:
         loop.add_signal_handler(sig, stop.set)
     started: list[Adapter] = []
     health = None
+    # kept replies emptied once no platform can deliver their update again (issue 27)
+    pruning = asyncio.create_task(keep_pruning(store.engine))
     try:
         if settings.health_port:
             health = await serve_health(store, settings.health_port)
@@ -112,6 +115,8 @@ async def run(settings: Settings) -> int:
                 await adapter.stop()
             except Exception:
                 log.exception("an adapter failed to stop cleanly")
+        pruning.cancel()
+        await asyncio.gather(pruning, return_exceptions=True)
         if health is not None:
             await health.cleanup()
         await store.close()

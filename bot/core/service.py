@@ -13,8 +13,9 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from bot.core import i18n, permissions
 from bot.core.assembly.built import TABLE
@@ -134,7 +135,7 @@ class Service:
         if command.origin_id is not None:
             previous = await tx.origin_reply(command.origin_id)
             if previous is not None:
-                reply = Reply.from_json(previous)
+                reply = self._earlier(previous, command, language)
                 reply.duplicate = True
                 return Outcome(reply)
         session = await tx.open_session()
@@ -320,8 +321,7 @@ class Service:
             # Another process handled the same update at the same moment; give its answer.
             assert command is not None and command.origin_id is not None
             previous = await self.store.origin_reply(command.origin_id)
-            reply = Reply.from_json(previous or {"ok": True, "text": self._say(command, ALREADY),
-                                                 "language": self._language(command)})
+            reply = self._earlier(previous or {"pruned": True}, command)
             reply.duplicate = True
             return reply
         except Exception as error:
@@ -340,6 +340,16 @@ class Service:
             if known is not None and getattr(error, "message", None) is known:
                 return self._failed(command, known)  # found before anything was written
             return await self._after_failure(command, slow, known)
+
+    def _earlier(self, previous: Mapping[str, Any], command: Command | None,
+                 language: str | None = None) -> Reply:
+        """The reply kept for a command done before; once its platform can no longer deliver
+        it again, that reply is gone (bot/storage/retention.py): "Already recorded." then."""
+        if previous.get("pruned"):
+            language = language or self._language(command)
+            previous = {"ok": True, "language": language,
+                        "text": i18n.translator(language).render(ALREADY)}
+        return Reply.from_json(previous)
 
     @staticmethod
     def _language(command: Command | None) -> str:
@@ -367,7 +377,7 @@ class Service:
             return self._failed(command, NOT_SURE)
         if previous is None:
             return self._failed(command, known or (SLOW if slow else FAILED))
-        reply = Reply.from_json(previous)
+        reply = self._earlier(previous, command)
         if reply.ok:  # in the language the kept answer is in
             recorded = i18n.translator(reply.language).render(RECORDED)
             reply.text = f"{reply.text}\n{recorded}"

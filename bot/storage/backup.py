@@ -11,10 +11,12 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.i18n import _, _n
+from bot.core.summaries import DERIVED, can_derive, stored_text
 from bot.storage.database import READ_ONLY
 from bot.storage.events import export_events, import_events
 from bot.storage.migrations import RUMMY_SCALE, scale_rummy_points
-from bot.storage.tables import hands, payments, seasons, sessions
+from bot.storage.rule_sets import insert_ignoring, key_of
+from bot.storage.tables import hand_rows, hands, payments, seasons, sessions
 from bot.storage.validate import (
     FORMAT,
     VERSION,
@@ -61,10 +63,13 @@ async def export_parts(conn: AsyncConnection, chat: str,
         last = 0
         while True:
             page = (await conn.execute(
-                select(hands).where(hands.c.session_id == row.id, hands.c.id > last)
-                .order_by(hands.c.id).limit(PAGE))).all()
+                select(hand_rows).where(hand_rows.c.session_id == row.id, hand_rows.c.id > last)
+                .order_by(hand_rows.c.id).limit(PAGE))).all()
             for hand in page:
-                yield "hand", _plain(hand)
+                data = _plain(hand)
+                # a file carries every summary whole: one derived when shown is derived now
+                data["summary"] = stored_text(row.game, row.players, data)
+                yield "hand", data
             if len(page) < PAGE:
                 break
             last = page[-1].id
@@ -333,10 +338,15 @@ class Writer:
             self.named = {self.session_id: {h["replaced_by"] for h in session["hands"]
                                             if h.get("replaced_by") is not None}}
         named = self.named[self.session_id]
-        rows = []
+        rows: list[dict[str, Any]] = []
+        sets: dict[int, str] = {}  # the batch's rule sets, kept once (rule_sets.py)
         for hand in batch:
             row = _dates({k: v for k, v in hand.items() if k not in ("id", "session_id")})
             row["session_id"] = self.session_id
+            row["rules_key"], kept = key_of(hand["rules"])
+            sets.setdefault(row["rules_key"], kept)
+            if can_derive(session["game"], session["players"], hand):
+                row["summary"] = DERIVED  # what scoring it again says: derived when shown
             row["deltas"] = scale_rummy_points(session["game"], hand["deltas"], self.scale)
             row["replaced_by"] = self.old_to_new.get(row.get("replaced_by") or -1)
             row = {c: row.get(c) for c in HAND_ROW}
@@ -350,6 +360,10 @@ class Writer:
                 rows.append(row)
         if rows:
             await conn.execute(insert(hands), rows)  # one executemany for the batch
+        if sets:
+            await conn.execute(insert_ignoring(conn.dialect.name, [
+                {"session_id": self.session_id, "rules_key": k, "rules": r}
+                for k, r in sets.items()]))
 
 
 HAND_ROW = [c.name for c in hands.columns if c.name != "id"]

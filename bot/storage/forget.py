@@ -39,6 +39,7 @@ from bot.storage.tables import (
     inbox,
     origins,
     payments,
+    rule_sets,
     seasons,
     sessions,
 )
@@ -344,6 +345,8 @@ async def _delete_chat(conn: Any, key: str, done: ChatForgotten) -> None:
     if ids:
         result = await conn.execute(delete(hands).where(hands.c.session_id.in_(ids)))
         done.hands += result.rowcount
+        # their rules too (a game forgotten never takes a hand again: rule_sets.Known)
+        await conn.execute(delete(rule_sets).where(rule_sets.c.session_id.in_(ids)))
         # the empty row each game leaves (see above)
         await conn.execute(update(sessions).where(sessions.c.id.in_(ids)).values(
             chat=FORGOTTEN, status="ended", players=[], rules={}, pending=None, totals={},

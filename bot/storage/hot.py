@@ -32,11 +32,12 @@ from sqlalchemy.exc import IntegrityError
 
 from bot.core import stored_json
 from bot.core.session import DuplicateOrigin, HandRecord
-from bot.storage.tables import hands, origins, sessions
+from bot.storage.retention import PRUNED_JSON
+from bot.storage.tables import hand_rows, hands, origins, sessions
 
 SESSION_COLUMNS = [c.name for c in sessions.c]
-HAND_COLUMNS = [c.name for c in hands.c]
-HAND_INSERT = ["session_id", "no", "players", "inputs", "rules", "deltas", "summary",
+HAND_COLUMNS = [c.name for c in hand_rows.c]  # read: rules joined back (migration 16)
+HAND_INSERT = ["session_id", "no", "players", "inputs", "rules_key", "deltas", "summary",
                "recorded_by", "recorded_by_name", "origin_id", "created_at", "state_before"]
 SESSION_UPDATE = ["game", "status", "players", "rules", "pending", "totals", "hand_count",
                   "version", "ended_at", "game_state", "money"]
@@ -72,7 +73,7 @@ class Codec:
         self._binds = {"sessions": binds(sessions), "hands": binds(hands),
                        "origins": binds(origins)}
         self._session_results = results(sessions)
-        self._hand_results = results(hands)
+        self._hand_results = results(hand_rows)
 
     def bind(self, table: str, names: Sequence[str], values: dict[str, Any]) -> list[Any]:
         processors = self._binds[table]
@@ -97,7 +98,8 @@ def stored_hand(hand: HandRecord, bound: list[Any]) -> HandRecord:
     values = dict(zip(HAND_INSERT, bound, strict=True))
     return HandRecord(
         id=hand.id, no=hand.no, players=list(stored_json.loads(values["players"])),
-        inputs=stored_json.loads(values["inputs"]), rules=stored_json.loads(values["rules"]),
+        inputs=stored_json.loads(values["inputs"]),
+        rules=stored_json.loads(stored_json.dumps(hand.rules)),  # kept apart (rule_sets.py)
         deltas={int(k): v for k, v in stored_json.loads(values["deltas"]).items()},
         summary=hand.summary, recorded_by=hand.recorded_by,
         recorded_by_name=hand.recorded_by_name, origin_id=hand.origin_id,
@@ -257,6 +259,8 @@ class SqliteDriver:
         return await self._run(_sqlite_fetch, sql, params)
 
 
+# a known origin whose reply has gone (bot/storage/retention.py) reads as PRUNED_JSON
+ORIGIN_REPLY = f"SELECT coalesce(reply, '{PRUNED_JSON}') FROM origins WHERE origin_id = ?"
 SQLITE_SESSION = (f"SELECT {', '.join(SESSION_COLUMNS)} FROM sessions "
                   "WHERE chat = ? AND status = 'open'")
 SQLITE_WRITES = {
@@ -266,7 +270,7 @@ SQLITE_WRITES = {
                 "WHERE id = ? AND version = ?",
     "origins": f"INSERT INTO origins ({', '.join(ORIGIN_INSERT)}) VALUES (?, ?, ?, ?)",
 }
-LAST_HANDS = (f"SELECT {', '.join(HAND_COLUMNS)} FROM hands WHERE session_id = {{0}} "
+LAST_HANDS = (f"SELECT {', '.join(HAND_COLUMNS)} FROM hand_rows WHERE session_id = {{0}} "
               "AND voided_at IS NULL ORDER BY no DESC LIMIT {1}")
 
 
@@ -291,7 +295,7 @@ def _sqlite_begin_reads(db: sqlite3.Connection, write: bool, chat: str,
     db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
     reply = None
     if origin is not None:
-        row = db.execute("SELECT reply FROM origins WHERE origin_id = ?", (origin,)).fetchone()
+        row = db.execute(ORIGIN_REPLY, (origin,)).fetchone()
         reply = stored_json.loads(row[0]) if row else None
     row = db.execute("SELECT data FROM chat_settings WHERE chat = ?", (chat,)).fetchone()
     settings = stored_json.loads(row[0]) if row and row[0] is not None else None

@@ -21,6 +21,7 @@ from sqlalchemy import delete, func, select, update
 
 from bot.storage.backup import Writer, check_empty
 from bot.storage.reading import reading
+from bot.storage.retention import pruned
 from bot.storage.tables import hands, payments, seasons, sessions
 from bot.storage.validate import checking
 
@@ -67,6 +68,9 @@ async def import_file(store: Any, chat: str, raw: bytes, origin_id: str | None,
                 previous = await tx.origin_reply(origin_id)
                 if previous is not None:  # handled already (a redelivered message)
                     await _discard(tx.conn, staging)
+                    if pruned(previous):  # its kept reply went (retention.py): said again
+                        previous = reply_for(len(data["sessions"]), any(
+                            s["status"] == "open" for s in data["sessions"]))
                     return previous, True
             await check_empty(tx.conn, chat, data)  # a /newgame meanwhile wins
             for table in (sessions, payments, seasons):

@@ -27,6 +27,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.core import stored_json
+
 Migration = Callable[[AsyncConnection], Awaitable[None]]
 _LOCK_ID = 7_240_001  # PostgreSQL advisory lock: one migrator at a time across processes
 
@@ -253,6 +255,108 @@ async def _0013_session_events(conn: AsyncConnection) -> None:
     await conn.run_sync(meta.create_all)
 
 
+async def _0015_replies_pruned(conn: AsyncConnection) -> None:
+    # A kept reply is emptied once its platform can no longer deliver the same update again;
+    # the origin's id stays for good (bot/storage/retention.py). The reply may be NULL now;
+    # the rows still holding one are indexed by age for the pruning. On SQLite the table is
+    # made again WITHOUT ROWID: its id is its key, kept once instead of in a table and an
+    # index.
+    if conn.dialect.name == "sqlite":
+        await conn.execute(text(
+            "CREATE TABLE origins_new (origin_id TEXT NOT NULL PRIMARY KEY, chat TEXT NOT NULL,"
+            " reply JSON, created_at DATETIME NOT NULL) WITHOUT ROWID"))
+        await conn.execute(text("INSERT INTO origins_new (origin_id, chat, reply, created_at)"
+                                " SELECT origin_id, chat, reply, created_at FROM origins"))
+        await conn.execute(text("DROP TABLE origins"))
+        await conn.execute(text("ALTER TABLE origins_new RENAME TO origins"))
+    else:
+        await conn.execute(text("ALTER TABLE origins ALTER COLUMN reply DROP NOT NULL"))
+    await conn.execute(text("CREATE INDEX origins_with_reply ON origins (created_at)"
+                            " WHERE reply IS NOT NULL"))
+    if conn.dialect.name != "postgresql":
+        return
+    # the prefetch of migration 10, saying a known origin whose reply has gone as such
+    # (retention.PRUNED_JSON; a colon is escaped in text())
+    await conn.execute(text("""
+        CREATE OR REPLACE FUNCTION maalbot_prefetch(p_origin text, p_chat text, p_lock boolean)
+        RETURNS TABLE (reply json, settings text, open_session sessions)
+        LANGUAGE plpgsql VOLATILE AS $$
+        #variable_conflict use_column
+        BEGIN
+            IF p_lock THEN
+                PERFORM pg_advisory_xact_lock(hashtextextended(p_chat, 0));
+            END IF;
+            RETURN QUERY
+            SELECT (SELECT coalesce(o.reply, '{"ok"\\:true,"pruned"\\:true}'::json)
+                    FROM origins AS o WHERE o.origin_id = p_origin),
+                   (SELECT c.data FROM chat_settings AS c WHERE c.chat = p_chat),
+                   s
+            FROM (SELECT 1) AS one
+            LEFT JOIN sessions AS s ON s.chat = p_chat AND s.status = 'open';
+        END
+        $$"""))
+
+
+HAND_ROWS_VIEW = (
+    "CREATE VIEW hand_rows AS SELECT h.id, h.session_id, h.no, h.players, h.inputs, "
+    "r.rules AS rules, h.deltas, h.summary, h.recorded_by, h.recorded_by_name, h.origin_id, "
+    "h.created_at, h.voided_at, h.voided_by, h.void_reason, h.replaced_by, h.state_before "
+    "FROM hands AS h LEFT JOIN rule_sets AS r "
+    "ON r.session_id = h.session_id AND r.rules_key = h.rules_key")
+
+
+async def _0016_rules_once(conn: AsyncConnection) -> None:
+    # A hand's rules kept once per game and change (rule_sets, keyed by a hash of the rules:
+    # bot/storage/rule_sets.py), a hand naming them by key; and its summary emptied where
+    # scoring it again gives the same text (derived when shown: bot/core/summaries.py).
+    # The view hand_rows reads hands as they were. Its own table definitions, as 7's.
+    from bot.core.summaries import DERIVED, can_derive
+    from bot.storage.rule_sets import insert_ignoring, key_of
+
+    without_rowid = " WITHOUT ROWID" if conn.dialect.name == "sqlite" else ""
+    await conn.execute(text(
+        "CREATE TABLE rule_sets (session_id INTEGER NOT NULL, rules_key BIGINT NOT NULL,"
+        " rules TEXT NOT NULL, PRIMARY KEY (session_id, rules_key))" + without_rowid))
+    await conn.execute(text("ALTER TABLE hands ADD COLUMN rules_key BIGINT"))
+    sessions = table("sessions", column("id", Integer), column("game", Text),
+                     column("players", JSON))
+    hands = table("hands", column("id", Integer), column("session_id", Integer),
+                  column("no", Integer), column("players", JSON), column("inputs", JSON),
+                  column("rules", JSON), column("deltas", JSON), column("summary", Text),
+                  column("state_before", Text), column("rules_key", BigInteger))
+    changes = []
+    for session_id, game, players in (await conn.execute(
+            select(sessions.c.id, sessions.c.game, sessions.c.players))).all():
+        kept: dict[int, str] = {}
+        for row in (await conn.execute(select(hands).where(hands.c.session_id == session_id)
+                                       .order_by(hands.c.id))).all():
+            key, rules = key_of(row.rules or {})
+            kept.setdefault(key, rules)
+            hand = {"players": row.players, "inputs": row.inputs, "rules": row.rules,
+                    "summary": row.summary, "state_before": None if row.state_before is None
+                    else stored_json.loads(row.state_before)}
+            change = {"hand": row.id, "k": key}
+            if can_derive(game, players or [], hand):
+                change["s"] = DERIVED
+            changes.append(change)
+        if kept:
+            await conn.execute(insert_ignoring(conn.dialect.name, [
+                {"session_id": session_id, "rules_key": k, "rules": r}
+                for k, r in kept.items()]))
+    # dropped before the rows are written again: PostgreSQL's new versions of them are
+    # then without the column's values (a dropped column's stay in rows never written)
+    await conn.execute(text("ALTER TABLE hands DROP COLUMN rules"))
+    derived = [c for c in changes if "s" in c]
+    if derived:
+        await conn.execute(text("UPDATE hands SET rules_key = :k, summary = :s "
+                                "WHERE id = :hand"), derived)
+    kept_as_is = [c for c in changes if "s" not in c]
+    if kept_as_is:
+        await conn.execute(text("UPDATE hands SET rules_key = :k WHERE id = :hand"),
+                           kept_as_is)
+    await conn.execute(text(HAND_ROWS_VIEW))
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
@@ -265,6 +369,8 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (9, "seasons", _0009_seasons),
     (10, "PostgreSQL: a command's lock and reads in one round trip", _0010_prefetch),
     (13, "a session's event log: rules, rates, seats", _0013_session_events),
+    (15, "kept replies emptied after their platform's window", _0015_replies_pruned),
+    (16, "rules kept once per change, summaries derived when shown", _0016_rules_once),
 ]
 
 

@@ -104,7 +104,8 @@ def quick_check(path: Path) -> str | None:
         if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
             return str(error)  # not a database at all, or pages that don't read
         return None  # busy, read-only, no rights: not damage; opening it says what it is
-    found = [str(r[0]) for r in rows]
+    # one line: a row may hold several ("*** in database main ***\nOn tree page ...")
+    found = [line for r in rows for line in str(r[0]).splitlines() if line.strip()]
     return None if found == ["ok"] else "; ".join(found)[:200]
 
 

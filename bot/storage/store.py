@@ -28,7 +28,8 @@ from bot.core.session import (
     Void,
     WaitingHand,
 )
-from bot.storage import forget, hot, rekey
+from bot.core.summaries import DERIVED
+from bot.storage import forget, hot, rekey, rule_sets
 from bot.storage.backup import (
     Part,
     export_parts,
@@ -40,8 +41,17 @@ from bot.storage.database import READ_ONLY
 from bot.storage.events import add_event, events_of
 from bot.storage.problems import problem
 from bot.storage.reading import parse_export
+from bot.storage.retention import PRUNED
 from bot.storage.sqlite_file import SqliteFile
-from bot.storage.tables import chat_settings, hands, origins, payments, seasons, sessions
+from bot.storage.tables import (
+    chat_settings,
+    hand_rows,
+    hands,
+    origins,
+    payments,
+    seasons,
+    sessions,
+)
 
 log = logging.getLogger(__name__)
 CHECKPOINT_EVERY = 100  # SQLite commits between WAL checkpoints (about 1,000 pages)
@@ -59,6 +69,7 @@ class SqlStore:
         self._own_hot = hot_engine is not None
         self._codec = hot.Codec(engine.dialect)
         self.windows = hot.HandWindows()
+        self.known_rules = rule_sets.Known()  # hands' rule sets stored (rule_sets.py)
         self._writer: tuple[Any, Any] | None = None  # SQLite: the writers' connection
         # PostgreSQL: connections between commands, kept out of the pool (hot.py IDLE_KEPT)
         self._idle: list[tuple[Any, Any]] = []
@@ -103,8 +114,10 @@ class SqlStore:
         PostgreSQL a writer's BEGIN takes the chat's advisory lock with it."""
         state = hot.HotState(self, chat, write)
         try:
-            yield SqlChatTransaction(state.conn, chat, read_only=not write, hot=state)
+            tx = SqlChatTransaction(state.conn, chat, read_only=not write, hot=state)
+            yield tx
             await state.commit()
+            self.known_rules.committed(tx.new_rules)  # rule sets written (rule_sets.py)
         except (asyncio.CancelledError, TimeoutError):
             # Given up on (a timeout): a database that stopped answering won't answer
             # a ROLLBACK either. Drop the connection; the server rolls back for us.
@@ -218,7 +231,9 @@ async def _origin_reply(conn: AsyncConnection, origin_id: str) -> Mapping[str, A
     row = (await conn.execute(
         select(origins.c.reply).where(origins.c.origin_id == origin_id)
     )).first()
-    return row[0] if row else None
+    if row is None:
+        return None
+    return PRUNED if row[0] is None else row[0]  # its reply has gone (retention.py)
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -293,6 +308,9 @@ class SqlChatTransaction:
         self.chat = chat
         self.read_only = read_only  # a write here is a bug in the command's spec
         self._hot = hot  # the hot path (bot/storage/hot.py)
+        # rule sets known to be stored (the store's), and those this transaction wrote
+        self.known_rules: rule_sets.Known | None = hot.store.known_rules if hot else None
+        self.new_rules: set[tuple[int, int]] = set()
 
     async def prefetch(self, origin_id: str | None) -> None:
         """Begin, with the reads every command makes in the same round trip: the origin's
@@ -364,14 +382,18 @@ class SqlChatTransaction:
     async def add_hand(self, session_id: int, hand: HandRecord) -> HandRecord:
         self._writable()
         created = _now()
+        # its rules by key, kept once per change; its summary derived when shown (issue 27)
+        rules_key = await rule_sets.keep(self.conn, session_id, hand.rules, self.known_rules,
+                                         self.new_rules, self._hot)
+        summary = DERIVED if hand.summary_derived else encode(hand.summary)
         if self._hot is not None:
             hot_state = self._hot
             hand.created_at = created
             params = hot_state.codec.bind("hands", hot.HAND_INSERT, {
                 "session_id": session_id, "no": hand.no, "players": hand.players,
-                "inputs": hand.inputs, "rules": hand.rules,
+                "inputs": hand.inputs, "rules_key": rules_key,
                 "deltas": {str(k): v for k, v in hand.deltas.items()},
-                "summary": encode(hand.summary), "recorded_by": hand.recorded_by,
+                "summary": summary, "recorded_by": hand.recorded_by,
                 "recorded_by_name": hand.recorded_by_name, "origin_id": hand.origin_id,
                 "created_at": created, "state_before": hand.state_before})
             stored = hot.stored_hand(hand, params)
@@ -388,9 +410,9 @@ class SqlChatTransaction:
                 no=hand.no,
                 players=hand.players,
                 inputs=hand.inputs,
-                rules=hand.rules,
+                rules_key=rules_key,
                 deltas={str(k): v for k, v in hand.deltas.items()},
-                summary=encode(hand.summary),
+                summary=summary,
                 recorded_by=hand.recorded_by,
                 recorded_by_name=hand.recorded_by_name,
                 origin_id=hand.origin_id,
@@ -417,8 +439,8 @@ class SqlChatTransaction:
             if known:
                 return found
         row = (await self.conn.execute(
-            select(hands).where(hands.c.session_id == session_id, hands.c.no == no,
-                                hands.c.voided_at.is_(None))
+            select(hand_rows).where(hand_rows.c.session_id == session_id, hand_rows.c.no == no,
+                                    hand_rows.c.voided_at.is_(None))
         )).first()
         return _hand(row) if row else None
 
@@ -431,9 +453,9 @@ class SqlChatTransaction:
             assert last is not None
             return last
         rows = (await self.conn.execute(
-            select(hands)
-            .where(hands.c.session_id == session_id, hands.c.voided_at.is_(None))
-            .order_by(hands.c.no.desc())
+            select(hand_rows)
+            .where(hand_rows.c.session_id == session_id, hand_rows.c.voided_at.is_(None))
+            .order_by(hand_rows.c.no.desc())
             .limit(count)
         )).all()
         return [_hand(r) for r in reversed(rows)]
@@ -449,9 +471,9 @@ class SqlChatTransaction:
 
     async def all_hands(self, session_id: int) -> list[HandRecord]:
         rows = (await self.conn.execute(
-            select(hands)
-            .where(hands.c.session_id == session_id, hands.c.voided_at.is_(None))
-            .order_by(hands.c.no)
+            select(hand_rows)
+            .where(hand_rows.c.session_id == session_id, hand_rows.c.voided_at.is_(None))
+            .order_by(hand_rows.c.no)
         )).all()
         return [_hand(r) for r in rows]
 
@@ -466,7 +488,8 @@ class SqlChatTransaction:
     async def history(self, session_id: int) -> list[HandRecord]:
         """Every entry of the hand log, undone and replaced ones too, oldest first."""
         rows = (await self.conn.execute(
-            select(hands).where(hands.c.session_id == session_id).order_by(hands.c.id)
+            select(hand_rows).where(hand_rows.c.session_id == session_id)
+            .order_by(hand_rows.c.id)
         )).all()
         return [_hand(r) for r in rows]
 

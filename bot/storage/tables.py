@@ -1,6 +1,15 @@
 """The tables as queries see them. Their DDL lives in the numbered migrations only."""
 
-from sqlalchemy import JSON, DateTime, Integer, Text, TypeDecorator, column, table
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Integer,
+    Text,
+    TypeDecorator,
+    column,
+    table,
+)
 
 from bot.core import stored_json
 
@@ -38,6 +47,9 @@ sessions = table(
     column("board_ref", Text),
 )
 
+# Written: a hand's rules are a rule set's key (its rules are kept once per session and
+# change, in rule_sets, migration 16); its summary is "" when derived when shown
+# (bot/core/summaries.py).
 hands = table(
     "hands",
     column("id", Integer),
@@ -45,7 +57,7 @@ hands = table(
     column("no", Integer),
     column("players", JSON),
     column("inputs", JSON),
-    column("rules", JSON),
+    column("rules_key", BigInteger),
     column("deltas", JSON),
     column("summary", Text),
     column("recorded_by", Text),
@@ -57,6 +69,36 @@ hands = table(
     column("void_reason", Text),
     column("replaced_by", Integer),
     column("state_before", JSONText),
+)
+
+# Read: the hands as they were before migration 16, their rules joined from rule_sets
+# (a view of the same name); files carry hands in this shape.
+hand_rows = table(
+    "hand_rows",
+    column("id", Integer),
+    column("session_id", Integer),
+    column("no", Integer),
+    column("players", JSON),
+    column("inputs", JSON),
+    column("rules", JSONText),
+    column("deltas", JSON),
+    column("summary", Text),
+    column("recorded_by", Text),
+    column("recorded_by_name", Text),
+    column("origin_id", Text),
+    column("created_at", DateTime(timezone=True)),
+    column("voided_at", DateTime(timezone=True)),
+    column("voided_by", Text),
+    column("void_reason", Text),
+    column("replaced_by", Integer),
+    column("state_before", JSONText),
+)
+
+rule_sets = table(
+    "rule_sets",
+    column("session_id", Integer),
+    column("rules_key", BigInteger),
+    column("rules", Text),  # JSON, as first kept (bot/storage/rule_sets.py)
 )
 
 origins = table(

@@ -26,7 +26,7 @@ from bot.core.seasons import season_key, season_name
 from bot.core.session import ENDED, OPEN
 from bot.storage.events import check_events
 from bot.storage.migrations import RUMMY_SCALE
-from bot.storage.tables import hands, payments, seasons, sessions
+from bot.storage.tables import hand_rows, payments, seasons, sessions
 
 FORMAT = "maalbot-backup"
 # 2: marriage_rummy points are tenths (migration 7); 1 is scaled on restore. 3: the chat's
@@ -35,7 +35,7 @@ FORMAT = "maalbot-backup"
 VERSION = 4
 READS = (1, 2, 3, 4)
 SESSION_KEYS = {c.name for c in sessions.columns} | {"hands", "events"}
-HAND_KEYS = {c.name for c in hands.columns}
+HAND_KEYS = {c.name for c in hand_rows.columns}  # as files carry them
 PLAYER_KEYS = set(Player.__dataclass_fields__)
 PAYMENT_KEYS = {c.name for c in payments.columns} - {"chat"}
 # what /export adds for people to read (the balances): recomputed, never imported

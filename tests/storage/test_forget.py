@@ -23,6 +23,7 @@ from bot.storage.tables import (
     inbox,
     origins,
     payments,
+    rule_sets,
     seasons,
     sessions,
 )
@@ -125,6 +126,8 @@ async def test_a_chat_forgotten_is_deleted_and_its_topics_with_it(service: Servi
     assert (done.games, done.payments, done.seasons) == (2, 2, 2)
     stored = await rows(service.store)  # type: ignore[arg-type]
     assert not [r for r in stored if CHAT in r]
+    async with service.store.engine.connect() as conn:  # its games' rules went too
+        assert (await conn.execute(select(rule_sets.c.session_id))).scalars().all() == [3]
     assert (await keep(BOB, "/ledger")).text == before
     # the chat starts again from nothing
     say = Person(service, CHAT)

@@ -13,6 +13,7 @@ from bot.storage import migrations
 from bot.storage.backup import import_sessions
 from bot.storage.store import SqlStore
 from tests.conftest import Table, store_at_version
+from tests.storage.old_rows import add_old_hand, old_export
 
 
 async def _old_session(store: SqlStore, chat: str, game: str) -> None:
@@ -23,7 +24,8 @@ async def _old_session(store: SqlStore, chat: str, game: str) -> None:
             chat=chat, game=game, players=players, rules={}, created_by="test:host",
             totals={1: 142, 2: -50, 3: -92}, hand_count=1))
         assert state.id is not None
-        await tx.add_hand(state.id, HandRecord(
+    async with store.engine.begin() as conn:  # as the bot wrote a hand then
+        await add_old_hand(conn, state.id, HandRecord(
             no=1, players=[1, 2, 3], inputs={"players": [1, 2, 3], "winner": 1},
             rules={}, deltas={1: 142, 2: -50, 3: -92}, summary="asha showed",
             recorded_by="test:host", recorded_by_name="host"))
@@ -56,13 +58,8 @@ async def test_a_version_1_backup_keeps_its_rummy_points(database_url: str,
     store = await store_at_version(database_url, 6, monkeypatch)
     try:
         await _old_session(store, "chat-old", "marriage_rummy")
-        async with store.engine.begin() as conn:  # today's export reads the event log too
-            await migrations._0013_session_events(conn)
-        async with store.transaction("chat-old") as tx:
-            data = await tx.export([s.id for s in await tx.chat_sessions() if s.id])
-        for session in data["sessions"]:
-            del session["events"]  # a version 1 file had none
-        data["version"] = 1  # as the bot wrote it before migration 7
+        async with store.engine.connect() as conn:  # as the bot wrote it before migration 7
+            data = await old_export(conn, "chat-old", 1)
         await migrations.upgrade(store.engine)
         async with store.engine.begin() as conn:
             assert await import_sessions(conn, data, "chat-new") == 1

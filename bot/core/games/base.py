@@ -168,6 +168,13 @@ class Game(ABC):
         declared riichi), so undoing the hand puts it back. None: nothing (the default)."""
         return None
 
+    def summary_of(self, ctx: PlayContext) -> Text | None:
+        """A recorded hand's summary from what it keeps (ctx.editing: its inputs; ctx.state,
+        ctx.rules), for a game whose hands neither `rescore` nor `reenter` with nothing
+        changed can give it: a summary is derived when shown (bot/core/summaries.py).
+        None (the default): from `rescore`, else `reenter`."""
+        return None
+
     def closing(self, ctx: PlayContext) -> HandResult | None:
         """What the game still owes when it ends (/endgame), as one last hand to record:
         Marriage's foul waiting to be charged with the next hand. ctx.state is the game

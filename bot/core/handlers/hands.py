@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot.core import events, flows, permissions
+from bot.core import events, flows, permissions, summaries
 from bot.core.command import Reply
 from bot.core.errors import UserError
 from bot.core.games.base import KEEP, Game, HandResult, PlayContext, PlayOutcome
@@ -97,7 +97,7 @@ async def play(call: Call) -> Outcome:
     )
     assert session.id is not None
     await money_of(call, session)
-    await call.tx.add_hand(session.id, hand)
+    await call.tx.add_hand(session.id, summaries.settle(game, session.roster, hand))
     if outcome.state is not KEEP:
         session.game_state = outcome.state
     _add(session.totals, hand.deltas, +1)
@@ -147,7 +147,8 @@ def undo_question(call: Call, hand: HandRecord, summary: str | None = None) -> f
     """"Undo hand 3 (alice won...)?" (`summary`: the hand's, already rendered)."""
     assert call.session is not None and call.session.id is not None
     tr = call.tr
-    summary = tr.render(hand.summary) if summary is None else summary
+    if summary is None:
+        summary = tr.render(summaries.shown(call.game, call.session.roster, hand))
     return flows.confirm(
         flows.Step.UNDO, tr("Undo {hand} {no} ({summary})?", **call.words, no=hand.no,
                             summary=summary.splitlines()[0]),
@@ -244,7 +245,8 @@ async def undo(call: Call) -> Outcome:
     # its first line, as the question asked it: the maal counted from cards follows it
     # on lines of their own, which would stand inside the brackets
     text = call.tr("Undid {hand} {no} ({summary}).", **call.words, no=hand.no,
-                   summary=call.tr.render(hand.summary).splitlines()[0])
+                   summary=call.tr.render(
+                       summaries.shown(game, session.roster, hand)).splitlines()[0])
     return Outcome(await board_reply(call, session, text), True)
 
 
@@ -304,7 +306,8 @@ async def edit(call: Call) -> Outcome:
             deltas=result.deltas, summary=result.summary, recorded_by=later.recorded_by,
             recorded_by_name=later.recorded_by_name, origin_id=later.origin_id,
             state_before=state)
-        if not _same((later.deltas, later.summary, later.inputs, later.state_before),
+        was = summaries.shown(game, session.roster, later)  # as kept, or derived
+        if not _same((later.deltas, was, later.inputs, later.state_before),
                      (redone.deltas, redone.summary, redone.inputs, redone.state_before)):
             replaced.append((later, redone))
         _add(running, result.deltas, +1)
@@ -317,7 +320,7 @@ async def edit(call: Call) -> Outcome:
     for was, now in replaced:
         await call.tx.void_hand(session.id, was.no, command.actor.id,
                                 Void(True, reason if was is old else why))
-        await call.tx.add_hand(session.id, now)
+        await call.tx.add_hand(session.id, summaries.settle(game, session.roster, now))
         _add(session.totals, was.deltas, -1)
         _add(session.totals, now.deltas, +1)
         book_add(_book(session), was.deltas, was.rules, game.point_places, -1)

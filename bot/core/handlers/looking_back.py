@@ -6,7 +6,7 @@ import asyncio
 import importlib
 from datetime import UTC, datetime
 
-from bot.core import events, rates, stats
+from bot.core import events, rates, stats, summaries
 from bot.core.command import Attachment, Reply
 from bot.core.errors import UserError
 from bot.core.events import SessionEvent
@@ -16,6 +16,7 @@ from bot.core.handlers.board_commands import money_of
 from bot.core.handlers.call import Call, Outcome
 from bot.core.i18n import Msg, _
 from bot.core.i18n.words import numbered
+from bot.core.players import Roster
 from bot.core.session import HandRecord
 
 HISTORY_ROWS = 20
@@ -75,7 +76,8 @@ async def history(call: Call) -> Outcome:
     if word in call.options:  # one hand: its entries only
         no = parse_int(call.options[word], word, 1, max([h.no for h in log] or [1]))
         log, happened = [h for h in log if h.no == no], []
-    entries = [(hand.created_at, 0, _hand_entry(call, game, hand)) for hand in log]
+    entries = [(hand.created_at, 0, _hand_entry(call, game, hand, session.roster))
+               for hand in log]
     entries += [(event.created_at, 1, _event_entry(call, game, event)) for event in happened]
     if not entries:
         return Outcome(Reply(tr.render(_nothing_yet(game.hand_word))))
@@ -121,14 +123,15 @@ def _pages(entries: list[str]) -> list[list[str]]:
     return pages
 
 
-def _hand_entry(call: Call, game: Game, hand: HandRecord) -> str:
+def _hand_entry(call: Call, game: Game, hand: HandRecord, roster: Roster) -> str:
     """A hand as entered, and what became of it (undone, replaced by an edit)."""
     tr, zone = call.tr, call.settings.zone
     # the moment in the chat's timezone, as the reader's language writes it
     when = tr.datetime(hand.created_at.astimezone(zone)) if hand.created_at else ""
     lines = [tr("{entry} · {when} · recorded by {who}: {summary}",
                 entry=tr.render(numbered(game.hand_word, hand.no)), when=when,
-                who=hand.recorded_by_name, summary=tr.render(hand.summary).splitlines()[0])]
+                who=hand.recorded_by_name,
+                summary=tr.render(summaries.shown(game, roster, hand)).splitlines()[0])]
     if hand.voided_at is not None and hand.void is not None:
         at = tr.datetime(hand.voided_at.astimezone(zone))
         reason = tr.render(hand.void.reason) if hand.void.reason else None

@@ -20,6 +20,7 @@ from bot.core.service import Service
 from bot.core.session import ENDED, HandRecord, SessionState
 from bot.storage import migrations
 from tests.conftest import Table, store_at_version
+from tests.storage.old_rows import add_old_hand
 
 NEW = "/newgame players:alice bob carol"
 # maal 10, 2, 0 (carol unseen: murdered), P = 12, n = 3: exchange 18, -6, -12;
@@ -226,7 +227,7 @@ async def test_games_ended_before_the_ledger_count(database_url: str,
                 created_by="test:host", totals={1: 31, 2: -9, 3: -22}, hand_count=1,
                 status=ENDED, money=money))
             assert state.id is not None
-            await tx.add_hand(state.id, HandRecord(
+            await add_old_hand(tx.conn, state.id, HandRecord(  # as the bot wrote it then
                 no=1, players=[1, 2, 3], inputs={}, rules=rules,
                 deltas={1: 31, 2: -9, 3: -22}, summary="alice won",
                 recorded_by="test:host", recorded_by_name="host"))

@@ -245,15 +245,22 @@ class CallBreakGame(Game):
         scoring = Scoring(overtricks=rules["overtricks"], miss=rules["miss"],
                           eight_is_13=rules["eight_is_13"])
         deltas = round_scores(entry.bids, entry.tricks, scoring, low, high)
-        name = ctx.roster.by_seat
-        summary: Text = join([_("{name} bid {bid} took {took}", name=name(s).name,
-                                bid=entry.bids[s], took=entry.tricks[s])
-                              for s in entry.players], ", ")
+        summary = self._said(entry, ctx.roster)
         if notes and ctx.editing is None:  # an edit keeps the old round in the log anyway
             summary = join([summary, " (", join(notes, "; "), ")"], "")
         return PlayOutcome("", pending=None, state={"played": played + 1}, result=HandResult(
             players=entry.players, inputs=entry.to_json(),
             deltas={s: deltas[s] for s in entry.players}, summary=summary))
+
+    def summary_of(self, ctx: PlayContext) -> Text | None:
+        assert ctx.editing is not None
+        return self._said(Entry.from_json(ctx.editing), ctx.roster)
+
+    @staticmethod
+    def _said(entry: Entry, roster: Roster) -> Text:
+        """"alice bid 3 took 4, bob bid 2 took 2, ...": a round as its summary says it."""
+        return join([_("{name} bid {bid} took {took}", name=roster.by_seat(s).name,
+                       bid=entry.bids[s], took=entry.tricks[s]) for s in entry.players], ", ")
 
     def _read(self, text: str, what: str, entry: Entry, ctx: PlayContext, low: int,
               high: int) -> dict[int, int]:

@@ -201,6 +201,10 @@ class MarriageRummyGame(Game):
         self._read(entry, options, ctx)
         return PlayOutcome("", result=self._score(entry, ctx))
 
+    def summary_of(self, ctx: PlayContext) -> Text | None:
+        assert ctx.editing is not None
+        return self._score(RummyEntry.from_json(ctx.editing), ctx).summary
+
     def deal_problem(self, players: int, rules: Mapping[str, Any]) -> Text:
         packs, each = rules["packs"], rules["cards"]
         if _fits(players, each, packs):
