@@ -80,16 +80,25 @@ async def export_parts(conn: AsyncConnection, chat: str,
         yield "ledger", {"payments": paid, "seasons": held}
 
 
-IMPORTED = "import"  # a payment's recorder who sat at none of the file's games
+IMPORTED = "import"  # a recorder or starter who sat at none of the file's games
 
 
-def session_values(session: Mapping[str, Any], derived: Derived,
+def seated(person: str, checked: Checked) -> str:
+    """`person` if they sat at the file's games, else nobody (IMPORTED): an import never
+    gives an account the file names, but who never played, a say over what it brings (the
+    recorder may undo a hand or a payment, the starter may do anything in the game)."""
+    return person if person in checked.people else IMPORTED
+
+
+def session_values(session: Mapping[str, Any], derived: Derived, checked: Checked,
                    chat: str) -> dict[str, Any]:
     """What a session's row takes from the file beside its own fields: the chat, and what
     its hands make of it (never the file's word; rummy points in tenths, whatever the
     file's version): totals, hand count and money book. Its
-    live board stays with the chat it was in."""
-    return {"chat": chat, "totals": {str(k): v for k, v in derived.totals.items()},
+    live board stays with the chat it was in. Its starter is kept only if they sat at the
+    file's games."""
+    return {"chat": chat, "created_by": seated(session["created_by"], checked),
+            "totals": {str(k): v for k, v in derived.totals.items()},
             "hand_count": derived.hand_count, "money": derived.money, "board_ref": None,
             "version": session.get("version") or 0}
 
@@ -99,8 +108,7 @@ def payment_values(payment: Mapping[str, Any], checked: Checked) -> dict[str, An
     anyone else becomes nobody's (IMPORTED), so only an admin may undo it, never an account
     the file names."""
     row = _dates({k: v for k, v in payment.items() if k != "id"})
-    if row["recorded_by"] not in checked.people:
-        row["recorded_by"] = IMPORTED
+    row["recorded_by"] = seated(row["recorded_by"], checked)
     return row
 
 
@@ -296,7 +304,7 @@ class Writer:
                 values = _dates({k: v for k, v in session.items()
                                  if k not in ("id", "hands", "events")})
                 values.update(session_values(session, self.checked.sessions[self.session],
-                                             self.chat))
+                                             self.checked, self.chat))
                 self.session_id = (await conn.execute(
                     insert(sessions).values(**values).returning(sessions.c.id))).scalar_one()
                 self.old_to_new = {}
@@ -339,6 +347,7 @@ class Writer:
             row["session_id"] = self.session_id
             row["deltas"] = scale_rummy_points(session["game"], hand["deltas"], self.scale)
             row["replaced_by"] = self.old_to_new.get(row.get("replaced_by") or -1)
+            row["recorded_by"] = seated(row["recorded_by"], self.checked)  # as a payment's
             row = {c: row.get(c) for c in HAND_ROW}
             if hand["id"] in named:
                 if rows:

@@ -322,6 +322,33 @@ async def test_a_payment_keeps_its_recorder_only_if_they_sat_at_the_games(table:
     assert "Undid payment 1" in (await fresh.ok("/undo payment:1")).text  # an admin may
 
 
+async def test_a_hand_and_a_game_keep_their_recorder_and_starter_only_if_seated(
+        table: Table):
+    """As a payment's recorder: a hand's recorder and a game's starter, named by the file,
+    keep their say over what the import brings only if they sat at the file's games."""
+    data = await exported(table)  # alice, bob and carol, seated by name; two hands
+    forged = copy.deepcopy(data)
+    session = forged["sessions"][0]
+    session["players"][0]["user_id"] = "test:alice"  # alice's seat is her account
+    session["created_by"] = "test:mallory"  # who never sat at a game of the file
+    session["hands"][1].update(recorded_by="test:mallory", recorded_by_name="mallory")
+    assert (await import_into(table.service, "fresh", json.dumps(forged).encode())).ok
+    fresh = Table(table.service, chat="fresh")
+    # mallory neither recorded the last hand nor started the game here: she may not undo it
+    refused = await fresh.error("/undo", by="mallory", admin=False)
+    assert "the person who recorded it, the person who started the game or a chat admin" \
+        in refused, refused
+    refused = await fresh.error("/endgame", by="mallory", admin=False)
+    assert "the person who started the game or a chat admin" in refused, refused
+    # alice sat at the game: the hand she recorded is hers to undo
+    mine = copy.deepcopy(forged)
+    mine["sessions"][0]["hands"][1].update(recorded_by="test:alice", recorded_by_name="alice")
+    assert (await import_into(table.service, "other", json.dumps(mine).encode())).ok
+    other = Table(table.service, chat="other")
+    done = await other.ok("/undo", by="alice", admin=False)
+    assert (await other.board())["hand_count"] == 1, done.text
+
+
 async def test_a_seat_named_by_a_long_username_and_a_waiting_claim_travel(table: Table):
     """An @username of 25 to 32 characters names its seat whole, and a claim waiting for
     the starter's tap is kept on its seat: both come back from an export as they were."""
