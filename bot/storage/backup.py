@@ -96,11 +96,14 @@ def session_values(session: Mapping[str, Any], derived: Derived, checked: Checke
     its hands make of it (never the file's word; rummy points in tenths, whatever the
     file's version): totals, hand count and money book. Its
     live board stays with the chat it was in. Its starter is kept only if they sat at the
-    file's games."""
+    file's games, and so is who started a hand still waiting (they may drop it)."""
+    pending = session.get("pending")
+    if pending is not None:
+        pending = {**pending, "by": seated(pending["by"], checked)}
     return {"chat": chat, "created_by": seated(session["created_by"], checked),
             "totals": {str(k): v for k, v in derived.totals.items()},
             "hand_count": derived.hand_count, "money": derived.money, "board_ref": None,
-            "version": session.get("version") or 0}
+            "version": session.get("version") or 0, "pending": pending}
 
 
 def payment_values(payment: Mapping[str, Any], checked: Checked) -> dict[str, Any]:
