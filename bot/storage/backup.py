@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.i18n import _, _n
@@ -282,68 +282,68 @@ async def check_empty(conn: AsyncConnection | Any, target: str,
 
 
 class Writer:
-    """A checked file's rows, written into `chat` a batch at a time (or all at once): it
-    keeps its place between batches, each of which may be a transaction of its own."""
+    """A checked file's rows written into `chat`: a session's row (`begin`), its hands a
+    batch at a time (`hands`), what they make of it (`end`), and at last the payments and
+    seasons (`rest`). Each step may be a transaction of its own (importer.py), and the
+    hands need not be in `data` (an import streams them)."""
 
     def __init__(self, data: Mapping[str, Any], checked: Checked, chat: str) -> None:
         self.data, self.checked, self.chat = data, checked, chat
         # points kept in the units of their time: a version 1 file had whole rummy points
         self.scale = RUMMY_SCALE if data.get("version") == 1 else 1
-        self.session = 0  # the next session to write (or the one whose hands are going)
-        self.hand = 0  # its next hand
-        self.session_id: int | None = None  # its row, once written
+        self.session_id: int | None = None  # the row of the session whose hands are going
         self.old_to_new: dict[int, int] = {}
-        self.named: dict[int | None, set[int]] = {}
-        self.rest_done = False  # payments and seasons
+        self.named: set[int] = set()
         self.hands_written = 0
 
-    async def write(self, conn: AsyncConnection | Any, budget: int | None = None) -> bool:
-        """Write up to `budget` hands (all of them: None); True once everything is."""
-        found = self.data["sessions"]
-        left = budget
-        while self.session < len(found):
-            session = found[self.session]
-            if self.session_id is None:
-                values = _dates({k: v for k, v in session.items()
-                                 if k not in ("id", "hands", "events")})
-                values.update(session_values(session, self.checked.sessions[self.session],
-                                             self.checked, self.chat))
-                self.session_id = (await conn.execute(
-                    insert(sessions).values(**values).returning(sessions.c.id))).scalar_one()
-                self.old_to_new = {}
-            count = len(session["hands"]) - self.hand if left is None \
-                else min(left, len(session["hands"]) - self.hand)
-            if count:
-                await self._hands(conn, session, session["hands"][self.hand:self.hand + count])
-                self.hand += count
-                self.hands_written += count
-                if left is not None:
-                    left -= count
-            if self.hand < len(session["hands"]):
-                return False  # this batch is full
-            # version 4 on: the session's events (rules, seats), once its hands are in
-            await import_events(conn, self.session_id, session.get("events") or [])
-            self.session, self.hand, self.session_id = self.session + 1, 0, None
-            if left == 0 and self.session < len(found):
-                return False
-        if not self.rest_done:
-            for payment in self.data.get("payments") or []:  # version 3 on: the ledger
-                row = payment_values(payment, self.checked)
-                await conn.execute(insert(payments).values(chat=self.chat, **row))
-            for season in self.data.get("seasons") or []:  # version 3 on: the seasons
-                row = _dates({k: v for k, v in season.items() if k != "id"})
-                await conn.execute(insert(seasons).values(chat=self.chat, **row))
-            self.rest_done = True
-        return True
+    async def write(self, conn: AsyncConnection | Any) -> None:
+        """Everything, in this transaction (the file whole in `data`, hands and all)."""
+        for session, derived in zip(self.data["sessions"], self.checked.sessions,
+                                    strict=True):
+            named = {h["replaced_by"] for h in session["hands"]
+                     if h.get("replaced_by") is not None}
+            await self.begin(conn, session, named, derived)
+            await self.hands(conn, session, session["hands"])
+            await self.end(conn, session)
+        await self.rest(conn)
 
-    async def _hands(self, conn: AsyncConnection | Any, session: Mapping[str, Any],
-                     batch: list[Mapping[str, Any]]) -> None:
-        if self.session_id not in self.named:
-            # the hands another hand names as its replacement (the bot names none; a file
-            # may): their new ids are read back, one by one; the rest go in together
-            self.named = {self.session_id: {h["replaced_by"] for h in session["hands"]
-                                            if h.get("replaced_by") is not None}}
-        named = self.named[self.session_id]
+    async def begin(self, conn: AsyncConnection | Any, session: Mapping[str, Any],
+                    named: set[int], derived: Derived | None = None) -> None:
+        """The session's row: with what its hands make of it, or, while they are still to
+        come, with nothing yet (`end` writes it). `named`: the ids of its hands another
+        hand names as its replacement (the bot names none; a file may)."""
+        values = _dates({k: v for k, v in session.items()
+                         if k not in ("id", "hands", "events")})
+        values.update(session_values(session, derived or Derived({}, 0, {}), self.checked,
+                                     self.chat))
+        self.session_id = (await conn.execute(
+            insert(sessions).values(**values).returning(sessions.c.id))).scalar_one()
+        self.old_to_new, self.named = {}, named
+
+    async def end(self, conn: AsyncConnection | Any, session: Mapping[str, Any],
+                  derived: Derived | None = None) -> None:
+        """The session's hands are in: what they make of it (unless `begin` had it), then
+        its events (version 4 on: rules, seats)."""
+        if derived is not None:
+            values = session_values(session, derived, self.checked, self.chat)
+            await conn.execute(update(sessions).where(sessions.c.id == self.session_id).values(
+                totals=values["totals"], hand_count=values["hand_count"],
+                money=values["money"]))
+        await import_events(conn, self.session_id, session.get("events") or [])
+        self.session_id = None
+
+    async def rest(self, conn: AsyncConnection | Any) -> None:
+        for payment in self.data.get("payments") or []:  # version 3 on: the ledger
+            row = payment_values(payment, self.checked)
+            await conn.execute(insert(payments).values(chat=self.chat, **row))
+        for season in self.data.get("seasons") or []:  # version 3 on: the seasons
+            row = _dates({k: v for k, v in season.items() if k != "id"})
+            await conn.execute(insert(seasons).values(chat=self.chat, **row))
+
+    async def hands(self, conn: AsyncConnection | Any, session: Mapping[str, Any],
+                    batch: list[Mapping[str, Any]]) -> None:
+        """The next hands of the session `begin` wrote: named ones one by one (their new
+        ids are read back), the rest in one executemany."""
         rows = []
         for hand in batch:
             row = _dates({k: v for k, v in hand.items() if k not in ("id", "session_id")})
@@ -352,7 +352,7 @@ class Writer:
             row["replaced_by"] = self.old_to_new.get(row.get("replaced_by") or -1)
             row["recorded_by"] = seated(row["recorded_by"], self.checked)  # as a payment's
             row = {c: row.get(c) for c in HAND_ROW}
-            if hand["id"] in named:
+            if hand["id"] in self.named:
                 if rows:
                     await conn.execute(insert(hands), rows)
                     rows = []
@@ -362,6 +362,7 @@ class Writer:
                 rows.append(row)
         if rows:
             await conn.execute(insert(hands), rows)  # one executemany for the batch
+        self.hands_written += len(batch)
 
 
 HAND_ROW = [c.name for c in hands.columns if c.name != "id"]

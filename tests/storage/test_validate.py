@@ -9,6 +9,7 @@ import json
 import pytest
 
 import bot.core.handlers.exchange as exchange
+import bot.storage.reading as reading
 from bot.core.command import Actor, Command
 from bot.core.grammar import parse_command_text
 from bot.core.service import Service
@@ -77,9 +78,10 @@ async def test_big_exports_travel_compressed(table: Table, monkeypatch):
     assert json.loads(gzip.decompress(reply.file.data))["sessions"][0]["hand_count"] == 2
     back = await import_into(table.service, "other", reply.file.data)
     assert back.ok and back.text.startswith("Imported 1 session")
-    monkeypatch.setattr(exchange, "MAX_UNPACKED", 10_000)
-    bomb = gzip.compress(b" " * 10_010)  # a small file that unpacks to too much
-    assert "unpacks to over" in (await import_into(table.service, "third", bomb)).text
+    monkeypatch.setattr(reading, "MAX_UNPACKED", 2_000_000)
+    bomb = gzip.compress(b" " * 2_000_001)  # a small file that unpacks to too much
+    refused = await import_into(table.service, "third", bomb)
+    assert refused.text == "Not imported: the file unpacks to over 2 MB", refused.text
 
 
 async def test_a_file_that_is_not_json_gets_our_words(table: Table):
