@@ -21,11 +21,10 @@ from typing import Any
 
 from sqlalchemy import delete, func, select, update
 
-from bot.core.i18n import _
 from bot.storage.backup import Writer, check_empty
-from bot.storage.reading import STEP, Source, outline, walk_hands
+from bot.storage.reading import STEP, Source, changed, outline, walk_hands
 from bot.storage.tables import hands, payments, seasons, sessions
-from bot.storage.validate import RestoreError, heads, tail
+from bot.storage.validate import heads, tail
 
 BATCH = 1_000  # hands a transaction
 STAGING = "import:"  # the chat key prefix of an import being written
@@ -46,15 +45,11 @@ async def _stepped(steps: Generator[int, None, Any], step: Step, total: int | No
         await asyncio.sleep(0)  # the other chats' turn
 
 
-def _changed() -> RestoreError:
-    return RestoreError(_("the file changed while it was being imported"))
-
-
 def _next_hand(walk: Iterator[tuple[int, Any]], index: int) -> Any:
     """The next hand of session `index` on the second read: the first read counted it."""
     found = next(walk, None)
     if found is None or found[0] != index:
-        raise _changed()
+        raise changed()
     return found[1]
 
 
@@ -101,7 +96,7 @@ async def import_file(store: Any, chat: str, source: Source, origin_id: str | No
             checked.sessions.append(check.finish())
             await written(session, batch, first, shape.named[index], True)
         if next(walk, None) is not None:
-            raise _changed()
+            raise changed()
         await _stepped(tail(data, checked), step, total, "writing")
         async with store.transaction(staging) as tx:
             await writer.rest(tx.conn)

@@ -324,13 +324,18 @@ def _outline(reader: _Reader) -> Generator[int, None, Outline]:
 
 def walk_hands(source: Source) -> Iterator[tuple[int, Any]]:
     """The hands of an export `outline` read, as (session index, hand), in the file's
-    order. RestoreError as `reading` gives it (the file is not what it was then)."""
-    steps = _words(_walk(_Reader(chunks(source))))
+    order; RestoreError (changed()) if it is no longer JSON, as it was then."""
     try:
-        while True:
-            yield next(steps)
-    except StopIteration:
-        return
+        yield from _walk(_Reader(chunks(source)))
+    except (ValueError, RecursionError) as error:
+        if isinstance(error, RestoreError):
+            raise
+        raise changed() from None
+
+
+def changed() -> RestoreError:
+    """The file read again is not the file read first (the console's, rewritten)."""
+    return RestoreError(_("the file changed while it was being imported"))
 
 
 def _walk(reader: _Reader) -> Generator[Any, None, None]:
