@@ -14,9 +14,10 @@ from bot.core.i18n import _, _n
 from bot.storage.database import READ_ONLY
 from bot.storage.events import export_events, import_events
 from bot.storage.migrations import RUMMY_SCALE, scale_rummy_points
-from bot.storage.tables import hands, payments, seasons, sessions
+from bot.storage.tables import chat_settings, hands, payments, seasons, sessions
 from bot.storage.validate import (
     FORMAT,
+    SETTINGS_KEYS,
     VERSION,
     Checked,
     Derived,
@@ -77,7 +78,12 @@ async def export_parts(conn: AsyncConnection, chat: str,
         rows = (await conn.execute(select(seasons).where(seasons.c.chat == chat)
                                    .order_by(seasons.c.id))).all()
         held = [{k: v for k, v in _plain(r).items() if k != "chat"} for r in rows]
-        yield "ledger", {"payments": paid, "seasons": held}
+        part: dict[str, Any] = {"payments": paid, "seasons": held}
+        row = (await conn.execute(select(chat_settings.c.data)
+                                  .where(chat_settings.c.chat == chat))).first()
+        if row is not None and isinstance(row[0], Mapping):  # where it moved stays here
+            part["settings"] = {k: v for k, v in row[0].items() if k in SETTINGS_KEYS}
+        yield "ledger", part
 
 
 IMPORTED = "import"  # a recorder or starter who sat at none of the file's games
@@ -113,6 +119,24 @@ def payment_values(payment: Mapping[str, Any], checked: Checked) -> dict[str, An
     row = _dates({k: v for k, v in payment.items() if k != "id"})
     row["recorded_by"] = seated(row["recorded_by"], checked)
     return row
+
+
+async def restore_settings(conn: AsyncConnection | Any, chat: str, data: Mapping[str, Any],
+                           checked: Checked) -> None:
+    """The file's chat settings (version 5 on), where the chat has none of its own yet: a
+    link only to an account that sat at the file's games (a linked account counts as the
+    guest in /stats and the ledger, and may act on the guest's payments)."""
+    settings = data.get("settings")
+    if not settings:
+        return
+    had = (await conn.execute(select(func.count()).select_from(chat_settings)
+                              .where(chat_settings.c.chat == chat))).scalar_one()
+    if had:
+        return
+    kept = {k: v for k, v in settings.items() if k != "links"}
+    kept["links"] = {name: dict(to) for name, to in (settings.get("links") or {}).items()
+                     if to["id"] in checked.people}
+    await conn.execute(insert(chat_settings).values(chat=chat, data=kept))
 
 
 def head(chat: str) -> dict[str, Any]:
@@ -251,6 +275,7 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
     await check_empty(conn, target, data)
     writer = Writer(data, checked, target)
     await writer.write(conn)
+    await restore_settings(conn, target, data, checked)
     return len(data["sessions"])
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlalchemy import delete, func, select, update
 
-from bot.storage.backup import Writer, check_empty
+from bot.storage.backup import Writer, check_empty, restore_settings
 from bot.storage.reading import STEP, Source, changed, outline, walk_hands
 from bot.storage.tables import hands, payments, seasons, sessions
 from bot.storage.validate import heads, tail
@@ -110,6 +110,7 @@ async def import_file(store: Any, chat: str, source: Source, origin_id: str | No
             for table in (sessions, payments, seasons):
                 await tx.conn.execute(update(table).where(table.c.chat == staging)
                                       .values(chat=chat))
+            await restore_settings(tx.conn, chat, data, checked)
             opened = any(s["status"] == "open" for s in data["sessions"])
             reply = reply_for(len(data["sessions"]), opened)
             if origin_id is not None:

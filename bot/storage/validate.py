@@ -11,19 +11,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core.command import Actor
 from bot.core.errors import UserError
 from bot.core.games import GAMES
 from bot.core.games.base import Game, PlayContext
 from bot.core.grammar import clip
-from bot.core.i18n import Msg, Text, _
+from bot.core.i18n import AUTO, LANGUAGES, Msg, Text, _
 from bot.core.ledger import MAX_AMOUNT, amount_decimals
 from bot.core.money import MoneyBook, against_average, book_add, hand_money, money_places
 from bot.core.players import Player, Roster, check_name
 from bot.core.rules import RuleSpec
 from bot.core.seasons import season_key, season_name
-from bot.core.session import ENDED, OPEN
+from bot.core.session import ENDED, LIVE, NEW_EACH, OPEN
 from bot.storage.events import check_events
 from bot.storage.migrations import RUMMY_SCALE
 from bot.storage.tables import hands, payments, seasons, sessions
@@ -31,16 +32,20 @@ from bot.storage.tables import hands, payments, seasons, sessions
 FORMAT = "maalbot-backup"
 # 2: marriage_rummy points are tenths (migration 7); 1 is scaled on restore. 3: the chat's
 # ledger (its payments) may come along; 1 and 2 have none and read as before. 4: each
-# session's event log (`events`, migration 13); files before it have none.
-VERSION = 4
-READS = (1, 2, 3, 4)
+# session's event log (`events`, migration 13); files before it have none. 5: the chat's
+# settings (`settings`: timezone, language, board, links) may come along; before, none.
+VERSION = 5
+READS = (1, 2, 3, 4, 5)
 SESSION_KEYS = {c.name for c in sessions.columns} | {"hands", "events"}
 HAND_KEYS = {c.name for c in hands.columns}
 PLAYER_KEYS = set(Player.__dataclass_fields__)
 PAYMENT_KEYS = {c.name for c in payments.columns} - {"chat"}
 # what /export adds for people to read (the balances): recomputed, never imported
 SEASON_KEYS = {c.name for c in seasons.columns} - {"chat"}
-TOP_KEYS = {"format", "version", "chat", "sessions", "payments", "seasons", "balances"}
+TOP_KEYS = {"format", "version", "chat", "sessions", "payments", "seasons", "balances",
+            "settings"}
+SETTINGS_KEYS = {"timezone", "language", "board", "links"}  # never where the chat moved
+MAX_LINKS = 10_000
 MAX_SEASONS = 10_000
 MAX_PAYMENTS = 1_000_000
 MAX_SESSIONS, MAX_HANDS = 10_000, 1_000_000
@@ -68,6 +73,7 @@ MAX_NAME = 100  # a display name (a recorder's, a payer's; players' are check_na
 MAX_ID = 200  # a person's id, an origin id, a handle, a board's message
 MAX_SUMMARY = 20_000  # a hand's summary as kept (its messages and values)
 MAX_REASON = 2_000  # why a hand was undone or replaced, as kept
+MAX_TIMEZONE = 64  # as /settings allows
 MAX_VERSION = 2**31 - 1  # sessions.version is an INTEGER (32 bits on PostgreSQL)
 # a game's own data (a hand's inputs, the game state, a waiting hand): a few levels, a few
 # thousand values, short texts and numbers within 10^15
@@ -167,6 +173,33 @@ def tail(data: Mapping[str, Any], checked: Checked) -> Generator[int, None, None
         for i, season in enumerate(held, 1):
             _check_season(season, _("season {no}", no=i))
         _check_seasons(held)
+    if data.get("settings") is not None:
+        _check_settings(data["settings"], _("the chat's settings"))
+
+
+def _check_settings(settings: Any, where: Text) -> None:
+    """Settings /settings and /link could have saved."""
+    if not isinstance(settings, Mapping):
+        raise RestoreError(_("{where} is not an object", where=where))
+    _only(settings, SETTINGS_KEYS, where)
+    _text(settings, "timezone", where, MAX_TIMEZONE, optional=True)
+    timezone = settings.get("timezone")
+    try:
+        if timezone is not None:
+            ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise RestoreError(_("{where}: `{key}` has the wrong type", where=where,
+                             key="timezone")) from None
+    for key, allowed in (("language", {AUTO, *LANGUAGES}), ("board", {LIVE, NEW_EACH})):
+        if settings.get(key) is not None and settings[key] not in allowed:
+            raise RestoreError(_("{where}: `{key}` has the wrong type", where=where, key=key))
+    links = settings.get("links") or {}
+    if not isinstance(links, Mapping) or len(links) > MAX_LINKS or not all(
+            isinstance(name, str) and len(name) <= MAX_NAME and isinstance(to, Mapping)
+            and set(to) == {"id", "name"} and isinstance(to["id"], str)
+            and len(to["id"]) <= MAX_ID and isinstance(to["name"], str)
+            and len(to["name"]) <= MAX_NAME for name, to in links.items()):
+        raise RestoreError(_("{where}: `{key}` has the wrong type", where=where, key="links"))
 
 
 def _check_seasons(held: list[Mapping[str, Any]]) -> None:

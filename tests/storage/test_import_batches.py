@@ -142,6 +142,8 @@ async def test_the_console_file_of_a_big_export_is_streamed_in_any_key_order(
     monkeypatch.setattr(reading, "CHUNK", 64)
     service = Service(store)
     data = grown(await exported(Table(service)), 30)
+    data["settings"] = {"timezone": "Asia/Kathmandu", "language": "en", "board": "new",
+                        "links": {}}  # the chat's, as /export all writes them
     plain = tmp_path / "export.json"
     plain.write_text(fields_last(data))
     packed = tmp_path / "export.json.gz"
@@ -158,6 +160,9 @@ async def test_the_console_file_of_a_big_export_is_streamed_in_any_key_order(
         assert board["hand_count"] == 30
         assert board["totals"] == {"alice": 15 * (18 - 6), "bob": 15 * (-4 - 3),
                                    "carol": 15 * (-14 + 9)}, board["totals"]
+        async with store.transaction(chat, write=False) as tx:
+            settings = await tx.settings()
+        assert (settings.timezone, settings.board) == ("Asia/Kathmandu", "new")
 
 
 async def test_a_big_file_past_a_limit_is_refused_before_a_hand_is_written(

@@ -371,3 +371,55 @@ async def test_a_seat_named_by_a_long_username_and_a_waiting_claim_travel(table:
                                                  "handle": ""}
     given = await fresh.ok("/seat carol person:@dave")  # (no mentions here: a username)
     assert given.text == "carol is @dave's seat now (seat 3)."
+
+
+async def settings_of(table: Table, chat: str):
+    async with table.service.store.transaction(chat, write=False) as tx:
+        return await tx.settings()
+
+
+async def test_a_chats_settings_travel_with_export_all_and_a_backup(table: Table):
+    """/export all and a backup carry the chat's timezone, language, board and links
+    (format version 5); an import brings them into a chat with none of its own, a link
+    only to an account that sat at the file's games. A version 4 file has none."""
+    from bot.storage.backup import backup_all, chats_of, import_every_chat
+
+    data = await exported(table)  # alice, bob and carol, seated by name
+    await table.ok("/settings timezone:Asia/Kathmandu board:new language:hi")
+    data = json.loads((await table.ok("/export all")).file.data)  # type: ignore[union-attr]
+    assert data["version"] == 5
+    assert data["settings"] == {"timezone": "Asia/Kathmandu", "language": "hi",
+                                "board": "new", "links": {}}, data["settings"]
+    forged = copy.deepcopy(data)
+    forged["sessions"][0]["players"][0]["user_id"] = "test:alice"  # alice's own account
+    forged["settings"]["links"] = {"bob": {"id": "test:alice", "name": "alice"},
+                                   "carol": {"id": "test:mallory", "name": "mallory"}}
+    assert (await import_into(table.service, "fresh", json.dumps(forged).encode())).ok
+    fresh = await settings_of(table, "fresh")
+    assert (fresh.timezone, fresh.language, fresh.board) == ("Asia/Kathmandu", "hi", "new")
+    # mallory sat at no game of the file: carol's games and money don't become hers
+    assert fresh.links == {"bob": {"id": "test:alice", "name": "alice"}}, fresh.links
+    # a chat that has settings of its own keeps them
+    other = Table(table.service, chat="other")
+    await other.ok("/settings timezone:Europe/London")
+    assert (await import_into(table.service, "other", json.dumps(data).encode())).ok
+    kept = await settings_of(table, "other")
+    assert (kept.timezone, kept.language, kept.board) == ("Europe/London", "auto", "live")
+    # a file from before version 5 has no settings, and imports as it did
+    older = {k: v for k, v in data.items() if k != "settings"} | {"version": 4}
+    assert (await import_into(table.service, "older", json.dumps(older).encode())).ok
+    assert (await settings_of(table, "older")).timezone == "UTC"
+    # settings /settings could not have saved are refused, with where
+    wrong = copy.deepcopy(data)
+    wrong["settings"]["language"] = "klingon"
+    refused = await import_into(table.service, "wrong", json.dumps(wrong).encode())
+    assert refused.text == "Not imported: the chat's settings: `language` has the wrong " \
+        "type", refused.text
+    # a backup of every chat, restored under another name: the settings come back
+    written: list[str] = []
+    await backup_all(table.service.store.engine, written.append)
+    (chat,) = chats_of(json.loads("".join(written)), "chat-1")
+    await import_every_chat(table.service.store.engine, [{**chat, "chat": "restored"}])
+    restored = await settings_of(table, "restored")
+    assert (restored.timezone, restored.language, restored.board) == (
+        "Asia/Kathmandu", "hi", "new")
