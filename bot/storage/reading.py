@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from bot.core.i18n import _
+from bot.storage import validate
 from bot.storage.validate import RestoreError
 
 STEP = 500  # hands read between two steps
@@ -263,6 +264,21 @@ class Outline:
     named: list[set[int]] = field(default_factory=list)
 
 
+def _too_many_sessions() -> RestoreError:
+    return RestoreError(_("`sessions` must be a list of at most {n} sessions",
+                          n=f"{validate.MAX_SESSIONS:,}"))
+
+
+def _too_many_payments() -> RestoreError:
+    return RestoreError(_("`payments` must be a list of at most {n}",
+                          n=f"{validate.MAX_PAYMENTS:,}"))
+
+
+def _too_many_seasons() -> RestoreError:
+    return RestoreError(_("`seasons` must be a list of at most {n}",
+                          n=f"{validate.MAX_SEASONS:,}"))
+
+
 class _Repeated(ValueError):
     """A key twice in an object the import streams (json.loads would keep the last)."""
 
@@ -285,13 +301,20 @@ def _outline(reader: _Reader) -> Generator[int, None, Outline]:
         if key in top:
             raise _Repeated(key)
         if key in ("payments", "seasons") and reader.peek() == "[":
-            top[key] = [reader.value() for _place in reader.elements()]  # each one small
+            top[key] = []  # each one small, and never more than the file may have
+            most = validate.MAX_PAYMENTS if key == "payments" else validate.MAX_SEASONS
+            for _place in reader.elements():
+                top[key].append(reader.value())
+                if len(top[key]) > most:
+                    raise (_too_many_payments() if key == "payments" else _too_many_seasons())
             continue
         if key != "sessions" or reader.peek() != "[":
             top[key] = reader.value()
             continue
         top[key] = []
         for _place in reader.elements():
+            if len(top[key]) == validate.MAX_SESSIONS:
+                raise _too_many_sessions()
             if reader.peek() != "{":
                 top[key].append(reader.value())
                 found.counts.append(0)
@@ -313,6 +336,9 @@ def _outline(reader: _Reader) -> Generator[int, None, Outline]:
                     if isinstance(replaced, int):
                         named.add(replaced)
                     hands += 1
+                    if hands > validate.MAX_HANDS:  # said before the rest is read
+                        raise RestoreError(_("more than {n} hands in all",
+                                             n=f"{validate.MAX_HANDS:,}"))
                     if hands % STEP == 0:
                         yield hands
             top[key].append(session)
