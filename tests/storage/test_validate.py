@@ -351,6 +351,29 @@ async def test_a_hand_and_a_game_keep_their_recorder_and_starter_only_if_seated(
     assert (await other.board())["hand_count"] == 1, done.text
 
 
+async def test_a_waiting_hand_keeps_who_started_it_only_if_seated(table: Table):
+    """Who started a hand still waiting for maal may drop it (/undo): kept from the file
+    only for someone who sat at its games."""
+    await table.ok("/newgame players:alice bob carol")
+    await table.ok("/hand winner:alice seen:bob maal:alice=1")  # waits for bob's maal
+    data = json.loads((await table.ok("/export")).file.data)  # type: ignore[union-attr]
+    session = data["sessions"][0]
+    assert session["pending"]["by"] == "test:host"
+    session["players"][1]["user_id"] = "test:bob"  # bob's seat is his account
+    session["created_by"] = "test:nobody"  # a starter who sat at no game: nobody's
+    for chat, by in (("fresh", "mallory"), ("other", "bob")):
+        session["pending"]["by"] = f"test:{by}"
+        assert (await import_into(table.service, chat, json.dumps(data).encode())).ok
+    refused = await Table(table.service, chat="fresh").error("/undo", by="mallory",
+                                                             admin=False)
+    assert "the person who recorded it, the person who started the game or a chat admin" \
+        in refused, refused
+    other = Table(table.service, chat="other")
+    assert "waiting for maal from bob" in await other.error("/endgame")
+    await other.ok("/undo", by="bob", admin=False)
+    assert "No hand is waiting" in await other.error("/maal 7")
+
+
 async def test_a_seat_named_by_a_long_username_and_a_waiting_claim_travel(table: Table):
     """An @username of 25 to 32 characters names its seat whole, and a claim waiting for
     the starter's tap is kept on its seat: both come back from an export as they were."""
