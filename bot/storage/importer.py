@@ -78,8 +78,8 @@ async def import_file(store: Any, chat: str, source: Source, origin_id: str | No
                 await writer.end(tx.conn, session, checked.sessions[-1])
         await step(writer.hands_written, total, "writing")
 
+    walk = walk_hands(source)
     try:
-        walk = walk_hands(source)
         for index, (session, check) in enumerate(zip(data["sessions"], checks, strict=True)):
             batch: list[Any] = []
             first = True
@@ -122,6 +122,8 @@ async def import_file(store: Any, chat: str, source: Source, origin_id: str | No
         # given up (an error, a timeout, a cancel): what was written goes, whatever happens
         await asyncio.shield(_discard_in(store, staging))
         raise
+    finally:
+        walk.close()  # the file, closed now, not when the reader is collected
 
 
 async def _discard_in(store: Any, staging: str) -> None:

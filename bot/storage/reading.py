@@ -52,13 +52,6 @@ def _binary(source: Source) -> IO[bytes]:
     return raw
 
 
-def head(source: Source, size: int) -> bytes:
-    """The first `size` bytes the source unpacks to (all of it if it is smaller); OSError
-    or EOFError if it is a broken .gz."""
-    with _binary(source) as binary:
-        return binary.read(size)
-
-
 def chunks(source: Source) -> Iterator[str]:
     """The source as text, a chunk at a time: RestoreError once it unpacks past
     MAX_UNPACKED bytes, or if it is a broken .gz."""
