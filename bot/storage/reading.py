@@ -28,7 +28,8 @@ from bot.storage.validate import RestoreError
 STEP = 500  # hands read between two steps
 CHUNK = 1 << 20  # characters read from a file at a time
 # the most a file may unpack to: a million hands (the validator's limit) as the bot writes
-# them take 1.2 to 2 GB; the cap stops a small .gz that unpacks without end
+# them took 1,390 MB (Marriage, bench/import_bench.py); the cap stops a small .gz that
+# unpacks without end
 MAX_UNPACKED = 5_000_000_000  # bytes
 MAX_VALUE = 64_000_000  # characters of one value read whole (a hand, a session's fields)
 _SPACE = re.compile(r"[ \t\n\r]*")
