@@ -75,25 +75,20 @@ def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT,
                    mentions=mentions, locale=locale)
 
 
-MAX_FILE = 200_000_000  # bytes: as much as /import unpacks from a .gz (exchange.py)
-
-
-def read_file(raw: str) -> bytes:
-    """The file /import PATH names, read with a cap: a regular file of at most MAX_FILE
-    bytes (/dev/zero or a fifo would be read forever)."""
+def read_file(raw: str) -> Path:
+    """The file /import PATH names, once it is found to be a regular file we may read
+    (/dev/zero or a fifo would be read forever). /import reads it a chunk at a time, up to
+    as much as a million hands take (bot/storage/reading.py), never whole."""
     try:
         path = Path(raw).expanduser()
         if path.exists() and not path.is_file():  # a device or a fifo: never opened
             raise UserError(_("Can't read {file}: it is not a file.", file=raw))
-        with path.open("rb") as file:
-            data = file.read(MAX_FILE + 1)
+        with path.open("rb"):
+            pass  # it is there, and ours to read
     except (OSError, RuntimeError) as error:  # RuntimeError: ~nosuchuser has no home
         why = (getattr(error, "strerror", None) or str(error)).rstrip(".")
         raise UserError(_("Can't read {file}: {why}.", file=raw, why=why)) from None
-    if len(data) > MAX_FILE:
-        raise UserError(_("Can't read {file}: it is over {n} MB, the most /import reads.",
-                          file=raw, n=MAX_FILE // 1_000_000))
-    return data
+    return path
 
 
 def render_plain(reply: Reply) -> str:

@@ -160,21 +160,11 @@ def test_every_readme_example_runs_in_the_console_as_written(block: str, tmp_pat
     assert replies and not refused, refused
 
 
-def test_the_console_reads_a_file_to_import_with_a_cap(tmp_path: Path, monkeypatch):
-    """/import /dev/zero answers at once (it once ended in MemoryError); a file over the cap
-    is refused with the cap said."""
-    import bot.console as console
-    from bot.core.errors import UserError
-
+def test_the_console_names_a_file_to_import_only_if_it_is_one(tmp_path: Path):
+    """/import /dev/zero answers at once (it once ended in MemoryError). The cap on what a
+    file may hold is /import's (tests/storage/test_import_batches.py)."""
     result = bot("console", "--json", "--db", str(tmp_path / "c.db"), stdin="/import /dev/zero\n"
                  "/import " + str(tmp_path) + "\n")
     replies = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["error"] for r in replies] == [
         "Can't read /dev/zero: it is not a file.", f"Can't read {tmp_path}: it is not a file."]
-    big = tmp_path / "big.json"
-    big.write_bytes(b" " * 1_000_001)
-    monkeypatch.setattr(console, "MAX_FILE", 1_000_000)
-    with pytest.raises(UserError) as refused:
-        console.read_file(str(big))
-    assert str(refused.value.message) == f"Can't read {big}: it is over 1 MB, the most /import " \
-        "reads."

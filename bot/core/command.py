@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.core.actor import Actor
@@ -25,7 +26,9 @@ class Command:
     # Platform mentions in the options ("<@123>", "@ram") mapped to the person they name,
     # so a player can be bound to a real account when a game starts.
     mentions: Mapping[str, Actor] = field(default_factory=dict)
-    attachment: bytes | None = None  # a file sent with the command (/import)
+    # a file sent with the command (/import): its bytes, or the console's file (an export
+    # of a million hands is read from it, never held whole)
+    attachment: bytes | Path | None = None
     # The person whose message this command answers (a Telegram reply): /seat bob sent in
     # reply to Bob's message gives him the seat, @username or not.
     replied: Actor | None = None

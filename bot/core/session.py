@@ -8,6 +8,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from pathlib import Path
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -266,7 +267,7 @@ class Store(Protocol):
     async def close(self) -> None: ...
     # a big /import, written a batch at a time beside the other chats' commands: the reply
     # kept for it (reply_for(sessions, open)) and whether it was given before
-    async def import_file(self, chat: str, raw: bytes, origin_id: str | None,
+    async def import_file(self, chat: str, raw: bytes | Path, origin_id: str | None,
                           reply_for: Callable[[int, bool], Mapping[str, Any]],
                           step: Callable[[int, int | None, str], Awaitable[None]]
                           ) -> tuple[Mapping[str, Any], bool]: ...

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.i18n import _, _n
@@ -16,9 +16,10 @@ from bot.storage.database import READ_ONLY
 from bot.storage.events import export_events, import_events
 from bot.storage.migrations import RUMMY_SCALE, scale_rummy_points
 from bot.storage.rule_sets import insert_ignoring, key_of
-from bot.storage.tables import hand_rows, hands, payments, seasons, sessions
+from bot.storage.tables import chat_settings, hand_rows, hands, payments, seasons, sessions
 from bot.storage.validate import (
     FORMAT,
+    SETTINGS_KEYS,
     VERSION,
     Checked,
     Derived,
@@ -82,21 +83,38 @@ async def export_parts(conn: AsyncConnection, chat: str,
         rows = (await conn.execute(select(seasons).where(seasons.c.chat == chat)
                                    .order_by(seasons.c.id))).all()
         held = [{k: v for k, v in _plain(r).items() if k != "chat"} for r in rows]
-        yield "ledger", {"payments": paid, "seasons": held}
+        part: dict[str, Any] = {"payments": paid, "seasons": held}
+        row = (await conn.execute(select(chat_settings.c.data)
+                                  .where(chat_settings.c.chat == chat))).first()
+        if row is not None and isinstance(row[0], Mapping):  # where it moved stays here
+            part["settings"] = {k: v for k, v in row[0].items() if k in SETTINGS_KEYS}
+        yield "ledger", part
 
 
-IMPORTED = "import"  # a payment's recorder who sat at none of the file's games
+IMPORTED = "import"  # a recorder or starter who sat at none of the file's games
 
 
-def session_values(session: Mapping[str, Any], derived: Derived,
+def seated(person: str, checked: Checked) -> str:
+    """`person` if they sat at the file's games, else nobody (IMPORTED): an import never
+    gives an account the file names, but who never played, a say over what it brings (the
+    recorder may undo a hand or a payment, the starter may do anything in the game)."""
+    return person if person in checked.people else IMPORTED
+
+
+def session_values(session: Mapping[str, Any], derived: Derived, checked: Checked,
                    chat: str) -> dict[str, Any]:
     """What a session's row takes from the file beside its own fields: the chat, and what
     its hands make of it (never the file's word; rummy points in tenths, whatever the
     file's version): totals, hand count and money book. Its
-    live board stays with the chat it was in."""
-    return {"chat": chat, "totals": {str(k): v for k, v in derived.totals.items()},
+    live board stays with the chat it was in. Its starter is kept only if they sat at the
+    file's games, and so is who started a hand still waiting (they may drop it)."""
+    pending = session.get("pending")
+    if pending is not None:
+        pending = {**pending, "by": seated(pending["by"], checked)}
+    return {"chat": chat, "created_by": seated(session["created_by"], checked),
+            "totals": {str(k): v for k, v in derived.totals.items()},
             "hand_count": derived.hand_count, "money": derived.money, "board_ref": None,
-            "version": session.get("version") or 0}
+            "version": session.get("version") or 0, "pending": pending}
 
 
 def payment_values(payment: Mapping[str, Any], checked: Checked) -> dict[str, Any]:
@@ -104,9 +122,26 @@ def payment_values(payment: Mapping[str, Any], checked: Checked) -> dict[str, An
     anyone else becomes nobody's (IMPORTED), so only an admin may undo it, never an account
     the file names."""
     row = _dates({k: v for k, v in payment.items() if k != "id"})
-    if row["recorded_by"] not in checked.people:
-        row["recorded_by"] = IMPORTED
+    row["recorded_by"] = seated(row["recorded_by"], checked)
     return row
+
+
+async def restore_settings(conn: AsyncConnection | Any, chat: str, data: Mapping[str, Any],
+                           checked: Checked) -> None:
+    """The file's chat settings (version 5 on), where the chat has none of its own yet: a
+    link only to an account that sat at the file's games (a linked account counts as the
+    guest in /stats and the ledger, and may act on the guest's payments)."""
+    settings = data.get("settings")
+    if not settings:
+        return
+    had = (await conn.execute(select(func.count()).select_from(chat_settings)
+                              .where(chat_settings.c.chat == chat))).scalar_one()
+    if had:
+        return
+    kept = {k: v for k, v in settings.items() if k != "links"}
+    kept["links"] = {name: dict(to) for name, to in (settings.get("links") or {}).items()
+                     if to["id"] in checked.people}
+    await conn.execute(insert(chat_settings).values(chat=chat, data=kept))
 
 
 def head(chat: str) -> dict[str, Any]:
@@ -245,6 +280,7 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
     await check_empty(conn, target, data)
     writer = Writer(data, checked, target)
     await writer.write(conn)
+    await restore_settings(conn, target, data, checked)
     return len(data["sessions"])
 
 
@@ -276,68 +312,68 @@ async def check_empty(conn: AsyncConnection | Any, target: str,
 
 
 class Writer:
-    """A checked file's rows, written into `chat` a batch at a time (or all at once): it
-    keeps its place between batches, each of which may be a transaction of its own."""
+    """A checked file's rows written into `chat`: a session's row (`begin`), its hands a
+    batch at a time (`hands`), what they make of it (`end`), and at last the payments and
+    seasons (`rest`). Each step may be a transaction of its own (importer.py), and the
+    hands need not be in `data` (an import streams them)."""
 
     def __init__(self, data: Mapping[str, Any], checked: Checked, chat: str) -> None:
         self.data, self.checked, self.chat = data, checked, chat
         # points kept in the units of their time: a version 1 file had whole rummy points
         self.scale = RUMMY_SCALE if data.get("version") == 1 else 1
-        self.session = 0  # the next session to write (or the one whose hands are going)
-        self.hand = 0  # its next hand
-        self.session_id: int | None = None  # its row, once written
+        self.session_id: int | None = None  # the row of the session whose hands are going
         self.old_to_new: dict[int, int] = {}
-        self.named: dict[int | None, set[int]] = {}
-        self.rest_done = False  # payments and seasons
+        self.named: set[int] = set()
         self.hands_written = 0
 
-    async def write(self, conn: AsyncConnection | Any, budget: int | None = None) -> bool:
-        """Write up to `budget` hands (all of them: None); True once everything is."""
-        found = self.data["sessions"]
-        left = budget
-        while self.session < len(found):
-            session = found[self.session]
-            if self.session_id is None:
-                values = _dates({k: v for k, v in session.items()
-                                 if k not in ("id", "hands", "events")})
-                values.update(session_values(session, self.checked.sessions[self.session],
-                                             self.chat))
-                self.session_id = (await conn.execute(
-                    insert(sessions).values(**values).returning(sessions.c.id))).scalar_one()
-                self.old_to_new = {}
-            count = len(session["hands"]) - self.hand if left is None \
-                else min(left, len(session["hands"]) - self.hand)
-            if count:
-                await self._hands(conn, session, session["hands"][self.hand:self.hand + count])
-                self.hand += count
-                self.hands_written += count
-                if left is not None:
-                    left -= count
-            if self.hand < len(session["hands"]):
-                return False  # this batch is full
-            # version 4 on: the session's events (rules, seats), once its hands are in
-            await import_events(conn, self.session_id, session.get("events") or [])
-            self.session, self.hand, self.session_id = self.session + 1, 0, None
-            if left == 0 and self.session < len(found):
-                return False
-        if not self.rest_done:
-            for payment in self.data.get("payments") or []:  # version 3 on: the ledger
-                row = payment_values(payment, self.checked)
-                await conn.execute(insert(payments).values(chat=self.chat, **row))
-            for season in self.data.get("seasons") or []:  # version 3 on: the seasons
-                row = _dates({k: v for k, v in season.items() if k != "id"})
-                await conn.execute(insert(seasons).values(chat=self.chat, **row))
-            self.rest_done = True
-        return True
+    async def write(self, conn: AsyncConnection | Any) -> None:
+        """Everything, in this transaction (the file whole in `data`, hands and all)."""
+        for session, derived in zip(self.data["sessions"], self.checked.sessions,
+                                    strict=True):
+            named = {h["replaced_by"] for h in session["hands"]
+                     if h.get("replaced_by") is not None}
+            await self.begin(conn, session, named, derived)
+            await self.hands(conn, session, session["hands"])
+            await self.end(conn, session)
+        await self.rest(conn)
 
-    async def _hands(self, conn: AsyncConnection | Any, session: Mapping[str, Any],
-                     batch: list[Mapping[str, Any]]) -> None:
-        if self.session_id not in self.named:
-            # the hands another hand names as its replacement (the bot names none; a file
-            # may): their new ids are read back, one by one; the rest go in together
-            self.named = {self.session_id: {h["replaced_by"] for h in session["hands"]
-                                            if h.get("replaced_by") is not None}}
-        named = self.named[self.session_id]
+    async def begin(self, conn: AsyncConnection | Any, session: Mapping[str, Any],
+                    named: set[int], derived: Derived | None = None) -> None:
+        """The session's row: with what its hands make of it, or, while they are still to
+        come, with nothing yet (`end` writes it). `named`: the ids of its hands another
+        hand names as its replacement (the bot names none; a file may)."""
+        values = _dates({k: v for k, v in session.items()
+                         if k not in ("id", "hands", "events")})
+        values.update(session_values(session, derived or Derived({}, 0, {}), self.checked,
+                                     self.chat))
+        self.session_id = (await conn.execute(
+            insert(sessions).values(**values).returning(sessions.c.id))).scalar_one()
+        self.old_to_new, self.named = {}, named
+
+    async def end(self, conn: AsyncConnection | Any, session: Mapping[str, Any],
+                  derived: Derived | None = None) -> None:
+        """The session's hands are in: what they make of it (unless `begin` had it), then
+        its events (version 4 on: rules, seats)."""
+        if derived is not None:
+            values = session_values(session, derived, self.checked, self.chat)
+            await conn.execute(update(sessions).where(sessions.c.id == self.session_id).values(
+                totals=values["totals"], hand_count=values["hand_count"],
+                money=values["money"]))
+        await import_events(conn, self.session_id, session.get("events") or [])
+        self.session_id = None
+
+    async def rest(self, conn: AsyncConnection | Any) -> None:
+        for payment in self.data.get("payments") or []:  # version 3 on: the ledger
+            row = payment_values(payment, self.checked)
+            await conn.execute(insert(payments).values(chat=self.chat, **row))
+        for season in self.data.get("seasons") or []:  # version 3 on: the seasons
+            row = _dates({k: v for k, v in season.items() if k != "id"})
+            await conn.execute(insert(seasons).values(chat=self.chat, **row))
+
+    async def hands(self, conn: AsyncConnection | Any, session: Mapping[str, Any],
+                    batch: list[Mapping[str, Any]]) -> None:
+        """The next hands of the session `begin` wrote: named ones one by one (their new
+        ids are read back), the rest in one executemany."""
         rows: list[dict[str, Any]] = []
         sets: dict[int, str] = {}  # the batch's rule sets, kept once (rule_sets.py)
         for hand in batch:
@@ -349,8 +385,9 @@ class Writer:
                 row["summary"] = DERIVED  # what scoring it again says: derived when shown
             row["deltas"] = scale_rummy_points(session["game"], hand["deltas"], self.scale)
             row["replaced_by"] = self.old_to_new.get(row.get("replaced_by") or -1)
+            row["recorded_by"] = seated(row["recorded_by"], self.checked)  # as a payment's
             row = {c: row.get(c) for c in HAND_ROW}
-            if hand["id"] in named:
+            if hand["id"] in self.named:
                 if rows:
                     await conn.execute(insert(hands), rows)
                     rows = []
@@ -364,6 +401,7 @@ class Writer:
             await conn.execute(insert_ignoring(conn.dialect.name, [
                 {"session_id": self.session_id, "rules_key": k, "rules": r}
                 for k, r in sets.items()]))
+        self.hands_written += len(batch)
 
 
 HAND_ROW = [c.name for c in hands.columns if c.name != "id"]

@@ -1,12 +1,14 @@
 """An /import too big for one command's transaction, done beside the other chats' commands.
 
-The file is read and checked a step at a time (bot/storage/reading.py, validate.checking),
-then written a batch of hands at a time, each batch a transaction of its own, under a
-staging chat key nobody uses ("import:<time>:<id>"), so no chat shows half an import; the
-last transaction checks the chat is still empty and moves the rows to it at once. An
-import that fails or is given up is taken away; one left by a process that died is swept
-away by the next big import a day later. Between steps the event loop runs other chats'
-commands; on SQLite, whose writers take turns, they queue between batches.
+The file is never held whole: it is read twice from what was sent (its bytes, gzipped or
+not, or the console's file), unpacked a chunk at a time (bot/storage/reading.py). The first
+read checks its shape and keeps it without the hands; the second checks the hands one at a
+time (validate.SessionCheck) and writes them a batch at a time, each batch a transaction of
+its own, under a staging chat key nobody uses ("import:<time>:<id>"), so no chat shows half
+an import; the last transaction checks the chat is still empty and moves the rows to it at
+once. An import that fails or is given up is taken away; one left by a process that died
+is swept away by the next big import a day later. Between steps the event loop runs other
+chats' commands; on SQLite, whose writers take turns, they queue between batches.
 """
 
 from __future__ import annotations
@@ -14,16 +16,16 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Generator, Mapping
+from collections.abc import Awaitable, Callable, Generator, Iterator, Mapping
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
 
-from bot.storage.backup import Writer, check_empty
-from bot.storage.reading import reading
+from bot.storage.backup import Writer, check_empty, restore_settings
+from bot.storage.reading import STEP, Source, changed, outline, walk_hands
 from bot.storage.retention import pruned
 from bot.storage.tables import hands, payments, seasons, sessions
-from bot.storage.validate import checking
+from bot.storage.validate import heads, tail
 
 BATCH = 1_000  # hands a transaction
 STAGING = "import:"  # the chat key prefix of an import being written
@@ -44,25 +46,61 @@ async def _stepped(steps: Generator[int, None, Any], step: Step, total: int | No
         await asyncio.sleep(0)  # the other chats' turn
 
 
-async def import_file(store: Any, chat: str, raw: bytes, origin_id: str | None,
+def _next_hand(walk: Iterator[tuple[int, Any]], index: int) -> Any:
+    """The next hand of session `index` on the second read: the first read counted it."""
+    found = next(walk, None)
+    if found is None or found[0] != index:
+        raise changed()
+    return found[1]
+
+
+async def import_file(store: Any, chat: str, source: Source, origin_id: str | None,
                       reply_for: Callable[[int, bool], Mapping[str, Any]],
                       step: Step) -> tuple[Mapping[str, Any], bool]:
-    """Import `raw` into an empty `chat`: (the reply kept for it, whether it was already
+    """Import `source` into an empty `chat`: (the reply kept for it, whether it was already
     given: the same message handled before). RestoreError says what is wrong with the file;
     nothing is then left anywhere. `reply_for(sessions, open)` makes the reply, which is
     kept with the origin in the transaction that shows the import."""
-    data = await _stepped(reading(raw), step, None, "reading")
-    checked = await _stepped(checking(data), step, None, "reading")
+    shape = await _stepped(outline(source), step, None, "reading")
+    data = shape.data
+    checked, checks = heads(data, shape.counts)  # all but the hands, payments and seasons
+    total = sum(shape.counts)
     await _sweep(store)
     staging = f"{STAGING}{int(time.time())}:{uuid.uuid4().hex}"
     writer = Writer(data, checked, staging)
+
+    async def written(session: Mapping[str, Any], batch: list[Any], first: bool,
+                      named: set[int], last: bool) -> None:
+        async with store.transaction(staging) as tx:
+            if first:
+                await writer.begin(tx.conn, session, named)
+            await writer.hands(tx.conn, session, batch)
+            if last:
+                await writer.end(tx.conn, session, checked.sessions[-1])
+        await step(writer.hands_written, total, "writing")
+
+    walk = walk_hands(source)
     try:
-        while True:
-            async with store.transaction(staging) as tx:
-                finished = await writer.write(tx.conn, BATCH)
-            await step(writer.hands_written, checked.hands, "writing")
-            if finished:
-                break
+        for index, (session, check) in enumerate(zip(data["sessions"], checks, strict=True)):
+            batch: list[Any] = []
+            first = True
+            for _no in range(shape.counts[index]):
+                hand = _next_hand(walk, index)
+                check.hand(hand)
+                batch.append(hand)
+                if len(batch) == BATCH:
+                    await written(session, batch, first, shape.named[index], False)
+                    batch, first = [], False
+                elif checked.hands % STEP == 0:
+                    await step(writer.hands_written, total, "writing")
+                    await asyncio.sleep(0)  # the other chats' turn
+            checked.sessions.append(check.finish())
+            await written(session, batch, first, shape.named[index], True)
+        if next(walk, None) is not None:
+            raise changed()
+        await _stepped(tail(data, checked), step, total, "writing")
+        async with store.transaction(staging) as tx:
+            await writer.rest(tx.conn)
         async with store.transaction(chat) as tx:
             if origin_id is not None:
                 previous = await tx.origin_reply(origin_id)
@@ -76,6 +114,7 @@ async def import_file(store: Any, chat: str, raw: bytes, origin_id: str | None,
             for table in (sessions, payments, seasons):
                 await tx.conn.execute(update(table).where(table.c.chat == staging)
                                       .values(chat=chat))
+            await restore_settings(tx.conn, chat, data, checked)
             opened = any(s["status"] == "open" for s in data["sessions"])
             reply = reply_for(len(data["sessions"]), opened)
             if origin_id is not None:
@@ -87,6 +126,8 @@ async def import_file(store: Any, chat: str, raw: bytes, origin_id: str | None,
         # given up (an error, a timeout, a cancel): what was written goes, whatever happens
         await asyncio.shield(_discard_in(store, staging))
         raise
+    finally:
+        walk.close()  # the file, closed now, not when the reader is collected
 
 
 async def _discard_in(store: Any, staging: str) -> None:

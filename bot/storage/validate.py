@@ -11,19 +11,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core.command import Actor
 from bot.core.errors import UserError
 from bot.core.games import GAMES
 from bot.core.games.base import Game, PlayContext
 from bot.core.grammar import clip
-from bot.core.i18n import Msg, Text, _
+from bot.core.i18n import AUTO, LANGUAGES, Msg, Text, _
 from bot.core.ledger import MAX_AMOUNT, amount_decimals
 from bot.core.money import MoneyBook, against_average, book_add, hand_money, money_places
 from bot.core.players import Player, Roster, check_name
 from bot.core.rules import RuleSpec
 from bot.core.seasons import season_key, season_name
-from bot.core.session import ENDED, OPEN
+from bot.core.session import ENDED, LIVE, NEW_EACH, OPEN
 from bot.storage.events import check_events
 from bot.storage.migrations import RUMMY_SCALE
 from bot.storage.tables import hand_rows, payments, seasons, sessions
@@ -31,16 +32,20 @@ from bot.storage.tables import hand_rows, payments, seasons, sessions
 FORMAT = "maalbot-backup"
 # 2: marriage_rummy points are tenths (migration 7); 1 is scaled on restore. 3: the chat's
 # ledger (its payments) may come along; 1 and 2 have none and read as before. 4: each
-# session's event log (`events`, migration 13); files before it have none.
-VERSION = 4
-READS = (1, 2, 3, 4)
+# session's event log (`events`, migration 13); files before it have none. 5: the chat's
+# settings (`settings`: timezone, language, board, links) may come along; before, none.
+VERSION = 5
+READS = (1, 2, 3, 4, 5)
 SESSION_KEYS = {c.name for c in sessions.columns} | {"hands", "events"}
 HAND_KEYS = {c.name for c in hand_rows.columns}  # as files carry them
 PLAYER_KEYS = set(Player.__dataclass_fields__)
 PAYMENT_KEYS = {c.name for c in payments.columns} - {"chat"}
 # what /export adds for people to read (the balances): recomputed, never imported
 SEASON_KEYS = {c.name for c in seasons.columns} - {"chat"}
-TOP_KEYS = {"format", "version", "chat", "sessions", "payments", "seasons", "balances"}
+TOP_KEYS = {"format", "version", "chat", "sessions", "payments", "seasons", "balances",
+            "settings"}
+SETTINGS_KEYS = {"timezone", "language", "board", "links"}  # never where the chat moved
+MAX_LINKS = 10_000
 MAX_SEASONS = 10_000
 MAX_PAYMENTS = 1_000_000
 MAX_SESSIONS, MAX_HANDS = 10_000, 1_000_000
@@ -68,6 +73,7 @@ MAX_NAME = 100  # a display name (a recorder's, a payer's; players' are check_na
 MAX_ID = 200  # a person's id, an origin id, a handle, a board's message
 MAX_SUMMARY = 20_000  # a hand's summary as kept (its messages and values)
 MAX_REASON = 2_000  # why a hand was undone or replaced, as kept
+MAX_TIMEZONE = 64  # as /settings allows
 MAX_VERSION = 2**31 - 1  # sessions.version is an INTEGER (32 bits on PostgreSQL)
 # a game's own data (a hand's inputs, the game state, a waiting hand): a few levels, a few
 # thousand values, short texts and numbers within 10^15
@@ -91,7 +97,11 @@ class Checked:
 
     sessions: list[Derived] = field(default_factory=list)
     people: set[str] = field(default_factory=set)
-    hands: int = 0
+    hands: int = 0  # checked so far
+    counted: int = 0  # in the sessions whose own fields are checked
+    # currency -> the decimals a payment in it may have, as /paid allows: cents, or finer
+    # where the file's hands made finer amounts (kept only when the file has payments)
+    places: dict[str, int] | None = None
 
 
 def check_backup(data: Any) -> Checked:
@@ -108,6 +118,25 @@ def check_backup(data: Any) -> Checked:
 def checking(data: Any) -> Generator[int, None, Checked]:
     """check_backup a step at a time: yields the hands checked so far every STEP hands, so
     an import of a big file lets other chats' commands run between steps."""
+    found = data.get("sessions") if isinstance(data, Mapping) else None
+    counts = [len(s["hands"]) if isinstance(s, Mapping) and isinstance(s.get("hands"), list)
+              else 0 for s in found] if isinstance(found, list) else []
+    checked, sessions = heads(data, counts)
+    for session, check in zip(found, sessions, strict=True):
+        for hand in session["hands"]:
+            check.hand(hand)
+            if checked.hands % STEP == 0:
+                yield checked.hands
+        checked.sessions.append(check.finish())
+    yield from tail(data, checked)
+    return checked
+
+
+def heads(data: Any, counts: list[int]) -> tuple[Checked, list[SessionCheck]]:
+    """The file checked but for its hands, its payments and its seasons: its format, and
+    each session's own fields (`counts`: how many hands each has). Then each session's
+    hands are checked in order (SessionCheck.hand), the session finished, and `tail`
+    checks the rest. An import streams the hands here: they need not be in `data`."""
     if not isinstance(data, Mapping) or data.get("format") != FORMAT \
             or data.get("version") not in READS:
         raise RestoreError(_("this is not a Maalbot export (format {format}, version {versions})",
@@ -116,24 +145,25 @@ def checking(data: Any) -> Generator[int, None, Checked]:
     if not isinstance(found, list) or len(found) > MAX_SESSIONS:
         raise RestoreError(_("`sessions` must be a list of at most {n} sessions",
                              n=f"{MAX_SESSIONS:,}"))
-    checked = Checked()
-    open_sessions = 0
-    for i, session in enumerate(found, 1):
-        where = _("session {no}", no=i)
-        derived = yield from _check_session(session, where, checked, data["version"])
-        checked.sessions.append(derived)
-        open_sessions += session["status"] == OPEN
-    if open_sessions > 1:
-        raise RestoreError(_("more than one open game: a chat has one at a time"))
     _only(data, TOP_KEYS, _("the file"))
-    checked.people = _people(found)
+    # the currencies' decimals are counted only for payments to be checked against them
+    checked = Checked(places={} if data.get("payments") is not None else None)
+    checks = [SessionCheck(session, i, checked, data["version"], count)
+              for i, (session, count) in enumerate(zip(found, counts, strict=True), 1)]
+    if sum(session["status"] == OPEN for session in found) > 1:
+        raise RestoreError(_("more than one open game: a chat has one at a time"))
+    return checked, checks
+
+
+def tail(data: Mapping[str, Any], checked: Checked) -> Generator[int, None, None]:
+    """The payments and seasons, once every session is checked."""
     paid = data.get("payments")
     if paid is not None:
         if not isinstance(paid, list) or len(paid) > MAX_PAYMENTS:
             raise RestoreError(_("`payments` must be a list of at most {n}", n=f"{MAX_PAYMENTS:,}"))
-        money = _money_places(found)
+        assert checked.places is not None
         for i, payment in enumerate(paid, 1):
-            _check_payment(payment, _("payment {no}", no=i), checked.people, money)
+            _check_payment(payment, _("payment {no}", no=i), checked.people, checked.places)
             if i % STEP == 0:
                 yield checked.hands
     held = data.get("seasons")
@@ -143,42 +173,33 @@ def checking(data: Any) -> Generator[int, None, Checked]:
         for i, season in enumerate(held, 1):
             _check_season(season, _("season {no}", no=i))
         _check_seasons(held)
-    return checked
+    if data.get("settings") is not None:
+        _check_settings(data["settings"], _("the chat's settings"))
 
 
-def _people(sessions: list[Mapping[str, Any]]) -> set[str]:
-    """Every person the file's games seat, keyed as the ledger keys them before links: an
-    account by its id, a guest by `name:` and the name."""
-    found: set[str] = set()
-    for session in sessions:
-        for player in session["players"]:
-            found.add(player.get("user_id") or f"name:{player['name'].lower()}")
-    return found
-
-
-def _money_places(sessions: list[Mapping[str, Any]]) -> dict[str, int]:
-    """currency -> the decimals a payment in it may have, as /paid allows: cents, or finer
-    where the file's hands made finer amounts. Every currency the games were played for."""
-    places: dict[str, int] = {}
-    for session in sessions:
-        game = GAMES[session["game"]]
-        rules = game.rulebook.complete(session["rules"])
-        try:
-            if rules.get("currency") or Decimal(str(rules.get("rate", "1"))) != 1:
-                places.setdefault(str(rules.get("currency") or ""), 2)
-            for hand in session["hands"]:  # checked: their deltas and rules are sound
-                money = hand_money({int(k): v for k, v in hand["deltas"].items()},
-                                   hand["rules"], game.point_places)
-                if money is not None:
-                    currency, amounts = money
-                    if game.money_against_average:  # Call Break's: finer decimals
-                        amounts = against_average(amounts, amounts)
-                    places[currency] = max(places.get(currency, 2),
-                                           money_places(amounts.values()))
-        except (InvalidOperation, TypeError, ValueError):
-            raise RestoreError(_("session {session}: a rate is not a number",
-                                 session=session['id'])) from None
-    return places
+def _check_settings(settings: Any, where: Text) -> None:
+    """Settings /settings and /link could have saved."""
+    if not isinstance(settings, Mapping):
+        raise RestoreError(_("{where} is not an object", where=where))
+    _only(settings, SETTINGS_KEYS, where)
+    _text(settings, "timezone", where, MAX_TIMEZONE, optional=True)
+    timezone = settings.get("timezone")
+    try:
+        if timezone is not None:
+            ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise RestoreError(_("{where}: `{key}` has the wrong type", where=where,
+                             key="timezone")) from None
+    for key, allowed in (("language", {AUTO, *LANGUAGES}), ("board", {LIVE, NEW_EACH})):
+        if settings.get(key) is not None and settings[key] not in allowed:
+            raise RestoreError(_("{where}: `{key}` has the wrong type", where=where, key=key))
+    links = settings.get("links") or {}
+    if not isinstance(links, Mapping) or len(links) > MAX_LINKS or not all(
+            isinstance(name, str) and len(name) <= MAX_NAME and isinstance(to, Mapping)
+            and set(to) == {"id", "name"} and isinstance(to["id"], str)
+            and len(to["id"]) <= MAX_ID and isinstance(to["name"], str)
+            and len(to["name"]) <= MAX_NAME for name, to in links.items()):
+        raise RestoreError(_("{where}: `{key}` has the wrong type", where=where, key="links"))
 
 
 def _check_seasons(held: list[Mapping[str, Any]]) -> None:
@@ -277,84 +298,141 @@ def _check_payment(payment: Any, where: Text, people: set[str],
     _date(payment.get("voided_at"), _field(where, "voided_at"), optional=True)
 
 
-def _check_session(session: Any, where: Text, checked: Checked,
-                   version: int) -> Generator[int, None, Derived]:
-    if not isinstance(session, Mapping):
-        raise RestoreError(_("{where} is not an object", where=where))
-    _only(session, SESSION_KEYS, where)
-    for key in ("id", "game", "status", "players", "rules", "totals", "hand_count",
-                "created_by", "created_at", "hands"):
-        if key not in session:
-            raise RestoreError(_("{where} has no `{key}`", where=where, key=key))
-    game = GAMES.get(session["game"]) if isinstance(session["game"], str) else None
-    if game is None:
-        raise RestoreError(_("{where}: unknown game `{game}`; games: {games}", where=where,
-                             game=str(session["game"])[:30], games=", ".join(GAMES)))
-    # the game's title is data text of its catalogue: a message, shown translated
-    where = _("{where} ({game})", where=where, game=Msg(game.title))
-    _whole(session, "id", where)
-    _whole(session, "hand_count", where, 0, MAX_HANDS)
-    _whole(session, "version", where, 0, MAX_VERSION, optional=True)
-    _kind(session, "totals", Mapping, where)
-    _kind(session, "hands", list, where)
-    _text(session, "created_by", where, MAX_ID)
-    _text(session, "board_ref", where, MAX_ID, optional=True)
-    _date(session.get("created_at"), _field(where, "created_at"))
-    _date(session.get("ended_at"), _field(where, "ended_at"), optional=True)
-    if session["status"] not in (OPEN, ENDED):
-        raise RestoreError(_("{where}: status is {open} or {ended}", where=where, open=OPEN,
-                             ended=ENDED))
-    rules = _check_rules(game, session["rules"], _field(where, "rules"))
-    seats = _check_players(session["players"], where)
-    if len(session["hands"]) + checked.hands > MAX_HANDS:
-        raise RestoreError(_("more than {n} hands in all", n=f"{MAX_HANDS:,}"))
-    # a game's board columns: its players' seats, or Tranca's sides (1, 2, 3)
-    columns = seats if game.player_columns else {1, 2, 3}
-    totals = _numbers(session["totals"], _field(where, "totals"), MAX_HANDS * MAX_HAND_POINTS)
-    if not set(totals) <= columns:
-        raise RestoreError(_("{where}: totals for a column that is not at the table", where=where))
-    # a version 1 file's rummy points were whole: what they make is kept in tenths now
-    scale = RUMMY_SCALE if version == 1 and game.key == "marriage_rummy" else 1
-    roster = Roster([Player.from_json(p) for p in session["players"]])
-    states = _States(game, roster, where)
-    live: dict[int, dict[int, int]] = {}
-    book: MoneyBook = {}
-    rule_sets: dict[object, None] = {}  # the hands' rules, checked once per distinct set
-    for j, hand in enumerate(session["hands"], 1):
-        no, deltas = _check_hand(hand, _("{where}, hand entry {no}", where=where, no=j),
-                                 game, columns, seats, rule_sets, states)
+class SessionCheck:
+    """One session checked: its own fields when made, then its hands one at a time (in the
+    file's order), then what they make of it (`finish`). Holds no hand: a session of a
+    million hands is checked in a few megabytes."""
+
+    def __init__(self, session: Any, no: int, checked: Checked, version: int,
+                 count: int) -> None:
+        where: Text = _("session {no}", no=no)
+        if not isinstance(session, Mapping):
+            raise RestoreError(_("{where} is not an object", where=where))
+        _only(session, SESSION_KEYS, where)
+        for key in ("id", "game", "status", "players", "rules", "totals", "hand_count",
+                    "created_by", "created_at", "hands"):
+            if key not in session:
+                raise RestoreError(_("{where} has no `{key}`", where=where, key=key))
+        game = GAMES.get(session["game"]) if isinstance(session["game"], str) else None
+        if game is None:
+            raise RestoreError(_("{where}: unknown game `{game}`; games: {games}", where=where,
+                                 game=str(session["game"])[:30], games=", ".join(GAMES)))
+        # the game's title is data text of its catalogue: a message, shown translated
+        where = _("{where} ({game})", where=where, game=Msg(game.title))
+        _whole(session, "id", where)
+        _whole(session, "hand_count", where, 0, MAX_HANDS)
+        _whole(session, "version", where, 0, MAX_VERSION, optional=True)
+        _kind(session, "totals", Mapping, where)
+        _kind(session, "hands", list, where)
+        _text(session, "created_by", where, MAX_ID)
+        _text(session, "board_ref", where, MAX_ID, optional=True)
+        _date(session.get("created_at"), _field(where, "created_at"))
+        _date(session.get("ended_at"), _field(where, "ended_at"), optional=True)
+        if session["status"] not in (OPEN, ENDED):
+            raise RestoreError(_("{where}: status is {open} or {ended}", where=where,
+                                 open=OPEN, ended=ENDED))
+        self.rules = _check_rules(game, session["rules"], _field(where, "rules"))
+        seats = _check_players(session["players"], where)
+        checked.counted += count
+        if checked.counted > MAX_HANDS:
+            raise RestoreError(_("more than {n} hands in all", n=f"{MAX_HANDS:,}"))
+        if session["hand_count"] > count:  # fewer hands than it says are live
+            raise RestoreError(_("{where}: the live hands are not numbered 1 to hand_count "
+                                 "({count})", where=where, count=session['hand_count']))
+        # every person the games seat, keyed as the ledger keys them before links: an
+        # account by its id, a guest by `name:` and the name
+        checked.people |= {p.get("user_id") or f"name:{p['name'].lower()}"
+                           for p in session["players"]}
+        # a game's board columns: its players' seats, or Tranca's sides (1, 2, 3)
+        self.columns = seats if game.player_columns else {1, 2, 3}
+        self.seats = seats
+        self.totals = _numbers(session["totals"], _field(where, "totals"),
+                               MAX_HANDS * MAX_HAND_POINTS)
+        if not set(self.totals) <= self.columns:
+            raise RestoreError(_("{where}: totals for a column that is not at the table",
+                                 where=where))
+        # a version 1 file's rummy points were whole: what they make is kept in tenths now
+        self.scale = RUMMY_SCALE if version == 1 and game.key == "marriage_rummy" else 1
+        self.roster = Roster([Player.from_json(p) for p in session["players"]])
+        self.states = _States(game, self.roster, where)
+        self.session, self.game, self.where, self.checked = session, game, where, checked
+        self.live = bytearray(session["hand_count"] + 1)  # 1 where hand no is live
+        self.sums: dict[int, int] = {}
+        self.book: MoneyBook = {}
+        self.rule_sets: dict[object, None] = {}  # the hands' rules, each distinct set once
+        self.entries = 0
+        places = checked.places
+        if places is not None:  # the currency the game is played for, at cents at least
+            try:
+                if self.rules.get("currency") or Decimal(str(self.rules.get("rate", "1"))) != 1:
+                    places.setdefault(str(self.rules.get("currency") or ""), 2)
+            except (InvalidOperation, TypeError, ValueError):
+                raise self._no_rate() from None
+
+    def _no_rate(self) -> RestoreError:
+        return RestoreError(_("session {session}: a rate is not a number",
+                              session=self.session['id']))
+
+    def hand(self, hand: Any) -> None:
+        """The next hand of the session."""
+        self.entries += 1
+        where = _("{where}, hand entry {no}", where=self.where, no=self.entries)
+        game = self.game
+        if len(self.rule_sets) > 10_000:  # a cache: a file of ever other rules stays small
+            self.rule_sets.clear()
+        no, deltas = _check_hand(hand, where, game, self.columns, self.seats, self.rule_sets,
+                                 self.states)
         if hand.get("voided_at") is None:
-            if no in live:
-                raise RestoreError(_("{where}: hand {no} is live twice", where=where, no=no))
-            live[no] = deltas
-            book_add(book, {k: v * scale for k, v in deltas.items()}, hand["rules"],
+            if no >= len(self.live):  # past hand_count: they can't be numbered 1 to it
+                raise RestoreError(_("{where}: the live hands are not numbered 1 to "
+                                     "hand_count ({count})", where=self.where,
+                                     count=self.session['hand_count']))
+            if self.live[no]:
+                raise RestoreError(_("{where}: hand {no} is live twice", where=self.where,
+                                     no=no))
+            self.live[no] = 1
+            for column, points in deltas.items():
+                self.sums[column] = self.sums.get(column, 0) + points
+            book_add(self.book, {k: v * self.scale for k, v in deltas.items()}, hand["rules"],
                      game.point_places)
-        checked.hands += 1
-        if checked.hands % STEP == 0:
-            yield checked.hands
-    if sorted(live) != list(range(1, len(live) + 1)) or len(live) != session["hand_count"]:
-        raise RestoreError(_("{where}: the live hands are not numbered 1 to hand_count ({count})",
-                             where=where, count=session['hand_count']))
-    sums: dict[int, int] = {}
-    for deltas in live.values():
-        for column, points in deltas.items():
-            sums[column] = sums.get(column, 0) + points
-    if any(sums.get(c, 0) != totals.get(c, 0) for c in set(sums) | set(totals)):
-        raise RestoreError(_("{where}: the totals are not the sum of the hands", where=where))
-    _check_money(session.get("money"), book, _field(where, "money"))
-    state = session.get("game_state")
-    pending = session.get("pending")
-    if session["status"] == ENDED and pending is not None:
-        raise RestoreError(_("{where}: a finished game has a hand waiting", where=where))
-    states.check(state, _field(where, "game_state"), totals, rules,
-                 ended=session["status"] == ENDED)
-    if pending is not None:
-        _check_pending(game, roster, rules, pending, _field(where, "pending"))
-    wrong = check_events(session.get("events", []), where)  # the event log (version 4)
-    if wrong is not None:
-        raise RestoreError(wrong)
-    return Derived({c: sums.get(c, 0) * scale for c in set(sums) | set(totals)}, len(live),
-                   book)
+        places = self.checked.places
+        if places is not None:  # the decimals its money has: a payment may have as many
+            try:
+                money = hand_money(deltas, hand["rules"], game.point_places)
+            except (InvalidOperation, TypeError, ValueError):
+                raise self._no_rate() from None
+            if money is not None:
+                currency, amounts = money
+                if game.money_against_average:  # Call Break's: finer decimals
+                    amounts = against_average(amounts, amounts)
+                places[currency] = max(places.get(currency, 2), money_places(amounts.values()))
+        self.checked.hands += 1
+
+    def finish(self) -> Derived:
+        """What the session's hands make of it, once every hand is checked."""
+        session, where, totals, sums = self.session, self.where, self.totals, self.sums
+        if not all(self.live[1:]):
+            raise RestoreError(_("{where}: the live hands are not numbered 1 to hand_count "
+                                 "({count})", where=where, count=session['hand_count']))
+        if any(sums.get(c, 0) != totals.get(c, 0) for c in set(sums) | set(totals)):
+            raise RestoreError(_("{where}: the totals are not the sum of the hands",
+                                 where=where))
+        _check_money(session.get("money"), self.book, _field(where, "money"))
+        state = session.get("game_state")
+        pending = session.get("pending")
+        if session["status"] == ENDED and pending is not None:
+            raise RestoreError(_("{where}: a finished game has a hand waiting", where=where))
+        self.states.check(state, _field(where, "game_state"), totals, self.rules,
+                          ended=session["status"] == ENDED)
+        if pending is not None:
+            _check_pending(self.game, self.roster, self.rules, pending,
+                           _field(where, "pending"))
+        wrong = check_events(session.get("events", []), where)  # the event log (version 4)
+        if wrong is not None:
+            raise RestoreError(wrong)
+        scale = self.scale
+        return Derived({c: sums.get(c, 0) * scale for c in set(sums) | set(totals)},
+                       sum(self.live), self.book)
 
 
 def _check_rules(game: Game, rules: Any, where: Text) -> dict[str, Any]:

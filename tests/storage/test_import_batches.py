@@ -105,3 +105,111 @@ async def test_other_chats_go_on_between_batches_and_a_refused_file_leaves_nothi
 
         chats = {r[0] for r in await tx.conn.execute(select(func.distinct(sessions.c.chat)))}
     assert chats == {"chat-1", "other", "into"}, chats
+
+
+async def chats_kept(store: SqlStore) -> tuple[set[str], int]:
+    """The chats any session is kept under, and how many hands are kept in all."""
+    from sqlalchemy import func, select
+
+    from bot.storage.tables import hands, sessions
+
+    async with store.transaction("x", write=False) as tx:
+        chats = {r[0] for r in await tx.conn.execute(select(func.distinct(sessions.c.chat)))}
+        count = (await tx.conn.execute(select(func.count()).select_from(hands))).scalar_one()
+    return chats, count
+
+
+def fields_last(data: dict) -> str:
+    """The export as JSON with each session's hands before its own fields: a file may give
+    them in any order, and a streamed import reads it in the order given."""
+    sessions = []
+    for session in data["sessions"]:
+        rest = {k: v for k, v in session.items() if k != "hands"}
+        sessions.append('{"hands": ' + json.dumps(session["hands"]) + ", "
+                        + json.dumps(rest)[1:])
+    head = {k: v for k, v in data.items() if k != "sessions"}
+    return json.dumps(head)[:-1] + ', "sessions": [' + ", ".join(sessions) + "]}"
+
+
+async def test_the_console_file_of_a_big_export_is_streamed_in_any_key_order(
+        store: SqlStore, monkeypatch, tmp_path):
+    """/import PATH hands the file itself over, gzipped or not: read a chunk at a time
+    (chunks far smaller than a hand here), the session's fields after its hands."""
+    import bot.storage.reading as reading
+
+    monkeypatch.setattr(exchange, "IN_ONE_GO", 100)
+    monkeypatch.setattr(importer, "BATCH", 4)
+    monkeypatch.setattr(reading, "CHUNK", 64)
+    service = Service(store)
+    data = grown(await exported(Table(service)), 30)
+    data["settings"] = {"timezone": "Asia/Kathmandu", "language": "en", "board": "new",
+                        "links": {}}  # the chat's, as /export all writes them
+    plain = tmp_path / "export.json"
+    plain.write_text(fields_last(data))
+    packed = tmp_path / "export.json.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    for chat, path in (("plain", plain), ("packed", packed)):
+        reply = await service.handle(Command(chat, ADMIN, "import", attachment=path))
+        assert reply.text == "Imported 1 session. /board shows the open one, /stats all of " \
+            "them.", reply.text
+        board = await Table(service, chat=chat).board()
+        # exported's two hands, 15 times each (seen pays 3, unseen 10; each loser gets
+        # maal x 3 players - all the maal - that): alice wins with 4 maal in all, bob
+        # 1x3-4-3 = -4, carol unseen -4-10 = -14, alice +18; then bob wins with 12 maal,
+        # alice 3x3-12-3 = -6, carol 8x3-12-3 = +9, bob -3
+        assert board["hand_count"] == 30
+        assert board["totals"] == {"alice": 15 * (18 - 6), "bob": 15 * (-4 - 3),
+                                   "carol": 15 * (-14 + 9)}, board["totals"]
+        async with store.transaction(chat, write=False) as tx:
+            settings = await tx.settings()
+        assert (settings.timezone, settings.board) == ("Asia/Kathmandu", "new")
+
+
+async def test_a_big_file_past_a_limit_is_refused_before_a_hand_is_written(
+        store: SqlStore, monkeypatch, tmp_path):
+    import bot.storage.reading as reading
+    import bot.storage.validate as validate
+
+    monkeypatch.setattr(exchange, "IN_ONE_GO", 100)
+    service = Service(store)
+    data = grown(await exported(Table(service)), 29)
+    undone = {**data["sessions"][0]["hands"][0], "id": 30,
+              "voided_at": "2026-01-01T00:00:00+00:00", "voided_by": "test:host"}
+    data["sessions"][0]["hands"].append(undone)  # 29 live hands, 30 in all
+    monkeypatch.setattr(validate, "MAX_HANDS", 29)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(data))
+    reply = await service.handle(Command("into", ADMIN, "import", attachment=path))
+    assert reply.text == "Not imported: more than 29 hands in all", reply.text
+    monkeypatch.setattr(validate, "MAX_HANDS", 1_000_000)
+    monkeypatch.setattr(reading, "MAX_UNPACKED", 2_000_000)
+    path.write_bytes(b" " * 2_000_001 + json.dumps(data).encode())
+    reply = await service.handle(Command("into", ADMIN, "import", attachment=path))
+    assert reply.text == "Not imported: the file unpacks to over 2 MB", reply.text
+    assert await chats_kept(store) == ({"chat-1"}, 2)  # the exported chat's two hands
+
+
+async def test_a_file_changed_while_it_is_imported_is_refused_and_leaves_nothing(
+        store: SqlStore, monkeypatch, tmp_path):
+    """The console's file is read twice: rewritten between the reads, it is not the
+    file that was checked, and what was written of it goes."""
+    import bot.storage.reading as reading
+
+    monkeypatch.setattr(exchange, "IN_ONE_GO", 100)
+    monkeypatch.setattr(exchange, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(importer, "BATCH", 4)
+    monkeypatch.setattr(reading, "CHUNK", 64)  # the rest of the file is still to be read
+    service = Service(store)
+    small = await exported(Table(service))
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(grown(small, 20)))
+
+    async def progress(line: str) -> None:
+        if line == "Importing: 8 of 20 hands written…":  # two batches in: now 12 hands
+            path.write_text(json.dumps(grown(small, 12)))
+
+    reply = await service.handle(Command("into", ADMIN, "import", attachment=path,
+                                         progress=progress))
+    assert reply.text == "Not imported: the file changed while it was being imported", \
+        reply.text
+    assert await chats_kept(store) == ({"chat-1"}, 2)

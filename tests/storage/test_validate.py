@@ -9,6 +9,7 @@ import json
 import pytest
 
 import bot.core.handlers.exchange as exchange
+import bot.storage.reading as reading
 from bot.core.command import Actor, Command
 from bot.core.grammar import parse_command_text
 from bot.core.service import Service
@@ -77,9 +78,10 @@ async def test_big_exports_travel_compressed(table: Table, monkeypatch):
     assert json.loads(gzip.decompress(reply.file.data))["sessions"][0]["hand_count"] == 2
     back = await import_into(table.service, "other", reply.file.data)
     assert back.ok and back.text.startswith("Imported 1 session")
-    monkeypatch.setattr(exchange, "MAX_UNPACKED", 10_000)
-    bomb = gzip.compress(b" " * 10_010)  # a small file that unpacks to too much
-    assert "unpacks to over" in (await import_into(table.service, "third", bomb)).text
+    monkeypatch.setattr(reading, "MAX_UNPACKED", 2_000_000)
+    bomb = gzip.compress(b" " * 2_000_001)  # a small file that unpacks to too much
+    refused = await import_into(table.service, "third", bomb)
+    assert refused.text == "Not imported: the file unpacks to over 2 MB", refused.text
 
 
 async def test_a_file_that_is_not_json_gets_our_words(table: Table):
@@ -322,6 +324,56 @@ async def test_a_payment_keeps_its_recorder_only_if_they_sat_at_the_games(table:
     assert "Undid payment 1" in (await fresh.ok("/undo payment:1")).text  # an admin may
 
 
+async def test_a_hand_and_a_game_keep_their_recorder_and_starter_only_if_seated(
+        table: Table):
+    """As a payment's recorder: a hand's recorder and a game's starter, named by the file,
+    keep their say over what the import brings only if they sat at the file's games."""
+    data = await exported(table)  # alice, bob and carol, seated by name; two hands
+    forged = copy.deepcopy(data)
+    session = forged["sessions"][0]
+    session["players"][0]["user_id"] = "test:alice"  # alice's seat is her account
+    session["created_by"] = "test:mallory"  # who never sat at a game of the file
+    session["hands"][1].update(recorded_by="test:mallory", recorded_by_name="mallory")
+    assert (await import_into(table.service, "fresh", json.dumps(forged).encode())).ok
+    fresh = Table(table.service, chat="fresh")
+    # mallory neither recorded the last hand nor started the game here: she may not undo it
+    refused = await fresh.error("/undo", by="mallory", admin=False)
+    assert "the person who recorded it, the person who started the game or a chat admin" \
+        in refused, refused
+    refused = await fresh.error("/endgame", by="mallory", admin=False)
+    assert "the person who started the game or a chat admin" in refused, refused
+    # alice sat at the game: the hand she recorded is hers to undo
+    mine = copy.deepcopy(forged)
+    mine["sessions"][0]["hands"][1].update(recorded_by="test:alice", recorded_by_name="alice")
+    assert (await import_into(table.service, "other", json.dumps(mine).encode())).ok
+    other = Table(table.service, chat="other")
+    done = await other.ok("/undo", by="alice", admin=False)
+    assert (await other.board())["hand_count"] == 1, done.text
+
+
+async def test_a_waiting_hand_keeps_who_started_it_only_if_seated(table: Table):
+    """Who started a hand still waiting for maal may drop it (/undo): kept from the file
+    only for someone who sat at its games."""
+    await table.ok("/newgame players:alice bob carol")
+    await table.ok("/hand winner:alice seen:bob maal:alice=1")  # waits for bob's maal
+    data = json.loads((await table.ok("/export")).file.data)  # type: ignore[union-attr]
+    session = data["sessions"][0]
+    assert session["pending"]["by"] == "test:host"
+    session["players"][1]["user_id"] = "test:bob"  # bob's seat is his account
+    session["created_by"] = "test:nobody"  # a starter who sat at no game: nobody's
+    for chat, by in (("fresh", "mallory"), ("other", "bob")):
+        session["pending"]["by"] = f"test:{by}"
+        assert (await import_into(table.service, chat, json.dumps(data).encode())).ok
+    refused = await Table(table.service, chat="fresh").error("/undo", by="mallory",
+                                                             admin=False)
+    assert "the person who recorded it, the person who started the game or a chat admin" \
+        in refused, refused
+    other = Table(table.service, chat="other")
+    assert "waiting for maal from bob" in await other.error("/endgame")
+    await other.ok("/undo", by="bob", admin=False)
+    assert "No hand is waiting" in await other.error("/maal 7")
+
+
 async def test_a_seat_named_by_a_long_username_and_a_waiting_claim_travel(table: Table):
     """An @username of 25 to 32 characters names its seat whole, and a claim waiting for
     the starter's tap is kept on its seat: both come back from an export as they were."""
@@ -342,3 +394,55 @@ async def test_a_seat_named_by_a_long_username_and_a_waiting_claim_travel(table:
                                                  "handle": ""}
     given = await fresh.ok("/seat carol person:@dave")  # (no mentions here: a username)
     assert given.text == "carol is @dave's seat now (seat 3)."
+
+
+async def settings_of(table: Table, chat: str):
+    async with table.service.store.transaction(chat, write=False) as tx:
+        return await tx.settings()
+
+
+async def test_a_chats_settings_travel_with_export_all_and_a_backup(table: Table):
+    """/export all and a backup carry the chat's timezone, language, board and links
+    (format version 5); an import brings them into a chat with none of its own, a link
+    only to an account that sat at the file's games. A version 4 file has none."""
+    from bot.storage.backup import backup_all, chats_of, import_every_chat
+
+    data = await exported(table)  # alice, bob and carol, seated by name
+    await table.ok("/settings timezone:Asia/Kathmandu board:new language:hi")
+    data = json.loads((await table.ok("/export all")).file.data)  # type: ignore[union-attr]
+    assert data["version"] == 5
+    assert data["settings"] == {"timezone": "Asia/Kathmandu", "language": "hi",
+                                "board": "new", "links": {}}, data["settings"]
+    forged = copy.deepcopy(data)
+    forged["sessions"][0]["players"][0]["user_id"] = "test:alice"  # alice's own account
+    forged["settings"]["links"] = {"bob": {"id": "test:alice", "name": "alice"},
+                                   "carol": {"id": "test:mallory", "name": "mallory"}}
+    assert (await import_into(table.service, "fresh", json.dumps(forged).encode())).ok
+    fresh = await settings_of(table, "fresh")
+    assert (fresh.timezone, fresh.language, fresh.board) == ("Asia/Kathmandu", "hi", "new")
+    # mallory sat at no game of the file: carol's games and money don't become hers
+    assert fresh.links == {"bob": {"id": "test:alice", "name": "alice"}}, fresh.links
+    # a chat that has settings of its own keeps them
+    other = Table(table.service, chat="other")
+    await other.ok("/settings timezone:Europe/London")
+    assert (await import_into(table.service, "other", json.dumps(data).encode())).ok
+    kept = await settings_of(table, "other")
+    assert (kept.timezone, kept.language, kept.board) == ("Europe/London", "auto", "live")
+    # a file from before version 5 has no settings, and imports as it did
+    older = {k: v for k, v in data.items() if k != "settings"} | {"version": 4}
+    assert (await import_into(table.service, "older", json.dumps(older).encode())).ok
+    assert (await settings_of(table, "older")).timezone == "UTC"
+    # settings /settings could not have saved are refused, with where
+    wrong = copy.deepcopy(data)
+    wrong["settings"]["language"] = "klingon"
+    refused = await import_into(table.service, "wrong", json.dumps(wrong).encode())
+    assert refused.text == "Not imported: the chat's settings: `language` has the wrong " \
+        "type", refused.text
+    # a backup of every chat, restored under another name: the settings come back
+    written: list[str] = []
+    await backup_all(table.service.store.engine, written.append)
+    (chat,) = chats_of(json.loads("".join(written)), "chat-1")
+    await import_every_chat(table.service.store.engine, [{**chat, "chat": "restored"}])
+    restored = await settings_of(table, "restored")
+    assert (restored.timezone, restored.language, restored.board) == (
+        "Asia/Kathmandu", "hi", "new")

@@ -8,8 +8,10 @@ import io
 import re
 import time
 from collections.abc import AsyncIterator
+from contextlib import nullcontext
 from datetime import datetime
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -23,7 +25,7 @@ from bot.core.money import against_average, hand_money
 from bot.core.session import Void
 
 COMPRESS_OVER = 1_000_000  # bytes
-MAX_UNPACKED = 200_000_000  # an import bigger than this is not a real export
+GZIP = b"\x1f\x8b"  # how a gzipped file starts
 
 
 async def export(call: Call) -> Outcome:
@@ -94,18 +96,22 @@ class Sink:
 
 
 async def import_(call: Call) -> Outcome:
-    if call.command.attachment is None:
+    source = call.command.attachment
+    if source is None:
         raise UserError(_("Send the JSON file of an /export with /import."))
-    plain = _unpacked(call.command.attachment)
+    plain = _small(source)
     had = await call.tx.chat_sessions()
     if had:
         raise UserError(_("Not imported: this chat already has {games}; /import brings an "
                           "export into a chat with none.",
                           games=_n("{n} game", "{n} games", len(had))))
-    if len(plain) > IN_ONE_GO and call.store is not None:
-        # in batches once this command's turn is over: the chat, and on SQLite every chat,
-        # is not held up meanwhile
-        return Outcome(Reply(""), later=lambda: _in_batches(call, plain))
+    if plain is None:
+        if call.store is None:
+            raise UserError(_("Not imported: the file unpacks to over {n} MB.",
+                              n=IN_ONE_GO // 1_000_000))
+        # in batches once this command's turn is over, streamed from what was sent: the
+        # chat, and on SQLite every chat, is not held up meanwhile
+        return Outcome(Reply(""), later=lambda: _in_batches(call, source))
     try:
         count = await call.tx.restore(plain)  # checked whole first: nothing written if wrong
     except (ValueError, KeyError, TypeError) as error:
@@ -132,10 +138,10 @@ def _imported(tr: Tr, count: int, opened: bool) -> Reply:
                     sessions=sessions(count, tr)))
 
 
-async def _in_batches(call: Call, plain: bytes) -> Reply:
-    """A big file: read, checked and written a step at a time; each step gives the command
-    more time (it is stuck only if a step takes the whole limit) and, every few seconds,
-    a line of progress where the platform shows one."""
+async def _in_batches(call: Call, source: bytes | Path) -> Reply:
+    """A big file: read, checked and written a step at a time, never held whole; each
+    step gives the command more time (it is stuck only if a step takes the whole limit)
+    and, every few seconds, a line of progress where the platform shows one."""
     assert call.store is not None
     command, tr = call.command, call.tr
     said = time.monotonic()
@@ -158,7 +164,7 @@ async def _in_batches(call: Call, plain: bytes) -> Reply:
         return _imported(tr, count, opened).to_json()
 
     try:
-        kept, before = await call.store.import_file(command.chat, plain, command.origin_id,
+        kept, before = await call.store.import_file(command.chat, source, command.origin_id,
                                                     reply_for, step)
     except (ValueError, KeyError, TypeError) as error:
         return Reply.error(tr.render(_not_imported(error)), tr.language)
@@ -167,20 +173,24 @@ async def _in_batches(call: Call, plain: bytes) -> Reply:
     return reply
 
 
-def _unpacked(data: bytes) -> bytes:
-    """An export as sent: plain JSON, or gzipped (.json.gz); never more than fits."""
-    if data[:2] != b"\x1f\x8b":
-        return data
+def _small(source: bytes | Path) -> bytes | None:
+    """An export as sent (plain JSON or gzipped, .json.gz; bytes or the console's file):
+    its plain bytes if they are at most IN_ONE_GO, None for a bigger one (streamed)."""
     try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as unzipped:
-            plain = unzipped.read(MAX_UNPACKED + 1)
-    except (EOFError, OSError):
-        raise UserError(_("Not imported: the .gz file is broken; send the file /export made "
-                          "again.")) from None
-    if len(plain) > MAX_UNPACKED:
-        raise UserError(_("Not imported: the file unpacks to over {n} MB.",
-                          n=MAX_UNPACKED // 1_000_000))
-    return plain
+        raw = io.BytesIO(source) if isinstance(source, bytes) else source.open("rb")
+    except OSError as error:  # the console's file, gone or unreadable since it was named
+        raise UserError(_("Can't read {file}: {why}.", file=str(source),
+                          why=str(error.strerror or error))) from None
+    with raw:
+        packed = raw.read(2) == GZIP
+        raw.seek(0)
+        try:
+            with gzip.GzipFile(fileobj=raw) if packed else nullcontext(raw) as plain:
+                data = plain.read(IN_ONE_GO + 1)
+        except (EOFError, OSError):
+            raise UserError(_("Not imported: the .gz file is broken; send the file /export "
+                              "made again.")) from None
+    return data if len(data) <= IN_ONE_GO else None
 
 
 # A spreadsheet runs a cell that starts with one of these as a formula (OWASP, "CSV

@@ -165,7 +165,7 @@ async def test_the_event_log_goes_with_an_export_and_an_import(table: Table):
     exported = await table.ok("/export")
     assert exported.file is not None
     data = json.loads(exported.file.data)
-    assert data["version"] == 4
+    assert data["version"] == 5
     assert [e["kind"] for e in data["sessions"][0]["events"]] == ["rules", "sitout"]
     other = Table(table.service, chat="chat-2")
     reply = await table.service.handle(Command(

@@ -182,7 +182,7 @@ async def test_export_and_import_carry_the_payments(table: Table, service: Servi
     reply = await table.ok("/export all")
     assert reply.file is not None
     data = json.loads(reply.file.data)
-    assert data["version"] == 4 and len(data["payments"]) == 2
+    assert data["version"] == 5 and len(data["payments"]) == 2
     # the balances for people to read: alice 310 - 90 = 220, carol -220, bob 0 (left out)
     assert data["balances"] == {"Rs": {"name:alice": {"name": "alice", "balance": 220},
                                        "name:carol": {"name": "carol", "balance": -220}}}
