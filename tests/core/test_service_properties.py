@@ -52,6 +52,8 @@ operations = st.lists(
 @given(ops=operations)
 async def test_totals_are_the_sum_of_the_hands_and_every_hand_is_zero_sum(
         store: SqlStore, ops: list[str]):
+    """Catches: an /edit that adds the new hand's points without taking the old ones off
+    (verified by planting it)."""
     table = Table(Service(store), chat=f"prop-{uuid.uuid4().hex}")
     await table.ok(f"/newgame players:{' '.join(PLAYERS)}")
     for line in ops:
@@ -73,13 +75,23 @@ async def test_totals_are_the_sum_of_the_hands_and_every_hand_is_zero_sum(
 
 @settings(max_examples=20, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(before=st.lists(murder_lines, max_size=5), line=murder_lines)
-async def test_undo_restores_the_earlier_board(store: SqlStore, before: list[str], line: str):
+@given(before=st.lists(murder_lines, max_size=5), line=murder_lines,
+       foul_when=st.sampled_from(["now", "next"]))
+async def test_undo_restores_the_earlier_board(store: SqlStore, before: list[str], line: str,
+                                               foul_when: str):
+    """Catches: an undo that adds the hand's points again instead of taking them off, and
+    one that keeps the game state the hand left (with foul_when:next, a foul owed by the
+    hand before is then never charged) (each verified by planting it)."""
     table = Table(Service(store), chat=f"prop-{uuid.uuid4().hex}")
     await table.ok(f"/newgame players:{' '.join(PLAYERS)}")
+    await table.ok(f"/rules foul_when:{foul_when}")
     for earlier in before:
         await table.ok(earlier)
     board = await table.board()
     await table.ok(line)
+    after = await table.board()
     await table.ok("/undo")
     assert await table.board() == board
+    # as if it had never been played: the same hand again scores the same
+    await table.ok(line)
+    assert await table.board() == after
