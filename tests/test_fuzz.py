@@ -4,6 +4,7 @@ rejected input changes nothing."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import uuid
 from collections.abc import AsyncIterator
@@ -56,6 +57,8 @@ async def _version(store: SqlStore, chat: str) -> tuple:
 @given(lines=st.lists(command_text, min_size=1, max_size=6))
 async def test_any_command_text_gets_an_answer_and_rejected_input_changes_nothing(
         store: SqlStore, lines: list[str]):
+    """Catches: bad input failing in our code ("Something went wrong") where it should be
+    refused, and a refused command's writes committed (each verified by planting it)."""
     service = Service(store)
     chat = f"fuzz-{uuid.uuid4().hex}"
     actor = Actor("test:alice", "alice", is_admin=True)
@@ -131,10 +134,17 @@ def telegram_updates(draw) -> dict:
 @SETTINGS
 @given(updates=st.lists(telegram_updates(), min_size=1, max_size=5))
 async def test_raw_telegram_updates_never_crash_the_bot(telegram: TelegramAdapter,
-                                                         updates: list[dict]):
+                                                         updates: list[dict],
+                                                         caplog: pytest.LogCaptureFixture):
+    """Catches: button data without exactly one `|` failing in our code (verified by
+    planting it). A failed tap is answered "Something went wrong" and logged with its
+    traceback, never counted as an error update, so the log is read too."""
+    caplog.set_level(logging.ERROR, logger="bot")
     for data in updates:
         await telegram.app.process_update(Update.de_json(data, telegram.app.bot))
     assert telegram.errors == 0
+    failed = [r for r in caplog.records if r.name.startswith("bot") and r.exc_info]
+    assert not failed, failed[0].getMessage()
 
 
 # --- Discord -----------------------------------------------------------------------------
@@ -159,6 +169,8 @@ def interactions(draw) -> dict:
 @given(payloads=st.lists(interactions(), min_size=1, max_size=4))
 async def test_raw_discord_interactions_always_get_an_answer(
         dc: DiscordHarness, payloads: list[dict]):
+    """Catches: a slash command's non-ASCII text option failing in our code (verified by
+    planting it)."""
     await dc.reply_to(slash("newgame", user(1, "alice"), players="alice bob"))
     for payload in payloads:
         await asyncio.wait_for(dc.reply_to(payload), 15)
