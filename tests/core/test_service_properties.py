@@ -37,9 +37,13 @@ murder_lines = st.builds(_hand_line, *_hand_parts, unseen_zero=st.just(True))
 operations = st.lists(
     st.one_of(
         hand_lines,
+        murder_lines,  # so that most examples have hands to edit and undo
         st.just("/undo"),
         st.builds(lambda n, v: f"/edit hand:{n} maal:asha={v}", st.integers(1, 4),
                   st.integers(0, 30)),
+        # a new winner always changes the hand (the winner is seen: their maal counts)
+        st.builds(lambda n, w, v: f"/edit hand:{n} winner:{w} maal:{w}={v}",
+                  st.integers(1, 3), st.sampled_from(PLAYERS[:3]), st.integers(0, 30)),
         st.sampled_from(["/rules preset:kidnap", "/rules preset:maalcounter",
                          "/rules preset:standard", "/rules seen:4 unseen:12"]),
     ),
