@@ -16,7 +16,7 @@ from telegram import Update
 
 from bot.core.command import Actor, Command
 from bot.core.grammar import parse_command_text
-from bot.core.service import Service, known_commands
+from bot.core.service import TABLE, Service, known_commands
 from bot.storage import SqlStore
 from bot.telegram_adapter import TelegramAdapter
 from bot.telegram_adapter.ratelimit import ChatRateLimiter
@@ -39,12 +39,20 @@ nasty = st.one_of(
                      "8H 8H 8H 8H", "jk", "<@123>", "\x00\x07", "🎲", "NaN", "1e9", "=",
                      "alice bob carol", "yes", "0.25", "x" * 10_000, "None", "∞"]),
 )
+# each command's own options (in the default game, the one the fuzzed chat plays), so that
+# bad values reach the code that reads them, not only the check for unknown options
+OWN_KEYS = {name: [option.key for option in spec.options] or KEYS
+            for name in sorted(known_commands())
+            if (spec := TABLE.lookup(name, TABLE.default_game)) is not None}
+any_keys = st.tuples(st.sampled_from([*sorted(known_commands()), "nonsense"]),
+                     st.dictionaries(st.sampled_from(KEYS), nasty, max_size=4))
+own_keys = st.sampled_from(sorted(OWN_KEYS)).flatmap(lambda name: st.tuples(
+    st.just(name), st.dictionaries(st.sampled_from(OWN_KEYS[name]), nasty, max_size=4)))
 command_text = st.tuples(
-    st.sampled_from([*sorted(known_commands()), "nonsense"]),
-    st.dictionaries(st.sampled_from(KEYS), nasty, max_size=4),
+    st.one_of(any_keys, own_keys),
     st.one_of(st.none(), nasty),
-).map(lambda t: "/" + t[0] + ((" " + t[2]) if t[2] else "")
-      + "".join(f" {k}:{v}" for k, v in t[1].items()))
+).map(lambda t: "/" + t[0][0] + ((" " + t[1]) if t[1] else "")
+      + "".join(f" {k}:{v}" for k, v in t[0][1].items()))
 
 
 async def _version(store: SqlStore, chat: str) -> tuple:
