@@ -56,6 +56,8 @@ def _brute_minimum(values):
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(-50, 50), min_size=1, max_size=6))
 def test_transfers_clear_every_balance_in_the_fewest_payments(values):
+    """Catches: payer and payee swapped, and groups that settle among themselves not looked
+    for (greedy over everyone) (each verified by planting it)."""
     values = [*values, -sum(values)]
     balances = dict(enumerate(values, 1))
     transfers = settle_up(balances)

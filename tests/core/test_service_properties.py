@@ -37,9 +37,13 @@ murder_lines = st.builds(_hand_line, *_hand_parts, unseen_zero=st.just(True))
 operations = st.lists(
     st.one_of(
         hand_lines,
+        murder_lines,  # so that most examples have hands to edit and undo
         st.just("/undo"),
         st.builds(lambda n, v: f"/edit hand:{n} maal:asha={v}", st.integers(1, 4),
                   st.integers(0, 30)),
+        # a new winner always changes the hand (the winner is seen: their maal counts)
+        st.builds(lambda n, w, v: f"/edit hand:{n} winner:{w} maal:{w}={v}",
+                  st.integers(1, 3), st.sampled_from(PLAYERS[:3]), st.integers(0, 30)),
         st.sampled_from(["/rules preset:kidnap", "/rules preset:maalcounter",
                          "/rules preset:standard", "/rules seen:4 unseen:12"]),
     ),
@@ -52,6 +56,8 @@ operations = st.lists(
 @given(ops=operations)
 async def test_totals_are_the_sum_of_the_hands_and_every_hand_is_zero_sum(
         store: SqlStore, ops: list[str]):
+    """Catches: an /edit that adds the new hand's points without taking the old ones off
+    (verified by planting it)."""
     table = Table(Service(store), chat=f"prop-{uuid.uuid4().hex}")
     await table.ok(f"/newgame players:{' '.join(PLAYERS)}")
     for line in ops:
@@ -73,13 +79,23 @@ async def test_totals_are_the_sum_of_the_hands_and_every_hand_is_zero_sum(
 
 @settings(max_examples=20, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(before=st.lists(murder_lines, max_size=5), line=murder_lines)
-async def test_undo_restores_the_earlier_board(store: SqlStore, before: list[str], line: str):
+@given(before=st.lists(murder_lines, max_size=5), line=murder_lines,
+       foul_when=st.sampled_from(["now", "next"]))
+async def test_undo_restores_the_earlier_board(store: SqlStore, before: list[str], line: str,
+                                               foul_when: str):
+    """Catches: an undo that adds the hand's points again instead of taking them off, and
+    one that keeps the game state the hand left (with foul_when:next, a foul owed by the
+    hand before is then never charged) (each verified by planting it)."""
     table = Table(Service(store), chat=f"prop-{uuid.uuid4().hex}")
     await table.ok(f"/newgame players:{' '.join(PLAYERS)}")
+    await table.ok(f"/rules foul_when:{foul_when}")
     for earlier in before:
         await table.ok(earlier)
     board = await table.board()
     await table.ok(line)
+    after = await table.board()
     await table.ok("/undo")
     assert await table.board() == board
+    # as if it had never been played: the same hand again scores the same
+    await table.ok(line)
+    assert await table.board() == after

@@ -28,6 +28,8 @@ def test_the_cap_on_points_in_hand():
     st.lists(st.integers(0, 500), min_size=n, max_size=n), st.integers(1, 4),
     st.integers(0, 50))))
 def test_every_hand_is_zero_sum(case):
+    """Catches: the winner not collecting the points in hand, and honour points exchanged
+    with a wrong n (each verified by planting it)."""
     n, winner, honours, points, factor, cap = case
     players = tuple(range(1, n + 1))
     hand = RummyHand(players, winner, dict(zip(players, honours, strict=True)),

@@ -30,9 +30,21 @@ PAST_GAME = Option("", Kind.TEXT, "a finished game: last, or its number (1: this
                    "first)", name="game")
 
 
+# /history with each game's own key for one hand in full (Riichi: result:3), each translated
+HISTORY_USAGES = {
+    "hand": N_("/history   or   /history hand:3   or   /history last page:2"),
+    "round": N_("/history   or   /history round:3   or   /history last page:2"),
+    "result": N_("/history   or   /history result:3   or   /history last page:2"),
+}
+
+
 def _which(game: Game, help: str) -> Option:
     """The option that names a hand by its number (hand:, round:, result:)."""
     return Option(game.edit_key, Kind.INT, help, low=1, high=MAX_NUMBER)
+
+
+def _history_usage(game: Game) -> str:
+    return HISTORY_USAGES.get(game.edit_key, HISTORY_USAGES["hand"])
 
 
 def _edit_usage(game: Game) -> str:
@@ -164,7 +176,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
                     run=looking_back.chart, read_only=True),
         CommandSpec(
             "history", "the {hands} as entered, undone and edited ones too",
-            "/history   or   /history hand:3   or   /history last page:2",
+            HISTORY_USAGES["hand"],
             "Who recorded each {hand} and when, what was undone or edited (with the reason "
             "when one was given), and every change of the rules, the rate or the seats, in "
             "order; the newest that fit, page:2 the ones before. last (or a game's number): "
@@ -172,7 +184,8 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             (PAST_GAME, Option("page", Kind.INT, "older entries: 2 is the ones before the "
                                "newest", low=1, high=MAX_NUMBER)),
             needs=Needs.NOTHING, run=looking_back.history, read_only=True,
-            derive=lambda game: (_which(game, N_("which {hand} in full")),)),
+            derive=lambda game: (_which(game, N_("which {hand} in full")),),
+            usage_for=_history_usage),
         CommandSpec(
             "settings", "this chat's settings",
             "/settings timezone:Asia/Kathmandu language:ne board:live",

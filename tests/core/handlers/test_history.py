@@ -214,3 +214,24 @@ async def test_the_csv_export_carries_each_hands_money_at_its_own_rate(table: Ta
         ("2", "carol", "-27", "-6.75", "Rs"),
         ("3", "alice", "-1", "-2", "Rs"), ("3", "bob", "18", "36", "Rs"),
         ("3", "carol", "-17", "-34", "Rs")]
+
+
+async def test_the_usage_shown_in_riichi_and_call_break_pastes_as_written(table: Table):
+    # the usage once said /history hand:3 in every game: Riichi's hand: is the tiles and
+    # Call Break's entries are rounds, so that line was refused where it was shown
+    for new, first, key in [
+            ("/newgame riichi players:alice bob carol dave",
+             "/ron winner:alice from:bob han:3 fu:30", "result"),
+            ("/newgame callbreak players:alice bob carol dave",
+             "/round bids:3 4 2 3 tricks:5 2 3 3", "round")]:
+        await table.ok(new)
+        await table.ok(first)
+        shown = (await table.ok("/help history")).text
+        usage = next(line for line in shown.splitlines() if line.startswith("Usage: "))
+        usage = usage.removeprefix("Usage: ")
+        assert f"/history {key}:3" in usage, usage
+        for line in usage.replace(f"{key}:3", f"{key}:1").split("   or   "):
+            if "last" not in line:  # last: a finished game, none yet
+                await table.ok(line.strip())
+        await table.ok("/endgame")
+        await table.ok("/history last")  # (page:2 too, on a game long enough for two)

@@ -1,6 +1,8 @@
 """Call Break's round score: worked examples from the rules, written out by hand, and
 properties over every valid round. Scores are tenths: 32 is 3.2 points."""
 
+from decimal import Decimal
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -76,25 +78,45 @@ bids_1_8 = st.lists(st.integers(1, 8), min_size=4, max_size=4)
 scorings = st.builds(Scoring, st.booleans(), st.sampled_from(["bid", "short"]), st.booleans())
 
 
+def rule_score(bid: int, took: int, scoring: Scoring) -> Decimal:
+    """One player's round in points, from the rules as written (the game's docstring), not
+    from the bot's code: a call made scores the call, plus 0.1 for each trick over it when
+    overtricks are on; with eight_is_13 a made call of 8 or more is worth 13 (the 0.1s still
+    count); a call not made costs the call, or with miss:short the tricks short."""
+    if took < bid:
+        return -Decimal(bid - took if scoring.miss == "short" else bid)
+    worth = 13 if scoring.eight_is_13 and bid >= 8 else bid
+    over = took - bid if scoring.overtricks else 0
+    return worth + over * Decimal("0.1")
+
+
 @given(tricks_13, bids_1_8, scorings)
-def test_every_valid_round_scores_each_player_by_their_own_bid(tricks, bids, scoring):
+def test_every_valid_round_scores_each_player_as_the_rules_say(tricks, bids, scoring):
+    """Catches: overtricks dropped from a made bid, a miss costing the tricks short where it
+    costs the bid (or the other way), eight_is_13 ignored, a lost minus sign, and two
+    players' tricks swapped (each verified by planting it)."""
     assert sum(tricks) == 13
     seats = dict(enumerate(bids, 1)), dict(enumerate(tricks, 1))
     scores = round_scores(*seats, scoring, 1, 8)
+    assert list(scores) == [1, 2, 3, 4]
     for bid, took, score in zip(bids, tricks, scores.values(), strict=True):
-        if took >= bid:
-            # a made bid scores at least the bid, and at most 13 plus a tenth a trick over
-            assert score >= bid * 10
-            assert score <= 130 + (took - bid)
-            if not scoring.overtricks and not scoring.eight_is_13:
-                assert score == bid * 10
-        else:
-            # a bid not made always costs, at most the bid
-            assert -bid * 10 <= score < 0
+        assert Decimal(score) / 10 == rule_score(bid, took, scoring), (bid, took)
+
+
+@given(st.integers(1, 13), st.integers(0, 12))
+def test_a_made_bid_scores_the_bid_plus_a_tenth_for_each_overtrick(bid, over):
+    """Catches: overtricks dropped from a made bid (verified by planting it)."""
+    took = min(bid + over, 13)
+    k = took - bid
+    # the usual table: bid + k/10, in tenths bid x 10 + k
+    assert player_score(bid, took, COMMON) == bid * 10 + k
+    assert player_score(bid, took, Scoring(overtricks=False)) == bid * 10
 
 
 @given(tricks_13, st.integers(0, 3), st.data())
 def test_tricks_that_do_not_add_up_to_13_are_refused(tricks, who, data):
+    """Catches: a round whose tricks add up to less than 13 accepted (verified by planting
+    it)."""
     # replace one player's count by any other: the sum is then not 13
     other = data.draw(st.sampled_from([n for n in range(14) if n != tricks[who]]))
     wrong = [*tricks[:who], other, *tricks[who + 1:]]

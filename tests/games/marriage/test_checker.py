@@ -122,10 +122,13 @@ RUN_RANKS = [(r, r + 1, r + 2) for r in range(1, 12)] + [(12, 13, 1)]
 
 
 @st.composite
-def finishing_hands(draw):
-    """Seven sets built by the rules (3 pure) from what three packs hold, shuffled: the
-    checker must find a finish. Each set is drawn only from cards still in the packs, so
-    every example is a real hand (none is thrown away)."""
+def finishing_hands(draw, pure: int = 3):
+    """Seven sets built by the rules (the first `pure` of them pure: 3 makes a finish) from
+    what three packs hold, shuffled: with 3 the checker must find a finish. Each set is
+    drawn only from cards still in the packs, so every example is a real hand (none is
+    thrown away). With fewer, the rest may still happen to hold pure sets (then it is a
+    finish), and often don't: near misses a checker counting pure sets wrongly calls
+    finishes."""
     tiplu = draw(st.sampled_from(DECK))
     roles = MaalRoles(tiplu)
     left = Counter({card: 3 for card in DECK})
@@ -147,7 +150,7 @@ def finishing_hands(draw):
     }
     sets = []
     for i in range(7):
-        kinds = ["run", "tunnella"] if i < 3 else ["run", "tunnella", "triplet", "dirty",
+        kinds = ["run", "tunnella"] if i < pure else ["run", "tunnella", "triplet", "dirty",
                                                     "jokers"]
         open_kinds = [k for k in kinds if (k == "jokers" and sum(left[c] for c in wilds) >= 2)
                       or (k != "jokers" and any(fits(cards) for cards in options[k]))]
@@ -172,6 +175,7 @@ def finishing_hands(draw):
 @settings(max_examples=150, deadline=None)
 @given(finishing_hands())
 def test_a_hand_built_of_seven_sets_is_found_and_every_finish_is_real(case):
+    """Catches: a finish missed when a sequence is Q K A (verified by planting it)."""
     tiplu, hand = case
     counts = Counter(hand)
     counts[tiplu] += 1
@@ -180,10 +184,17 @@ def test_a_hand_built_of_seven_sets_is_found_and_every_finish_is_real(case):
     assert_real_finish(hand, roles, check_finish(hand, roles))
 
 
+any_cards = st.tuples(st.sampled_from(DECK), st.lists(st.sampled_from([*DECK, PRINTED_JOKER]),
+                                                     min_size=21, max_size=22))
+
+
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(DECK), st.lists(st.sampled_from([*DECK, PRINTED_JOKER]),
-                                       min_size=21, max_size=22))
-def test_whatever_the_cards_a_reported_finish_is_real(tiplu, hand):
+@given(st.one_of(any_cards, finishing_hands(pure=2)))
+def test_whatever_the_cards_a_reported_finish_is_real(case):
+    """Catches: a finish reported with two pure sets where three are needed (verified by
+    planting it: random cards alone almost never come near a finish, so seven sets with
+    only two built pure are drawn too)."""
+    tiplu, hand = case
     roles = MaalRoles(tiplu)
     verdict = check_finish(hand, roles)
     if verdict.finished:

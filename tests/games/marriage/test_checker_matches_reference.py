@@ -57,24 +57,31 @@ def mixed_hands(draw, suits_drawn: int, most_jokers: int) -> tuple[Card, list[Ca
 @given(st.sampled_from(DECK), st.lists(st.sampled_from([*DECK, PRINTED_JOKER]),
                                        min_size=21, max_size=22), ALTERS)
 def test_any_cards_at_all(tiplu, hand, alter):
+    """Catches: the fast checker answering otherwise than the reference, e.g. a joker no
+    longer completing two cards of one rank (verified by planting it)."""
     assert_same_answer(tiplu, hand, alter)
 
 
 @EXAMPLES
 @given(st.integers(1, 4).flatmap(lambda suits: mixed_hands(suits, most_jokers=6)))
 def test_near_misses_in_few_suits(case):
+    """Catches: as above, a joker no longer completing two cards of one rank (verified by
+    planting it)."""
     assert_same_answer(*case)
 
 
 @EXAMPLES
 @given(st.integers(1, 4).flatmap(lambda suits: mixed_hands(suits, most_jokers=19)))
 def test_joker_heavy_hands(case):
+    """Catches: as above, a joker no longer completing two cards of one rank (verified by
+    planting it)."""
     assert_same_answer(*case)
 
 
 @settings(max_examples=150, deadline=None)
 @given(finishing_hands())
 def test_hands_built_of_seven_sets(case):
+    """Catches: Q K A no longer a sequence in the fast checker (verified by planting it)."""
     assert_same_answer(*case)
 
 

@@ -106,6 +106,8 @@ rule_sets = st.builds(
 
 @given(hands(), rule_sets)
 def test_every_hand_is_zero_sum(hand, rules):
+    """Catches: game points the winner does not receive, a foul penalty nobody receives
+    (each verified by planting it)."""
     result = settle(hand, rules)
     assert sum(result.deltas.values()) == 0
     assert set(result.deltas) >= set(hand.players)
@@ -117,13 +119,25 @@ def test_every_hand_is_zero_sum(hand, rules):
 murder_rules = rule_sets.map(lambda rules: replace(rules, unseen_maal=MURDER))
 
 
-@given(hands(with_winner=True), murder_rules)
-def test_murdered_maal_changes_nothing_and_seen_maal_always_counts(hand, rules):
+@given(hands(with_winner=True), murder_rules, st.data())
+def test_murdered_maal_changes_nothing_and_seen_maal_always_counts(hand, rules, data):
+    """Catches: unseen maal counted under murder, and a seen player's maal murdered too
+    (each verified by planting it)."""
     assert hand.winner is not None and rules.unseen_maal == MURDER
     unseen = [p for p in hand.players if p not in hand.seen and p not in hand.fouls]
     wiped = {p: (0 if p in unseen else v) for p, v in hand.maal.items()}
     again = replace(hand, maal=wiped)
     assert settle(hand, rules).deltas == settle(again, rules).deltas
+    # seen maal counts: player i gets n*s_i - P (shared/rules/marriage.md), so one more maal
+    # for a seen player (the winner is seen) is n - 1 more for them and 1 less for each
+    # other player in the exchange (the fouled are out of it); nothing else moves
+    exchange = [p for p in hand.players if p not in hand.fouls]
+    who = data.draw(st.sampled_from([p for p in exchange if p in hand.seen]))
+    more = replace(hand, maal={**hand.maal, who: hand.maal.get(who, 0) + 1})
+    before, after = settle(hand, rules).deltas, settle(more, rules).deltas
+    n = len(exchange)
+    assert {p: after[p] - before[p] for p in before} == {
+        p: (n - 1 if p == who else -1 if p in exchange else 0) for p in before}
 
 
 def test_dublee_modes_and_the_dublee_route():

@@ -79,11 +79,28 @@ def test_ties_by_seat_or_split():
 @settings(max_examples=50, deadline=None)
 @given(st.lists(st.integers(-200, 800).map(lambda x: x * 100), min_size=4, max_size=4))
 def test_final_scores_add_to_zero_when_points_do(points):
+    """Catches: the oka not given to first place, the tenth lost when a three-way split
+    leaves thirds, and the places counted from the bottom (each verified by planting it)."""
     scores = dict(zip(SEATS, points, strict=True))
     total = sum(points)
     scores[4] += 100000 - total  # four players of 25,000
     final = pay.final_scores(scores, SEATS, 25000, 30000, [15, 5, -5, -15], "split")
     assert abs(sum(final.values())) < 0.05
+    assert_places_as_the_rules_say(scores, final, 30000, [15, 5, -5, -15], oka=20)
+
+
+def assert_places_as_the_rules_say(scores, final, back, uma, oka):
+    """shared/rules/riichi.md: final = (score - return) / 1000 + uma, first place also gets
+    the oka. A higher score never ends lower; with no ties each place is exactly that."""
+    for a in scores:
+        for b in scores:
+            if scores[a] > scores[b]:
+                assert final[a] >= final[b], (scores, final)
+    if len(set(scores.values())) == len(scores):
+        ranked = sorted(scores, key=lambda seat: -scores[seat])
+        for place, seat in enumerate(ranked):
+            expected = (scores[seat] - back) / 1000 + uma[place] + (oka if place == 0 else 0)
+            assert final[seat] == pytest.approx(expected, abs=0.05), (scores, final)
 
 
 NEW = "/newgame riichi players:alice bob carol dave"

@@ -16,6 +16,7 @@ from bot.core.errors import UserError
 from bot.core.games.riichi import payments as pay
 from bot.core.games.riichi.game import RULEBOOK, uma_for
 from tests.conftest import Table
+from tests.games.riichi.test_riichi import assert_places_as_the_rules_say
 
 NEW = "/newgame riichi players:alice bob carol dave"
 
@@ -112,10 +113,15 @@ def test_three_players_have_their_own_uma_and_oka_and_add_to_zero():
 @given(st.lists(st.integers(-300, 900).map(lambda x: x * 100), min_size=2, max_size=2),
        st.sampled_from(["seat", "split"]))
 def test_three_player_finals_add_to_zero(points, tie):
+    """Catches: the oka not given to first place, and the places counted from the bottom
+    (each verified by planting it). (Dropping the rounding's lost tenth can't show here:
+    three players' oka and uma never split into thirds.)"""
     # generated directly: two scores, the third makes them add to 3 x start
     scores = {1: points[0], 2: points[1], 3: 3 * 35000 - sum(points)}
     final = pay.final_scores(scores, [1, 2, 3], 35000, 40000, [15, 0, -15], tie)
     assert abs(sum(final.values())) < 0.05
+    # oka: (40,000 - 35,000) x 3 / 1000 = 15
+    assert_places_as_the_rules_say(scores, final, 40000, [15, 0, -15], oka=15)
 
 
 async def test_a_three_player_game_shows_its_three_uma_values(table: Table):
