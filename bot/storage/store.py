@@ -36,6 +36,7 @@ from bot.storage.backup import (
     import_sessions,
     json_chunks,
 )
+from bot.storage.connections import Connections
 from bot.storage.database import READ_ONLY
 from bot.storage.events import add_event, events_of
 from bot.storage.problems import problem
@@ -54,14 +55,9 @@ def _now() -> datetime:
 class SqlStore:
     def __init__(self, engine: AsyncEngine, hot_engine: AsyncEngine | None = None) -> None:
         self.engine = engine
-        # the commands' transactions (bot/storage/hot.py): its own pool, in AUTOCOMMIT mode
-        self.hot_engine = hot_engine or engine.execution_options(isolation_level="AUTOCOMMIT")
-        self._own_hot = hot_engine is not None
-        self._codec = hot.Codec(engine.dialect)
+        # the commands' connections (bot/storage/connections.py, hot.py)
+        self.connections = Connections(engine, hot_engine)
         self.windows = hot.HandWindows()
-        self._writer: tuple[Any, Any] | None = None  # SQLite: the writers' connection
-        # PostgreSQL: connections between commands, kept out of the pool (hot.py IDLE_KEPT)
-        self._idle: list[tuple[Any, Any]] = []
         self._commits = 0
         # SQLite: its file, looked at before each command (bot/storage/sqlite_file.py)
         self.file: SqliteFile | None = None
@@ -101,7 +97,8 @@ class SqlStore:
     async def _hot(self, chat: str, write: bool) -> AsyncIterator[SqlChatTransaction]:
         """A transaction the hot path begins and ends itself (bot/storage/hot.py); on
         PostgreSQL a writer's BEGIN takes the chat's advisory lock with it."""
-        state = hot.HotState(self, chat, write)
+        state = hot.HotState(self.connections, self.windows, chat, write, _hand,
+                             self._committed)
         try:
             yield SqlChatTransaction(state.conn, chat, read_only=not write, hot=state)
             await state.commit()
@@ -195,7 +192,8 @@ class SqlStore:
 
     async def _checkpoint(self) -> None:
         try:
-            async with self.hot_engine.connect() as conn:
+            async with self.engine.connect() as conn:
+                await conn.execution_options(isolation_level="AUTOCOMMIT")
                 await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
         except Exception:  # the next one will do; a command never waits for it
             log.warning("WAL checkpoint failed", exc_info=True)
@@ -203,14 +201,7 @@ class SqlStore:
     async def close(self) -> None:
         if self._checkpointing is not None:
             await asyncio.gather(self._checkpointing, return_exceptions=True)
-        if self._writer is not None:
-            writer, self._writer = self._writer[0], None
-            await writer.close()
-        idle, self._idle = self._idle, []
-        for sa, _driver in idle:
-            await sa.close()
-        if self._own_hot:
-            await self.hot_engine.dispose()
+        await self.connections.close()
         await self.engine.dispose()
 
 
@@ -310,8 +301,8 @@ class SqlChatTransaction:
             await self._hot.begin()
             if self._hot.session_fresh:
                 assert self._hot.pre is not None
-                raw = self._hot.pre.session
-                return _session(self._hot.codec.session_row(raw)) if raw else None
+                row = self._hot.session_row
+                return _session(row) if row is not None else None
         row = (await self.conn.execute(
             select(sessions).where(sessions.c.chat == self.chat, sessions.c.status == OPEN)
         )).first()
