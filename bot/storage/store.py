@@ -100,7 +100,7 @@ class SqlStore:
         state = hot.HotState(self.connections, self.windows, chat, write, _hand,
                              self._committed)
         try:
-            yield SqlChatTransaction(state.conn, chat, read_only=not write, hot=state)
+            yield SqlChatTransaction(state, chat, read_only=not write)
             await state.commit()
         except (asyncio.CancelledError, TimeoutError):
             # Given up on (a timeout): a database that stopped answering won't answer
@@ -278,31 +278,31 @@ def _season(row: Any) -> SeasonRecord:
 
 
 class SqlChatTransaction:
-    def __init__(self, conn: AsyncConnection | hot.Conn, chat: str, read_only: bool = False,
-                 hot: hot.HotState | None = None) -> None:
-        self.conn: Any = conn
+    """One command's transaction: the hot path's (bot/storage/hot.py), the only one. Its
+    hands, session saves and origins are written there; the rest through SQLAlchemy on the
+    same connection, in the same transaction (`conn`)."""
+
+    def __init__(self, state: hot.HotState, chat: str, read_only: bool = False) -> None:
+        self.conn: Any = state.conn
         self.chat = chat
         self.read_only = read_only  # a write here is a bug in the command's spec
-        self._hot = hot  # the hot path (bot/storage/hot.py)
+        self._hot = state
 
     async def prefetch(self, origin_id: str | None) -> None:
         """Begin, with the reads every command makes in the same round trip: the origin's
         reply, the settings and the open session (origin_reply, settings, open_session
         then answer from memory)."""
-        if self._hot is not None:
-            await self._hot.begin(origin_id)
+        await self._hot.begin(origin_id)
 
     def _writable(self) -> None:
         if self.read_only:
             raise RuntimeError("a command declared read-only tried to write")
 
     async def open_session(self) -> SessionState | None:
-        if self._hot is not None:
-            await self._hot.begin()
-            if self._hot.session_fresh:
-                assert self._hot.pre is not None
-                row = self._hot.session_row
-                return _session(row) if row is not None else None
+        await self._hot.begin()
+        if self._hot.session_fresh:
+            row = self._hot.session_row
+            return _session(row) if row is not None else None
         row = (await self.conn.execute(
             select(sessions).where(sessions.c.chat == self.chat, sessions.c.status == OPEN)
         )).first()
@@ -323,7 +323,15 @@ class SqlChatTransaction:
             "game_state": state.game_state,
             "money": state.money,
         }
-        if state.id is not None and self._hot is not None:
+        if state.id is None:
+            self._hot.session_fresh = False
+            result = await self.conn.execute(
+                insert(sessions).values(
+                    chat=state.chat, created_by=state.created_by, created_at=_now(), **values
+                ).returning(sessions.c.id)
+            )
+            state.id = result.scalar_one()
+        else:
             # kept for the commit's round trip, checked there against the version read
             hot_state = self._hot
             hot_state.queue(hot.Write("sessions", [
@@ -332,64 +340,28 @@ class SqlChatTransaction:
             hot_state.session_fresh = False
             hot_state.versions[state.id] = state.version + 1
             hot_state.hands_dirty.discard(state.id)
-        elif state.id is None:
-            if self._hot is not None:
-                self._hot.session_fresh = False
-            result = await self.conn.execute(
-                insert(sessions).values(
-                    chat=state.chat, created_by=state.created_by, created_at=_now(), **values
-                ).returning(sessions.c.id)
-            )
-            state.id = result.scalar_one()
-        else:
-            result = await self.conn.execute(
-                update(sessions)
-                .where(sessions.c.id == state.id, sessions.c.version == state.version)
-                .values(**values)
-            )
-            if result.rowcount != 1:
-                raise RuntimeError("session changed under us; the command was not applied")
         state.version += 1
         return state
 
     async def add_hand(self, session_id: int, hand: HandRecord) -> HandRecord:
         self._writable()
         created = _now()
-        if self._hot is not None:
-            hot_state = self._hot
-            hand.created_at = created
-            params = hot_state.codec.bind("hands", hot.HAND_INSERT, {
-                "session_id": session_id, "no": hand.no, "players": hand.players,
-                "inputs": hand.inputs, "rules": hand.rules,
-                "deltas": {str(k): v for k, v in hand.deltas.items()},
-                "summary": encode(hand.summary), "recorded_by": hand.recorded_by,
-                "recorded_by_name": hand.recorded_by_name, "origin_id": hand.origin_id,
-                "created_at": created, "state_before": hand.state_before})
-            stored = hot.stored_hand(hand, params)
-            hot_state.queue(hot.Write("hands", params, hands=[hand, stored]))
-            hot_state.hands_dirty.add(session_id)
-            window = hot_state.window
-            if window is not None and window.session_id == session_id \
-                    and not window.added(stored):
-                hot_state.window = None
-            return hand
-        result = await self.conn.execute(
-            insert(hands).values(
-                session_id=session_id,
-                no=hand.no,
-                players=hand.players,
-                inputs=hand.inputs,
-                rules=hand.rules,
-                deltas={str(k): v for k, v in hand.deltas.items()},
-                summary=encode(hand.summary),
-                recorded_by=hand.recorded_by,
-                recorded_by_name=hand.recorded_by_name,
-                origin_id=hand.origin_id,
-                created_at=created,
-                state_before=hand.state_before,
-            ).returning(hands.c.id)
-        )
-        hand.id, hand.created_at = result.scalar_one(), created
+        hot_state = self._hot
+        hand.created_at = created
+        params = hot_state.codec.bind("hands", hot.HAND_INSERT, {
+            "session_id": session_id, "no": hand.no, "players": hand.players,
+            "inputs": hand.inputs, "rules": hand.rules,
+            "deltas": {str(k): v for k, v in hand.deltas.items()},
+            "summary": encode(hand.summary), "recorded_by": hand.recorded_by,
+            "recorded_by_name": hand.recorded_by_name, "origin_id": hand.origin_id,
+            "created_at": created, "state_before": hand.state_before})
+        stored = hot.stored_hand(hand, params)
+        hot_state.queue(hot.Write("hands", params, hands=[hand, stored]))
+        hot_state.hands_dirty.add(session_id)
+        window = hot_state.window
+        if window is not None and window.session_id == session_id \
+                and not window.added(stored):
+            hot_state.window = None
         return hand
 
     async def void_hand(self, session_id: int, no: int, by: str, void: Void) -> None:
@@ -402,11 +374,10 @@ class SqlChatTransaction:
         )
 
     async def hand(self, session_id: int, no: int) -> HandRecord | None:
-        if self._hot is not None:
-            window = await self._window(session_id, 1)
-            known, found = window.get(no)
-            if known:
-                return found
+        window = await self._window(session_id, 1)
+        known, found = window.get(no)
+        if known:
+            return found
         row = (await self.conn.execute(
             select(hands).where(hands.c.session_id == session_id, hands.c.no == no,
                                 hands.c.voided_at.is_(None))
@@ -414,24 +385,15 @@ class SqlChatTransaction:
         return _hand(row) if row else None
 
     async def last_hands(self, session_id: int, count: int) -> list[HandRecord]:
-        if self._hot is not None:
-            window = await self._window(session_id, count)
-            last = window.last(count)
-            if last is None:
-                last = (await self._hot.load_window(session_id, count)).last(count)
-            assert last is not None
-            return last
-        rows = (await self.conn.execute(
-            select(hands)
-            .where(hands.c.session_id == session_id, hands.c.voided_at.is_(None))
-            .order_by(hands.c.no.desc())
-            .limit(count)
-        )).all()
-        return [_hand(r) for r in reversed(rows)]
+        window = await self._window(session_id, count)
+        last = window.last(count)
+        if last is None:
+            last = (await self._hot.load_window(session_id, count)).last(count)
+        assert last is not None
+        return last
 
     async def _window(self, session_id: int, count: int) -> hot.Window:
         """The session's last hands as this transaction has them (kept, or read now)."""
-        assert self._hot is not None
         await self._hot.begin()
         window = self._hot.window
         if window is None or window.session_id != session_id:
@@ -447,11 +409,10 @@ class SqlChatTransaction:
         return [_hand(r) for r in rows]
 
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None:
-        if self._hot is not None:
-            await self._hot.begin(origin_id)
-            if self._hot.reply_fresh and self._hot.pre_origin == origin_id:
-                assert self._hot.pre is not None
-                return self._hot.pre.reply
+        await self._hot.begin(origin_id)
+        if self._hot.reply_fresh and self._hot.pre_origin == origin_id:
+            assert self._hot.pre is not None
+            return self._hot.pre.reply
         return await _origin_reply(self.conn, origin_id)
 
     async def history(self, session_id: int) -> list[HandRecord]:
@@ -501,19 +462,17 @@ class SqlChatTransaction:
         return await import_sessions(self.conn, data, self.chat)
 
     async def settings(self) -> ChatSettings:
-        if self._hot is not None:
-            await self._hot.begin()
-            if self._hot.settings_fresh:
-                assert self._hot.pre is not None
-                return ChatSettings.from_json(self._hot.pre.settings)
+        await self._hot.begin()
+        if self._hot.settings_fresh:
+            assert self._hot.pre is not None
+            return ChatSettings.from_json(self._hot.pre.settings)
         row = (await self.conn.execute(
             select(chat_settings.c.data).where(chat_settings.c.chat == self.chat))).first()
         return ChatSettings.from_json(row[0] if row else None)
 
     async def save_settings(self, values: ChatSettings) -> None:
         self._writable()
-        if self._hot is not None:
-            self._hot.settings_fresh = False
+        self._hot.settings_fresh = False
         data = values.to_json()
         updated = await self.conn.execute(
             update(chat_settings).where(chat_settings.c.chat == self.chat).values(data=data))
@@ -581,14 +540,7 @@ class SqlChatTransaction:
 
     async def record_origin(self, origin_id: str, reply: Mapping[str, Any]) -> None:
         self._writable()
-        if self._hot is not None:
-            self._hot.reply_fresh = False
-            self._hot.queue(hot.Write("origins", self._hot.codec.bind(
-                "origins", hot.ORIGIN_INSERT, {"origin_id": origin_id, "chat": self.chat,
-                                               "reply": dict(reply), "created_at": _now()})))
-            return
-        await self.conn.execute(
-            insert(origins).values(
-                origin_id=origin_id, chat=self.chat, reply=dict(reply), created_at=_now()
-            )
-        )
+        self._hot.reply_fresh = False
+        self._hot.queue(hot.Write("origins", self._hot.codec.bind(
+            "origins", hot.ORIGIN_INSERT, {"origin_id": origin_id, "chat": self.chat,
+                                           "reply": dict(reply), "created_at": _now()})))
