@@ -325,7 +325,7 @@ def _sqlite_begin(db: sqlite3.Connection, write: bool, chat: str,
                   origin: str | None, wait: bool = True) -> Prefetched:
     if wait:
         return _sqlite_begin_reads(db, write, chat, origin)
-    timeout = db.execute("PRAGMA busy_timeout").fetchone()[0]
+    timeout = _named(db, "PRAGMA busy_timeout", ())["timeout"]
     db.execute("PRAGMA busy_timeout = 0")
     try:
         return _sqlite_begin_reads(db, write, chat, origin)
@@ -342,12 +342,19 @@ def _sqlite_begin_reads(db: sqlite3.Connection, write: bool, chat: str,
     db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
     reply = None
     if origin is not None:
-        row = db.execute("SELECT reply FROM origins WHERE origin_id = ?", (origin,)).fetchone()
-        reply = stored_json.loads(row[0]) if row else None
-    row = db.execute("SELECT data FROM chat_settings WHERE chat = ?", (chat,)).fetchone()
-    settings = stored_json.loads(row[0]) if row and row[0] is not None else None
+        row = _named(db, "SELECT reply FROM origins WHERE origin_id = ?", (origin,))
+        reply = stored_json.loads(row["reply"]) if row else None
+    row = _named(db, "SELECT data FROM chat_settings WHERE chat = ?", (chat,))
+    settings = stored_json.loads(row["data"]) if row and row["data"] is not None else None
     session = db.execute(SQLITE_SESSION, (chat,)).fetchone()
     return Prefetched(reply, settings, session)
+
+
+def _named(db: sqlite3.Connection, sql: str, params: Sequence[Any]) -> sqlite3.Row | None:
+    """The first row, read by column name."""
+    cursor = db.cursor()
+    cursor.row_factory = sqlite3.Row
+    return cursor.execute(sql, params).fetchone()
 
 
 def _sqlite_flush(db: sqlite3.Connection, writes: list[Write], commit: bool) -> None:

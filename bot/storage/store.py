@@ -209,7 +209,7 @@ async def _origin_reply(conn: AsyncConnection, origin_id: str) -> Mapping[str, A
     row = (await conn.execute(
         select(origins.c.reply).where(origins.c.origin_id == origin_id)
     )).first()
-    return row[0] if row else None
+    return row.reply if row else None
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -468,7 +468,7 @@ class SqlChatTransaction:
             return ChatSettings.from_json(self._hot.pre.settings)
         row = (await self.conn.execute(
             select(chat_settings.c.data).where(chat_settings.c.chat == self.chat))).first()
-        return ChatSettings.from_json(row[0] if row else None)
+        return ChatSettings.from_json(row.data if row else None)
 
     async def save_settings(self, values: ChatSettings) -> None:
         self._writable()
