@@ -1,4 +1,5 @@
-"""Engines for the database URLs people write, with the settings each backend needs."""
+"""Engines for the database URLs people write, with the settings each backend needs, and
+`open_store`: the file checked, the tables migrated, the store made."""
 
 from __future__ import annotations
 

@@ -1,14 +1,18 @@
-"""The hot path of the store: what every command does, in as few round trips as it can.
+"""The hot path of the store: one command's transaction (`HotState`), the one interface
+of the two drivers (`Driver`: SQLite's and PostgreSQL's, with their SQL), and the last
+hands kept per open session (`HandWindows`). What every command does, in as few round
+trips as it can.
 
 A command's transaction is begun by hand on the driver's own connection (SQLAlchemy's
-connection is kept in AUTOCOMMIT mode, so it never begins or ends one itself), and:
+side, where it has one, is in AUTOCOMMIT mode, so it never begins or ends one itself). It
+is the commands' only transaction path, with the one copy of the write SQL:
 
 - its first round trip takes the chat's lock (a writer) and reads the origin id's reply,
   the chat's settings and the open session (`prefetch`), in a transaction begun with it
   (SQLite) or with the last command's commit (PostgreSQL, see PostgresDriver);
 - the writes of a hand (the hand, the session, the origin's reply) are kept until the
-  commit and sent with it: on SQLite in one hop to aiosqlite's thread, on PostgreSQL as one
-  statement, then COMMIT;
+  commit and sent with it: on SQLite in one call on our own connection (sqlite_link.py), on
+  PostgreSQL as one statement, then COMMIT;
 - the last hands of each open session are kept per process (`HandWindows`), checked by the
   session's id and version, which every change to a session's hands increments, in any
   process; so the board and "the same as the last hand" read nothing more.
@@ -36,7 +40,6 @@ from bot.core.session import DuplicateOrigin, HandRecord
 from bot.storage.tables import hands, origins, sessions
 
 if TYPE_CHECKING:
-    from bot.storage.connections import Connections
     from bot.storage.sqlite_link import SqliteLink
 
 SESSION_COLUMNS = [c.name for c in sessions.c]
@@ -539,12 +542,24 @@ def disconnected(error: BaseException) -> bool:
     return isinstance(error, (asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError))
 
 
+class Pool(Protocol):
+    """Where a transaction takes its connection and gives it back: the store's
+    `Connections` (bot/storage/connections.py)."""
+
+    codec: Codec
+
+    async def take(self, write: bool) -> Driver: ...
+    async def give_back(self, driver: Driver) -> None: ...
+    async def discard(self, driver: Driver) -> None: ...
+    async def drop_idle(self) -> None: ...
+
+
 class HotState:
     """The hot path's side of one command's transaction: the connection (taken from the
     store's `Connections`), what was read up front, the writes waiting for the commit, and
     the open session's last hands."""
 
-    def __init__(self, connections: Connections, windows: HandWindows, chat: str,
+    def __init__(self, connections: Pool, windows: HandWindows, chat: str,
                  write: bool, hand_of: Callable[[Row], HandRecord],
                  committed: Callable[[str, bool], None]) -> None:
         self.connections, self.windows = connections, windows

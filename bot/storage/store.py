@@ -1,4 +1,6 @@
-"""The SQL store: one transaction per command, serialised per chat."""
+"""The SQL store (`SqlStore`): one transaction per command, serialised per chat, on the
+connections it owns (connections.py), with the hands it keeps per chat (hot.py); and what
+a command reads and writes in its transaction (`SqlChatTransaction`)."""
 
 from __future__ import annotations
 
