@@ -14,7 +14,7 @@ The baseline is the database's share of a /hand done by hand, with no bot around
 transaction per hand with the statements a /hand needs (BEGIN IMMEDIATE, or BEGIN and the
 chat's advisory lock on PostgreSQL; read the origin id, the chat's settings and the open
 session; insert the hand, update the session, insert the origin's reply; COMMIT), with rows
-copied from the bot's own run so the sizes match, through the same driver the bot uses,
+copied from the bot's own run so the sizes match, through the usual async driver,
 awaited statement by statement as one would write it (aiosqlite, asyncpg). The ratio is the
 bot's p50 over the baseline's: what parsing, scoring, the board, the reply and the store
 add to the database's unavoidable work. On SQLite a second baseline runs the same
@@ -58,7 +58,8 @@ def command(line: str, origin: str | None, chat: str = "big") -> Command:
 def random_hand(rng: random.Random) -> str:
     winner = rng.choice(PLAYERS)
     seen = {winner} | {p for p in PLAYERS if rng.random() < 0.6}
-    maal = " ".join(f"{p}={rng.randint(0, 20)}" for p in PLAYERS)
+    # only who has seen shows maal (an unseen player's is murdered: refused as given)
+    maal = " ".join(f"{p}={rng.randint(0, 20)}" for p in sorted(seen))
     return f"/hand winner:{winner} seen:{' '.join(sorted(seen))} maal:{maal}"
 
 

@@ -51,7 +51,8 @@ def command(chat: str, line: str) -> Command:
 def hand_line(rng: random.Random) -> str:
     winner = rng.choice(PLAYERS)
     seen = {winner} | {p for p in PLAYERS if rng.random() < 0.6}
-    maal = " ".join(f"{p}={rng.randint(0, 20)}" for p in PLAYERS)
+    # only who has seen shows maal (an unseen player's is murdered: refused as given)
+    maal = " ".join(f"{p}={rng.randint(0, 20)}" for p in sorted(seen))
     return f"/hand winner:{winner} seen:{' '.join(sorted(seen))} maal:{maal}"
 
 

@@ -14,6 +14,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
 
@@ -57,6 +58,9 @@ ALREADY = _("Already recorded.")
 COMMAND_SECONDS = 20.0  # a command that takes longer is given up (and rolled back)
 CHECK_SECONDS = 5.0  # how long to look for whether a failed command was recorded
 MAX_MOVES = 3  # a chat moved on again (never seen on Telegram, whose supergroups stay put)
+# The task whose command is under a time limit already (a task made meanwhile copies the
+# context, not the limit: it is another task)
+TIMED: ContextVar[asyncio.Task[Any] | None] = ContextVar("timed", default=None)
 
 
 class ChatMoved(Exception):
@@ -288,7 +292,8 @@ class Service:
                     await tx.set_board_ref(session_id, ref)
 
     async def snapshot(self, chat: str) -> Snapshot | None:
-        async with self.store.transaction(chat) as tx:
+        """Read only: a tap's look before it becomes a command, which checks again."""
+        async with self.store.transaction(chat, write=False) as tx:
             session = await tx.open_session()
             if session is None:
                 return None
@@ -306,13 +311,28 @@ class Service:
 
     async def _safely(self, run: Callable[..., Awaitable[Reply]], command: Command | None,
                       admin: AdminCheck | None) -> Reply:
+        task = asyncio.current_task()
+        if TIMED.get() is task:
+            # already timed: the command a tap became runs within the tap's limit (its
+            # expiry is the tap's to answer), not a second one of its own
+            return await self._answered(run, command, admin)
         try:
             async with asyncio.timeout(self.command_seconds) as limit:
                 kept = LIMIT.set((limit, self.command_seconds))  # moved on by long work
+                timed = TIMED.set(task)
                 try:
-                    return await run(command, admin)
+                    return await self._answered(run, command, admin)
                 finally:
+                    TIMED.reset(timed)
                     LIMIT.reset(kept)
+        except TimeoutError as error:
+            return await self._failure(error, command)
+
+    async def _answered(self, run: Callable[..., Awaitable[Reply]], command: Command | None,
+                        admin: AdminCheck | None) -> Reply:
+        """The reply to `command`, whatever happens in it (its time limit aside)."""
+        try:
+            return await run(command, admin)
         except UserError as error:
             language = getattr(error, "language", None) or i18n.choose(
                 None, command.locale if command else None)
@@ -325,21 +345,24 @@ class Service:
             reply.duplicate = True
             return reply
         except Exception as error:
-            # A bug, the database went away, or it took too long. Whether the change was
-            # committed is known only by its origin id: say only what is known.
-            slow = isinstance(error, TimeoutError)
-            explain = getattr(self.store, "problem", None)
-            known: Text | None = explain(error) if explain is not None else None
-            # a failure the host must mend is one line (the traceback with LOG_LEVEL=DEBUG)
-            log.log(logging.WARNING if slow else logging.ERROR,
-                    "command failed: chat=%s command=%s origin=%s%s",
-                    command.chat if command else "?", command.name if command else "?",
-                    command.origin_id if command else "?",
-                    f": {type(error).__name__}: {str(error)[:200]}" if known else "",
-                    exc_info=not slow and (known is None or log.isEnabledFor(logging.DEBUG)))
-            if known is not None and getattr(error, "message", None) is known:
-                return self._failed(command, known)  # found before anything was written
-            return await self._after_failure(command, slow, known)
+            return await self._failure(error, command)
+
+    async def _failure(self, error: Exception, command: Command | None) -> Reply:
+        """A bug, the database went away, or it took too long. Whether the change was
+        committed is known only by its origin id: say only what is known."""
+        slow = isinstance(error, TimeoutError)
+        explain = getattr(self.store, "problem", None)
+        known: Text | None = explain(error) if explain is not None else None
+        # a failure the host must mend is one line (the traceback with LOG_LEVEL=DEBUG)
+        log.log(logging.WARNING if slow else logging.ERROR,
+                "command failed: chat=%s command=%s origin=%s%s",
+                command.chat if command else "?", command.name if command else "?",
+                command.origin_id if command else "?",
+                f": {type(error).__name__}: {str(error)[:200]}" if known else "",
+                exc_info=not slow and (known is None or log.isEnabledFor(logging.DEBUG)))
+        if known is not None and getattr(error, "message", None) is known:
+            return self._failed(command, known)  # found before anything was written
+        return await self._after_failure(command, slow, known)
 
     def _earlier(self, previous: Mapping[str, Any], command: Command | None,
                  language: str | None = None) -> Reply:

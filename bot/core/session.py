@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core.i18n.text import Text, decode, encode
+from bot.core.money import book_add
 from bot.core.players import Player, Roster
 
 OPEN, ENDED = "open", "ended"
@@ -68,6 +69,35 @@ class SessionState:
     @property
     def roster(self) -> Roster:
         return Roster(self.players)
+
+    # A session's totals, money book and hand count change here only, and together.
+    # `places`: the game's decimal places of points (its money is per point).
+
+    def apply(self, hand: HandRecord, places: int) -> None:
+        """The next hand played: its points and money counted in."""
+        assert hand.no == self.hand_count + 1, "hands are numbered without gaps"
+        self._count(hand, +1, places)
+        self.hand_count = hand.no
+
+    def take_back(self, hand: HandRecord, places: int) -> None:
+        """The last hand undone: its points and money counted out."""
+        assert hand.no == self.hand_count, "only the last hand is taken back"
+        self._count(hand, -1, places)
+        self.hand_count -= 1
+
+    def replace(self, old: HandRecord, new: HandRecord, places: int) -> None:
+        """A hand re-entered in its place (an /edit): the count stays."""
+        assert old.no == new.no <= self.hand_count, "a live hand is replaced by its own no"
+        self._count(old, -1, places)
+        self._count(new, +1, places)
+
+    def _count(self, hand: HandRecord, sign: int, places: int) -> None:
+        for key, value in hand.deltas.items():
+            self.totals[key] = self.totals.get(key, 0) + sign * value
+        # a session from before the book was kept gets it from its hands when first needed
+        # (bot/core/handlers/board.py, money_of): these are among them then
+        if self.money is not None:
+            book_add(self.money, hand.deltas, hand.rules, places, sign)
 
 
 @dataclass

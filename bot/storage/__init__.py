@@ -1,4 +1,5 @@
-"""Storage: SQLite (default) or PostgreSQL through SQLAlchemy's async core."""
+"""Storage: SQLite (default) or PostgreSQL. The core sees `SqlStore` (store.py); what each
+file owns is in docs/architecture.md, Storage."""
 
 from bot.storage.database import open_store
 from bot.storage.store import SqlStore

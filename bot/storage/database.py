@@ -1,4 +1,5 @@
-"""Engines for the database URLs people write, with the settings each backend needs."""
+"""Engines for the database URLs people write, with the settings each backend needs, and
+`open_store`: the file checked, the tables migrated, the store made."""
 
 from __future__ import annotations
 
@@ -32,25 +33,26 @@ def create_engine(url: str, hot: bool = False) -> AsyncEngine:
     """An engine for `url`. A PostgreSQL URL may carry `?search_path=schema` to keep one
     bot's tables in their own schema (the tests use this for isolation).
 
-    `hot`: the commands' engine (bot/storage/hot.py), which begins and ends transactions
-    itself on the driver's connection: SQLAlchemy's side is in AUTOCOMMIT mode, a returned
-    connection is not reset (the transaction was ended or the connection invalidated) and
-    not pinged (a dead one fails its BEGIN, which is retried once on a new one)."""
+    `hot` (PostgreSQL): the commands' engine (bot/storage/connections.py), whose
+    transactions the hot path begins and ends itself on the driver's connection:
+    SQLAlchemy's side is in AUTOCOMMIT mode, a returned connection is not reset (the
+    transaction was ended or the connection invalidated) and not pinged (a dead one fails
+    its BEGIN, which is retried once on a new one). SQLite's commands have connections of
+    their own (bot/storage/sqlite_link.py)."""
     parsed = make_url(async_url(url))
     hot_options: dict[str, object] = dict(
         isolation_level="AUTOCOMMIT", pool_reset_on_return=None, pool_pre_ping=False,
     ) if hot else {}
     if parsed.get_backend_name() == "sqlite":
+        if hot:
+            raise ValueError("SQLite's commands use links of their own (sqlite_link.py)")
         folder = Path(parsed.database or ".").expanduser().parent
         if _sqlite_file(parsed) and not folder.is_dir():
             # said before a driver thread starts, which would outlive a failed connect
             raise OSError(f"unable to open database file: the folder {folder} does not exist")
-        connect_args: dict[str, object] = {"timeout": STATEMENT_SECONDS}
-        if hot:  # its writer is also used from the event loop's thread (bot/storage/hot.py)
-            connect_args["check_same_thread"] = False
-        engine = create_async_engine(parsed, connect_args=connect_args, **JSON_CODEC,
-                                     **hot_options)
-        _sqlite_transactions(engine, begin=not hot)
+        engine = create_async_engine(parsed, connect_args={"timeout": STATEMENT_SECONDS},
+                                     **JSON_CODEC)
+        _sqlite_transactions(engine)
         return engine
     connect_args: dict[str, object] = {}
     search_path = parsed.query.get("search_path")
@@ -77,7 +79,7 @@ JSON_CODEC: dict[str, object] = dict(json_serializer=stored_json.dumps,
 READ_ONLY = "maalbot_read_only"  # an execution option: this transaction only reads
 
 
-def _sqlite_transactions(engine: AsyncEngine, begin: bool = True) -> None:
+def _sqlite_transactions(engine: AsyncEngine) -> None:
     """Let SQLAlchemy, not the sqlite3 module, start transactions, and take the write lock
     up front (BEGIN IMMEDIATE), so two processes on one file serialise instead of failing
     half-way. WAL keeps readers from blocking the writer."""
@@ -89,19 +91,12 @@ def _sqlite_transactions(engine: AsyncEngine, begin: bool = True) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        if not begin:
-            # the commands' commits don't copy the WAL back (a few ms every hundred hands,
-            # with fsyncs): the store does that beside them (SqlStore._checkpoint)
-            cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
-
-    if not begin:
-        return
 
     @event.listens_for(engine.sync_engine, "begin")
     def _begin(connection) -> None:  # type: ignore[no-untyped-def]
         if connection.get_execution_options().get("isolation_level") == "AUTOCOMMIT":
-            return  # the hot path began it (bot/storage/hot.py)
+            return  # one statement at a time (the store's WAL checkpoint)
         # a command that only reads takes no write lock: WAL readers never wait
         reading = connection.get_execution_options().get(READ_ONLY, False)
         connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
@@ -153,15 +148,13 @@ async def open_store(url: str, migrate: bool = True):  # type: ignore[no-untyped
     if path is not None and not has_hands and (since := held(path)) is not None:
         await engine.dispose()
         raise lost(path, since)  # tables there, every hand gone: replaced by a new file
-    hot = create_engine(url, hot=True)
-    if hot.dialect.name == "sqlite" and _sqlite_file(hot.url):
-        # The writer's connection and a reader's, made now and kept in the pool: one made
-        # while the loop is busy waits at each hop to its thread (about 25 ms), and while
-        # it is being made the next reader makes another (16 /boards at once after a
-        # start took 0.5-0.9 s)
-        async with hot.connect(), hot.connect():
-            pass
+    hot = create_engine(url, hot=True) if engine.dialect.name == "postgresql" else None
     store = SqlStore(engine, hot)
+    try:
+        await store.connections.warm()  # SQLite: the writer's link and a reader's, made now
+    except BaseException:
+        await store.close()
+        raise
     if path is not None:
         store.file = SqliteFile(path)
         store.file.open()

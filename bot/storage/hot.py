@@ -1,14 +1,18 @@
-"""The hot path of the store: what every command does, in as few round trips as it can.
+"""The hot path of the store: one command's transaction (`HotState`), the one interface
+of the two drivers (`Driver`: SQLite's and PostgreSQL's, with their SQL), and the last
+hands kept per open session (`HandWindows`). What every command does, in as few round
+trips as it can.
 
 A command's transaction is begun by hand on the driver's own connection (SQLAlchemy's
-connection is kept in AUTOCOMMIT mode, so it never begins or ends one itself), and:
+side, where it has one, is in AUTOCOMMIT mode, so it never begins or ends one itself). It
+is the commands' only transaction path, with the one copy of the write SQL:
 
 - its first round trip takes the chat's lock (a writer) and reads the origin id's reply,
   the chat's settings and the open session (`prefetch`), in a transaction begun with it
   (SQLite) or with the last command's commit (PostgreSQL, see PostgresDriver);
 - the writes of a hand (the hand, the session, the origin's reply) are kept until the
-  commit and sent with it: on SQLite in one hop to aiosqlite's thread, on PostgreSQL as one
-  statement, then COMMIT;
+  commit and sent with it: on SQLite in one call on our own connection (sqlite_link.py), on
+  PostgreSQL as one statement, then COMMIT;
 - the last hands of each open session are kept per process (`HandWindows`), checked by the
   session's id and version, which every change to a session's hands increments, in any
   process; so the board and "the same as the last hand" read nothing more.
@@ -25,15 +29,19 @@ import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.core import stored_json
 from bot.core.session import DuplicateOrigin, HandRecord
 from bot.storage.retention import PRUNED_JSON
 from bot.storage.tables import hand_rows, hands, origins, sessions
+
+if TYPE_CHECKING:
+    from bot.storage.sqlite_link import SqliteLink
 
 SESSION_COLUMNS = [c.name for c in sessions.c]
 HAND_COLUMNS = [c.name for c in hand_rows.c]  # read: rules joined back (migration 16)
@@ -42,7 +50,6 @@ HAND_INSERT = ["session_id", "no", "players", "inputs", "rules_key", "deltas", "
 SESSION_UPDATE = ["game", "status", "players", "rules", "pending", "totals", "hand_count",
                   "version", "ended_at", "game_state", "money"]
 ORIGIN_INSERT = ["origin_id", "chat", "reply", "created_at"]
-IDLE_KEPT = 4  # PostgreSQL: connections kept between commands, out of SQLAlchemy's pool
 WINDOW = 12  # hands kept per open session: a board's rows and the one before
 CACHED_CHATS = 256  # open sessions whose last hands are kept (least recently used go)
 
@@ -209,7 +216,7 @@ class Write:
 class Prefetched:
     reply: Any  # the origin's reply (decoded), or None
     settings: Any  # chat_settings.data (decoded), or None
-    session: Row | None
+    session: Sequence[Any] | None  # the open session's row as read (SESSION_COLUMNS)
 
 
 def _placeholders(dialect: str, count: int, start: int = 1) -> list[str]:
@@ -217,50 +224,98 @@ def _placeholders(dialect: str, count: int, start: int = 1) -> list[str]:
                                                        range(start, start + count)]
 
 
-class SqliteDriver:
-    """aiosqlite: each call is one hop to the connection's thread, however many
-    statements it runs there.
+class Driver(Protocol):
+    """One of the commands' connections, as the hot path uses it: SQLite's (a link of our
+    own, bot/storage/sqlite_link.py) or PostgreSQL's (asyncpg, under SQLAlchemy's pool).
+    The store owns them (bot/storage/connections.py)."""
 
-    `inline`: the calls run on the event loop's thread instead. A hop costs more (about
-    80 us of thread hand-offs, measured) than what a command's statements do (about 20 us
-    to begin and read, 60 us to write and commit: WAL with synchronous=NORMAL does not
-    fsync a commit, and checkpoints are done beside, on another connection). Only waiting
-    may not happen here: the first round trip is tried without a busy timeout, and when
-    another process holds the write lock, it is rolled
-    back and waits on the connection's thread as before."""
-
-    def __init__(self, raw: Any, inline: bool = False) -> None:
-        self.aio = raw.driver_connection  # aiosqlite.Connection
-        self.inline = inline
-
-    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        if self.inline:
-            return fn(self.aio._conn, *args)
-        # aiosqlite runs a function on its connection's thread; SQLAlchemy's adapter does
-        # the same (its isolation_level setter)
-        return await self.aio._execute(fn, self.aio._conn, *args)
+    name: str  # the dialect: sqlite | postgresql
 
     async def begin(self, chat: str, write: bool, origin: str | None) -> Prefetched:
-        if self.inline:
-            try:
-                return _sqlite_begin(self.aio._conn, write, chat, origin, wait=False)
-            except sqlite3.OperationalError as error:
-                if error.sqlite_errorcode != sqlite3.SQLITE_BUSY:
-                    raise
-        return await self.aio._execute(_sqlite_begin, self.aio._conn, write, chat, origin)
+        """BEGIN (a writer takes the chat's lock) and the reads every command makes."""
+        ...
 
     async def flush(self, writes: list[Write], commit: bool) -> None:
-        await self._run(_sqlite_flush, writes, commit)
+        """Send the writes kept for the commit; then COMMIT, if asked."""
+        ...
 
     async def end(self, commit: bool) -> None:
-        await self._run(_sqlite_end, commit)
+        """End the transaction (if one is open)."""
+        ...
 
-    async def fetch(self, sql: str, params: Sequence[Any]) -> list[Any]:
-        return await self._run(_sqlite_fetch, sql, params)
+    async def fetch(self, sql: str, params: Sequence[Any]) -> list[Sequence[Any]]: ...
+
+    async def sa(self, method: str, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        """A SQLAlchemy Connection's method (execute, scalar, ...) in this transaction."""
+        ...
+
+    def reusable(self) -> bool:
+        """Clean for the next command: no transaction of the last one left open."""
+        ...
+
+    async def close(self) -> None:
+        """End what is open and close (or give back to SQLAlchemy's pool)."""
+        ...
+
+    async def discard(self) -> None:
+        """Close without a word to the database (it may not answer): it rolls back."""
+        ...
+
+
+class SqliteDriver:
+    """A link's connection: each `run` is one hop to its thread, however many statements
+    it runs there; `now` runs them here, on the event loop's thread.
+
+    A hop costs more (about 80 us of thread hand-offs, measured) than what a command's
+    statements do (about 20 us to begin and read, 60 us to write and commit: WAL with
+    synchronous=NORMAL does not fsync a commit, and checkpoints are done beside, on
+    another connection), so the hot path's statements run here. Only waiting may not
+    happen here: the first round trip is tried without a busy timeout, and when another
+    process holds the write lock, it is rolled back and waits on the link's thread.
+    SQLAlchemy's statements run on the thread."""
+
+    name = "sqlite"
+
+    def __init__(self, link: SqliteLink) -> None:
+        self.link = link
+
+    async def begin(self, chat: str, write: bool, origin: str | None) -> Prefetched:
+        try:
+            return self.link.now(_sqlite_begin, write, chat, origin, False)
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode != sqlite3.SQLITE_BUSY:
+                raise
+        return await self.link.run(_sqlite_begin, write, chat, origin)
+
+    async def flush(self, writes: list[Write], commit: bool) -> None:
+        self.link.now(_sqlite_flush, writes, commit)
+
+    async def end(self, commit: bool) -> None:
+        self.link.now(_sqlite_end, commit)
+
+    async def fetch(self, sql: str, params: Sequence[Any]) -> list[Sequence[Any]]:
+        return self.link.now(_sqlite_fetch, sql, params)
+
+    async def sa(self, method: str, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        return await self.link.sa(method, statement, *args, **kwargs)
+
+    def reusable(self) -> bool:
+        return not self.link.closed and not self.link.in_transaction()
+
+    async def close(self) -> None:
+        try:
+            if self.link.in_transaction():
+                self.link.now(_sqlite_end, False)
+        finally:
+            await self.link.aclose()
+
+    async def discard(self) -> None:
+        self.link.close()  # after whatever its thread is doing; nothing waits for it
 
 
 # a known origin whose reply has gone (bot/storage/retention.py) reads as PRUNED_JSON
-ORIGIN_REPLY = f"SELECT coalesce(reply, '{PRUNED_JSON}') FROM origins WHERE origin_id = ?"
+ORIGIN_REPLY = (f"SELECT coalesce(reply, '{PRUNED_JSON}') AS reply FROM origins "
+                "WHERE origin_id = ?")
 SQLITE_SESSION = (f"SELECT {', '.join(SESSION_COLUMNS)} FROM sessions "
                   "WHERE chat = ? AND status = 'open'")
 SQLITE_WRITES = {
@@ -278,7 +333,7 @@ def _sqlite_begin(db: sqlite3.Connection, write: bool, chat: str,
                   origin: str | None, wait: bool = True) -> Prefetched:
     if wait:
         return _sqlite_begin_reads(db, write, chat, origin)
-    timeout = db.execute("PRAGMA busy_timeout").fetchone()[0]
+    timeout = _named(db, "PRAGMA busy_timeout", ())["timeout"]
     db.execute("PRAGMA busy_timeout = 0")
     try:
         return _sqlite_begin_reads(db, write, chat, origin)
@@ -295,12 +350,19 @@ def _sqlite_begin_reads(db: sqlite3.Connection, write: bool, chat: str,
     db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
     reply = None
     if origin is not None:
-        row = db.execute(ORIGIN_REPLY, (origin,)).fetchone()
-        reply = stored_json.loads(row[0]) if row else None
-    row = db.execute("SELECT data FROM chat_settings WHERE chat = ?", (chat,)).fetchone()
-    settings = stored_json.loads(row[0]) if row and row[0] is not None else None
+        row = _named(db, ORIGIN_REPLY, (origin,))
+        reply = stored_json.loads(row["reply"]) if row else None
+    row = _named(db, "SELECT data FROM chat_settings WHERE chat = ?", (chat,))
+    settings = stored_json.loads(row["data"]) if row and row["data"] is not None else None
     session = db.execute(SQLITE_SESSION, (chat,)).fetchone()
     return Prefetched(reply, settings, session)
+
+
+def _named(db: sqlite3.Connection, sql: str, params: Sequence[Any]) -> sqlite3.Row | None:
+    """The first row, read by column name."""
+    cursor = db.cursor()
+    cursor.row_factory = sqlite3.Row
+    return cursor.execute(sql, params).fetchone()
 
 
 def _sqlite_flush(db: sqlite3.Connection, writes: list[Write], commit: bool) -> None:
@@ -336,8 +398,11 @@ class PostgresDriver:
     the last holder committed). Every command ends its transaction, a reader's too, so the
     one waiting between commands has done nothing: it holds no lock and no snapshot."""
 
-    def __init__(self, raw: Any) -> None:
-        self.pg = raw.driver_connection  # asyncpg.Connection
+    name = "postgresql"
+
+    def __init__(self, sa: AsyncConnection, pg: Any) -> None:
+        self.sa_conn = sa  # SQLAlchemy's (AUTOCOMMIT: it never begins nor ends one)
+        self.pg = pg  # its asyncpg.Connection
         self.in_tx = False  # a writer's transaction: its lock held, its writes not committed
         self.begun = False  # a transaction open on the connection
 
@@ -386,14 +451,44 @@ class PostgresDriver:
         else:
             await self.pg.execute("ROLLBACK")
 
-    async def fetch(self, sql: str, params: Sequence[Any]) -> list[Any]:
+    async def fetch(self, sql: str, params: Sequence[Any]) -> list[Sequence[Any]]:
         return [tuple(r) for r in await self.pg.fetch(sql, *params)]
+
+    async def sa(self, method: str, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        return await getattr(self.sa_conn, method)(statement, *args, **kwargs)
 
     def clean(self) -> bool:
         """Ready for the next command: no writer's transaction left open, and the server in
         the state we think it in."""
         return not self.in_tx and not self.pg.is_closed() \
             and self.pg.is_in_transaction() == self.begun
+
+    def reusable(self) -> bool:
+        # a connection SQLAlchemy was used on (its AUTOCOMMIT transaction) goes back to
+        # its pool: kept ones are the hot path's alone
+        sa = self.sa_conn
+        return self.clean() and not sa.invalidated and not sa.in_transaction()
+
+    async def close(self) -> None:
+        sa = self.sa_conn
+        try:
+            if self.begun and not sa.invalidated:
+                # back to the pool with no transaction open (the one begun ahead)
+                await self.end(commit=False)
+        except Exception:
+            await sa.invalidate()  # in a state unknown: not for reuse
+        except BaseException:
+            await sa.invalidate()
+            raise  # cancelled (a timeout): the connection is closed below
+        finally:
+            await sa.close()
+
+    async def discard(self) -> None:
+        sa = self.sa_conn
+        try:
+            await sa.invalidate()
+        finally:
+            await sa.close()
 
 
 # READ COMMITTED whatever the server's default: each statement, the prefetch's reads after
@@ -452,19 +547,36 @@ def disconnected(error: BaseException) -> bool:
     return isinstance(error, (asyncpg.ConnectionDoesNotExistError, asyncpg.InterfaceError))
 
 
-class HotState:
-    """The hot path's side of one command's transaction: the connection, what was read up
-    front, the writes waiting for the commit, and the open session's last hands."""
+class Pool(Protocol):
+    """Where a transaction takes its connection and gives it back: the store's
+    `Connections` (bot/storage/connections.py)."""
 
-    def __init__(self, store: Any, chat: str, write: bool) -> None:
-        self.store, self.chat, self.write = store, chat, write
-        self.codec: Codec = store._codec
-        self.sa: Any = None  # SQLAlchemy's AsyncConnection (AUTOCOMMIT: never begins)
-        self.held = False  # the store's SQLite writer connection: kept after the command
-        self.driver: SqliteDriver | PostgresDriver | None = None
+    codec: Codec
+
+    async def take(self, write: bool) -> Driver: ...
+    async def give_back(self, driver: Driver) -> None: ...
+    async def discard(self, driver: Driver) -> None: ...
+    async def drop_idle(self) -> None: ...
+
+
+class HotState:
+    """The hot path's side of one command's transaction: the connection (taken from the
+    store's `Connections`), what was read up front, the writes waiting for the commit, and
+    the open session's last hands."""
+
+    def __init__(self, connections: Pool, windows: HandWindows, chat: str,
+                 write: bool, hand_of: Callable[[Row], HandRecord],
+                 committed: Callable[[str, bool], None]) -> None:
+        self.connections, self.windows = connections, windows
+        self.chat, self.write = chat, write
+        self.codec: Codec = connections.codec
+        self.hand_of = hand_of  # a hands row as the store's record
+        self.committed = committed  # told of each writer's commit (chat, wrote hands)
+        self.driver: Driver | None = None
         self.begun = False
         self.pre: Prefetched | None = None
         self.pre_origin: str | None = None
+        self.session_row: Row | None = None  # pre.session, decoded
         self.session_fresh = self.settings_fresh = self.reply_fresh = False
         self.pending: list[Write] = []
         self.window: Window | None = None
@@ -474,52 +586,31 @@ class HotState:
         self.wrote_hands = False  # a hand queued: the SQLite file holds hands once committed
         self.conn = Conn(self)
 
-    async def _connect(self) -> None:
-        # SQLite has one writer at a time, a process's writers queue on one lock: they
-        # share one connection, kept open (no pool checkout per command)
-        self.held = self.write and self.store.backend == "sqlite"
-        if self.held and self.store._writer is not None:
-            self.sa, self.driver = self.store._writer
-            return
-        if not self.held and self.store._idle:
-            # PostgreSQL: the connection the last command left, without the pool's checkout
-            # and checkin (a greenlet switch each, about a tenth of a /hand's CPU)
-            self.sa, self.driver = self.store._idle.pop()
-            return
-        self.sa = await self.store.hot_engine.connect()
-        raw = await self.sa.get_raw_connection()
-        # SQLite runs on the loop's thread, a writer's connection and a reader's alike (a
-        # pooled connection is one transaction's at a time; a WAL reader never waits)
-        self.driver = (SqliteDriver(raw, inline=True) if self.store.backend == "sqlite"
-                       else PostgresDriver(raw))
-        if self.held:
-            self.store._writer = (self.sa, self.driver)
-
     async def begin(self, origin: str | None = None) -> None:
         """The first round trip: BEGIN (a writer takes the chat's lock) and the reads every
         command makes. Idempotent."""
         if self.begun:
             return
-        if self.sa is None:
-            await self._connect()
-        assert self.driver is not None
+        if self.driver is None:
+            self.driver = await self.connections.take(self.write)
         try:
             pre = await self.driver.begin(self.chat, self.write, origin)
         except Exception as error:
             if not disconnected(error):
                 raise
-            await self.invalidate()  # a pooled connection that died meanwhile: once more,
-            await self._drop_idle()  # on a new one (the kept ones may have died with it)
-            await self._connect()
-            assert self.driver is not None
+            # a kept connection that died meanwhile: once more, on a new one (the other
+            # kept ones may have died with it)
+            await self.invalidate()
+            await self.connections.drop_idle()
+            self.driver = await self.connections.take(self.write)
             pre = await self.driver.begin(self.chat, self.write, origin)
         self.begun = True
         self.pre, self.pre_origin = pre, origin
         self.session_fresh = self.settings_fresh = self.reply_fresh = True
         if pre.session is not None:
-            session_id, version = pre.session[0], pre.session[9]
-            self.versions[session_id] = version
-            self.window = self.store.windows.get(self.chat, session_id, version)
+            row = self.session_row = self.codec.session_row(pre.session)
+            self.versions[row.id] = row.version
+            self.window = self.windows.get(self.chat, row.id, row.version)
 
     async def flush(self) -> None:
         """Send the waiting writes (before anything else reads or writes)."""
@@ -529,15 +620,16 @@ class HotState:
             assert self.driver is not None
             await self.driver.flush(writes, commit=False)
 
-    async def for_sa(self, statement: Any) -> Any:
-        """SQLAlchemy's connection, inside this transaction, with the writes sent."""
+    async def sa(self, method: str, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        """A SQLAlchemy statement, inside this transaction, with the writes sent first."""
         await self.flush()
         if not getattr(statement, "is_select", False):
             table = getattr(statement, "table", None)
             if table is None or getattr(table, "name", None) == "hands":
                 self.sa_wrote_hands = True  # a hand changed where the window can't see
                 self.window = None
-        return self.sa
+        assert self.driver is not None
+        return await self.driver.sa(method, statement, *args, **kwargs)
 
     def queue(self, write: Write) -> None:
         self.wrote_hands |= write.table == "hands"
@@ -555,11 +647,9 @@ class HotState:
         await self.flush()
         assert self.driver is not None
         limit = max(count, WINDOW)
-        sql, params = last_hands_sql(self.store.backend, session_id, limit)
+        sql, params = last_hands_sql(self.driver.name, session_id, limit)
         rows = await self.driver.fetch(sql, params)
-        from bot.storage.store import _hand  # the records as the rest of the store builds them
-
-        records = [_hand(self.codec.hand_row(r)) for r in reversed(rows)]
+        records = [self.hand_of(self.codec.hand_row(r)) for r in reversed(rows)]
         self.window = Window(session_id, -1, records, whole=len(rows) < limit)
         return self.window
 
@@ -570,7 +660,7 @@ class HotState:
         assert self.driver is not None
         await self.driver.flush(writes, commit=True)
         if self.write:
-            self.store._committed(self.chat, self.wrote_hands or self.sa_wrote_hands)
+            self.committed(self.chat, self.wrote_hands or self.sa_wrote_hands)
         window = self.window
         if not self.write:
             return  # a reader's hands may be newer than the version it read (PostgreSQL)
@@ -578,62 +668,27 @@ class HotState:
                 and window.session_id not in self.hands_dirty \
                 and window.session_id in self.versions:
             window.version = self.versions[window.session_id]
-            self.store.windows.put(self.chat, window)
+            self.windows.put(self.chat, window)
         else:
-            self.store.windows.put(self.chat, None)
+            self.windows.put(self.chat, None)
 
     async def rollback(self) -> None:
-        if self.begun and self.driver is not None and self.sa is not None:
+        if self.begun and self.driver is not None:
             try:
                 await self.driver.end(commit=False)
             except Exception:
                 await self.invalidate()
 
     async def invalidate(self) -> None:
-        if self.sa is not None:
-            sa, self.sa, self.driver = self.sa, None, None
-            if self.held:
-                self.store._writer = None
-            try:
-                await sa.invalidate()
-            finally:
-                await sa.close()
-
-    async def _drop_idle(self) -> None:
-        idle, self.store._idle = self.store._idle, []
-        for sa, _driver in idle:
-            try:
-                await sa.invalidate()
-            finally:
-                await sa.close()
+        """The connection is given up on (closed: the database rolls back for us)."""
+        if self.driver is not None:
+            driver, self.driver = self.driver, None
+            await self.connections.discard(driver)
 
     async def close(self) -> None:
-        if self.sa is not None:
-            sa, self.sa = self.sa, None
-            if not self.held:
-                driver = self.driver
-                if isinstance(driver, PostgresDriver) and driver.clean() \
-                        and not sa.invalidated and not sa.in_transaction() \
-                        and len(self.store._idle) < IDLE_KEPT:
-                    self.store._idle.append((sa, driver))  # ours ended: clean to reuse
-                    return
-                try:
-                    if isinstance(driver, PostgresDriver) and driver.begun \
-                            and not sa.invalidated:
-                        # back to the pool with no transaction open (the one begun ahead)
-                        await driver.end(commit=False)
-                except Exception:
-                    await sa.invalidate()  # in a state unknown: not for reuse
-                except BaseException:
-                    await sa.invalidate()
-                    raise  # cancelled (a timeout): the connection is closed below
-                finally:
-                    await sa.close()
-            elif sa.in_transaction() or sa.invalidated:
-                # SQLAlchemy was used (its AUTOCOMMIT transaction, ours has ended): the
-                # next writer takes a fresh one from the pool
-                self.store._writer = None
-                await sa.close()
+        if self.driver is not None:
+            driver, self.driver = self.driver, None
+            await self.connections.give_back(driver)
 
 
 class Conn:
@@ -644,20 +699,16 @@ class Conn:
         self._state = state
 
     async def execute(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
-        return await (await self._state.for_sa(statement)).execute(statement, *args, **kwargs)
+        return await self._state.sa("execute", statement, *args, **kwargs)
 
     async def scalar(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
-        return await (await self._state.for_sa(statement)).scalar(statement, *args, **kwargs)
+        return await self._state.sa("scalar", statement, *args, **kwargs)
 
     async def scalars(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
-        return await (await self._state.for_sa(statement)).scalars(statement, *args, **kwargs)
-
-    async def stream(self, statement: Any, *args: Any, **kwargs: Any) -> Any:
-        return await (await self._state.for_sa(statement)).stream(statement, *args, **kwargs)
+        return await self._state.sa("scalars", statement, *args, **kwargs)
 
     async def exec_driver_sql(self, statement: str, *args: Any, **kwargs: Any) -> Any:
-        return await (await self._state.for_sa(statement)).exec_driver_sql(
-            statement, *args, **kwargs)
+        return await self._state.sa("exec_driver_sql", statement, *args, **kwargs)
 
     @property
     def dialect(self) -> Dialect:

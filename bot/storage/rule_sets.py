@@ -80,7 +80,7 @@ async def keep(conn: Any, session_id: int, rules: Mapping[str, Any],
         return key
     if hot is not None:
         await hot.flush()
-        sqlite_ = hot.store.backend == "sqlite"
+        sqlite_ = hot.conn.dialect.name == "sqlite"
         marks = "?, ?, ?" if sqlite_ else "$1, $2, $3"
         await hot.driver.fetch(f"INSERT INTO rule_sets (session_id, rules_key, rules) "
                                f"VALUES ({marks}) ON CONFLICT DO NOTHING",

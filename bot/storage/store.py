@@ -1,4 +1,6 @@
-"""The SQL store: one transaction per command, serialised per chat."""
+"""The SQL store (`SqlStore`): one transaction per command, serialised per chat, on the
+connections it owns (connections.py), with the hands it keeps per chat (hot.py); and what
+a command reads and writes in its transaction (`SqlChatTransaction`)."""
 
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ from bot.storage.backup import (
     import_sessions,
     json_chunks,
 )
+from bot.storage.connections import Connections
 from bot.storage.database import READ_ONLY
 from bot.storage.events import add_event, events_of
 from bot.storage.problems import problem
@@ -64,15 +67,10 @@ def _now() -> datetime:
 class SqlStore:
     def __init__(self, engine: AsyncEngine, hot_engine: AsyncEngine | None = None) -> None:
         self.engine = engine
-        # the commands' transactions (bot/storage/hot.py): its own pool, in AUTOCOMMIT mode
-        self.hot_engine = hot_engine or engine.execution_options(isolation_level="AUTOCOMMIT")
-        self._own_hot = hot_engine is not None
-        self._codec = hot.Codec(engine.dialect)
+        # the commands' connections (bot/storage/connections.py, hot.py)
+        self.connections = Connections(engine, hot_engine)
         self.windows = hot.HandWindows()
         self.known_rules = rule_sets.Known()  # hands' rule sets stored (rule_sets.py)
-        self._writer: tuple[Any, Any] | None = None  # SQLite: the writers' connection
-        # PostgreSQL: connections between commands, kept out of the pool (hot.py IDLE_KEPT)
-        self._idle: list[tuple[Any, Any]] = []
         self._commits = 0
         # SQLite: its file, looked at before each command (bot/storage/sqlite_file.py)
         self.file: SqliteFile | None = None
@@ -112,9 +110,11 @@ class SqlStore:
     async def _hot(self, chat: str, write: bool) -> AsyncIterator[SqlChatTransaction]:
         """A transaction the hot path begins and ends itself (bot/storage/hot.py); on
         PostgreSQL a writer's BEGIN takes the chat's advisory lock with it."""
-        state = hot.HotState(self, chat, write)
+        state = hot.HotState(self.connections, self.windows, chat, write, _hand,
+                             self._committed)
         try:
-            tx = SqlChatTransaction(state.conn, chat, read_only=not write, hot=state)
+            tx = SqlChatTransaction(state, chat, read_only=not write,
+                                    known_rules=self.known_rules)
             yield tx
             await state.commit()
             self.known_rules.committed(tx.new_rules)  # rule sets written (rule_sets.py)
@@ -208,7 +208,8 @@ class SqlStore:
 
     async def _checkpoint(self) -> None:
         try:
-            async with self.hot_engine.connect() as conn:
+            async with self.engine.connect() as conn:
+                await conn.execution_options(isolation_level="AUTOCOMMIT")
                 await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
         except Exception:  # the next one will do; a command never waits for it
             log.warning("WAL checkpoint failed", exc_info=True)
@@ -216,14 +217,7 @@ class SqlStore:
     async def close(self) -> None:
         if self._checkpointing is not None:
             await asyncio.gather(self._checkpointing, return_exceptions=True)
-        if self._writer is not None:
-            writer, self._writer = self._writer[0], None
-            await writer.close()
-        idle, self._idle = self._idle, []
-        for sa, _driver in idle:
-            await sa.close()
-        if self._own_hot:
-            await self.hot_engine.dispose()
+        await self.connections.close()
         await self.engine.dispose()
 
 
@@ -233,7 +227,7 @@ async def _origin_reply(conn: AsyncConnection, origin_id: str) -> Mapping[str, A
     )).first()
     if row is None:
         return None
-    return PRUNED if row[0] is None else row[0]  # its reply has gone (retention.py)
+    return PRUNED if row.reply is None else row.reply  # its reply has gone (retention.py)
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -302,34 +296,35 @@ def _season(row: Any) -> SeasonRecord:
 
 
 class SqlChatTransaction:
-    def __init__(self, conn: AsyncConnection | hot.Conn, chat: str, read_only: bool = False,
-                 hot: hot.HotState | None = None) -> None:
-        self.conn: Any = conn
+    """One command's transaction: the hot path's (bot/storage/hot.py), the only one. Its
+    hands, session saves and origins are written there; the rest through SQLAlchemy on the
+    same connection, in the same transaction (`conn`)."""
+
+    def __init__(self, state: hot.HotState, chat: str, read_only: bool = False,
+                 known_rules: rule_sets.Known | None = None) -> None:
+        self.conn: Any = state.conn
         self.chat = chat
         self.read_only = read_only  # a write here is a bug in the command's spec
-        self._hot = hot  # the hot path (bot/storage/hot.py)
+        self._hot = state
         # rule sets known to be stored (the store's), and those this transaction wrote
-        self.known_rules: rule_sets.Known | None = hot.store.known_rules if hot else None
+        self.known_rules = known_rules
         self.new_rules: set[tuple[int, int]] = set()
 
     async def prefetch(self, origin_id: str | None) -> None:
         """Begin, with the reads every command makes in the same round trip: the origin's
         reply, the settings and the open session (origin_reply, settings, open_session
         then answer from memory)."""
-        if self._hot is not None:
-            await self._hot.begin(origin_id)
+        await self._hot.begin(origin_id)
 
     def _writable(self) -> None:
         if self.read_only:
             raise RuntimeError("a command declared read-only tried to write")
 
     async def open_session(self) -> SessionState | None:
-        if self._hot is not None:
-            await self._hot.begin()
-            if self._hot.session_fresh:
-                assert self._hot.pre is not None
-                raw = self._hot.pre.session
-                return _session(self._hot.codec.session_row(raw)) if raw else None
+        await self._hot.begin()
+        if self._hot.session_fresh:
+            row = self._hot.session_row
+            return _session(row) if row is not None else None
         row = (await self.conn.execute(
             select(sessions).where(sessions.c.chat == self.chat, sessions.c.status == OPEN)
         )).first()
@@ -350,7 +345,15 @@ class SqlChatTransaction:
             "game_state": state.game_state,
             "money": state.money,
         }
-        if state.id is not None and self._hot is not None:
+        if state.id is None:
+            self._hot.session_fresh = False
+            result = await self.conn.execute(
+                insert(sessions).values(
+                    chat=state.chat, created_by=state.created_by, created_at=_now(), **values
+                ).returning(sessions.c.id)
+            )
+            state.id = result.scalar_one()
+        else:
             # kept for the commit's round trip, checked there against the version read
             hot_state = self._hot
             hot_state.queue(hot.Write("sessions", [
@@ -359,23 +362,6 @@ class SqlChatTransaction:
             hot_state.session_fresh = False
             hot_state.versions[state.id] = state.version + 1
             hot_state.hands_dirty.discard(state.id)
-        elif state.id is None:
-            if self._hot is not None:
-                self._hot.session_fresh = False
-            result = await self.conn.execute(
-                insert(sessions).values(
-                    chat=state.chat, created_by=state.created_by, created_at=_now(), **values
-                ).returning(sessions.c.id)
-            )
-            state.id = result.scalar_one()
-        else:
-            result = await self.conn.execute(
-                update(sessions)
-                .where(sessions.c.id == state.id, sessions.c.version == state.version)
-                .values(**values)
-            )
-            if result.rowcount != 1:
-                raise RuntimeError("session changed under us; the command was not applied")
         state.version += 1
         return state
 
@@ -385,42 +371,23 @@ class SqlChatTransaction:
         # its rules by key, kept once per change; its summary derived when shown (issue 27)
         rules_key = await rule_sets.keep(self.conn, session_id, hand.rules, self.known_rules,
                                          self.new_rules, self._hot)
-        summary = DERIVED if hand.summary_derived else encode(hand.summary)
-        if self._hot is not None:
-            hot_state = self._hot
-            hand.created_at = created
-            params = hot_state.codec.bind("hands", hot.HAND_INSERT, {
-                "session_id": session_id, "no": hand.no, "players": hand.players,
-                "inputs": hand.inputs, "rules_key": rules_key,
-                "deltas": {str(k): v for k, v in hand.deltas.items()},
-                "summary": summary, "recorded_by": hand.recorded_by,
-                "recorded_by_name": hand.recorded_by_name, "origin_id": hand.origin_id,
-                "created_at": created, "state_before": hand.state_before})
-            stored = hot.stored_hand(hand, params)
-            hot_state.queue(hot.Write("hands", params, hands=[hand, stored]))
-            hot_state.hands_dirty.add(session_id)
-            window = hot_state.window
-            if window is not None and window.session_id == session_id \
-                    and not window.added(stored):
-                hot_state.window = None
-            return hand
-        result = await self.conn.execute(
-            insert(hands).values(
-                session_id=session_id,
-                no=hand.no,
-                players=hand.players,
-                inputs=hand.inputs,
-                rules_key=rules_key,
-                deltas={str(k): v for k, v in hand.deltas.items()},
-                summary=summary,
-                recorded_by=hand.recorded_by,
-                recorded_by_name=hand.recorded_by_name,
-                origin_id=hand.origin_id,
-                created_at=created,
-                state_before=hand.state_before,
-            ).returning(hands.c.id)
-        )
-        hand.id, hand.created_at = result.scalar_one(), created
+        hot_state = self._hot
+        hand.created_at = created
+        params = hot_state.codec.bind("hands", hot.HAND_INSERT, {
+            "session_id": session_id, "no": hand.no, "players": hand.players,
+            "inputs": hand.inputs, "rules_key": rules_key,
+            "deltas": {str(k): v for k, v in hand.deltas.items()},
+            "summary": DERIVED if hand.summary_derived else encode(hand.summary),
+            "recorded_by": hand.recorded_by,
+            "recorded_by_name": hand.recorded_by_name, "origin_id": hand.origin_id,
+            "created_at": created, "state_before": hand.state_before})
+        stored = hot.stored_hand(hand, params)
+        hot_state.queue(hot.Write("hands", params, hands=[hand, stored]))
+        hot_state.hands_dirty.add(session_id)
+        window = hot_state.window
+        if window is not None and window.session_id == session_id \
+                and not window.added(stored):
+            hot_state.window = None
         return hand
 
     async def void_hand(self, session_id: int, no: int, by: str, void: Void) -> None:
@@ -433,11 +400,10 @@ class SqlChatTransaction:
         )
 
     async def hand(self, session_id: int, no: int) -> HandRecord | None:
-        if self._hot is not None:
-            window = await self._window(session_id, 1)
-            known, found = window.get(no)
-            if known:
-                return found
+        window = await self._window(session_id, 1)
+        known, found = window.get(no)
+        if known:
+            return found
         row = (await self.conn.execute(
             select(hand_rows).where(hand_rows.c.session_id == session_id, hand_rows.c.no == no,
                                     hand_rows.c.voided_at.is_(None))
@@ -445,24 +411,15 @@ class SqlChatTransaction:
         return _hand(row) if row else None
 
     async def last_hands(self, session_id: int, count: int) -> list[HandRecord]:
-        if self._hot is not None:
-            window = await self._window(session_id, count)
-            last = window.last(count)
-            if last is None:
-                last = (await self._hot.load_window(session_id, count)).last(count)
-            assert last is not None
-            return last
-        rows = (await self.conn.execute(
-            select(hand_rows)
-            .where(hand_rows.c.session_id == session_id, hand_rows.c.voided_at.is_(None))
-            .order_by(hand_rows.c.no.desc())
-            .limit(count)
-        )).all()
-        return [_hand(r) for r in reversed(rows)]
+        window = await self._window(session_id, count)
+        last = window.last(count)
+        if last is None:
+            last = (await self._hot.load_window(session_id, count)).last(count)
+        assert last is not None
+        return last
 
     async def _window(self, session_id: int, count: int) -> hot.Window:
         """The session's last hands as this transaction has them (kept, or read now)."""
-        assert self._hot is not None
         await self._hot.begin()
         window = self._hot.window
         if window is None or window.session_id != session_id:
@@ -478,11 +435,10 @@ class SqlChatTransaction:
         return [_hand(r) for r in rows]
 
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None:
-        if self._hot is not None:
-            await self._hot.begin(origin_id)
-            if self._hot.reply_fresh and self._hot.pre_origin == origin_id:
-                assert self._hot.pre is not None
-                return self._hot.pre.reply
+        await self._hot.begin(origin_id)
+        if self._hot.reply_fresh and self._hot.pre_origin == origin_id:
+            assert self._hot.pre is not None
+            return self._hot.pre.reply
         return await _origin_reply(self.conn, origin_id)
 
     async def history(self, session_id: int) -> list[HandRecord]:
@@ -533,19 +489,17 @@ class SqlChatTransaction:
         return await import_sessions(self.conn, data, self.chat)
 
     async def settings(self) -> ChatSettings:
-        if self._hot is not None:
-            await self._hot.begin()
-            if self._hot.settings_fresh:
-                assert self._hot.pre is not None
-                return ChatSettings.from_json(self._hot.pre.settings)
+        await self._hot.begin()
+        if self._hot.settings_fresh:
+            assert self._hot.pre is not None
+            return ChatSettings.from_json(self._hot.pre.settings)
         row = (await self.conn.execute(
             select(chat_settings.c.data).where(chat_settings.c.chat == self.chat))).first()
-        return ChatSettings.from_json(row[0] if row else None)
+        return ChatSettings.from_json(row.data if row else None)
 
     async def save_settings(self, values: ChatSettings) -> None:
         self._writable()
-        if self._hot is not None:
-            self._hot.settings_fresh = False
+        self._hot.settings_fresh = False
         data = values.to_json()
         updated = await self.conn.execute(
             update(chat_settings).where(chat_settings.c.chat == self.chat).values(data=data))
@@ -613,14 +567,7 @@ class SqlChatTransaction:
 
     async def record_origin(self, origin_id: str, reply: Mapping[str, Any]) -> None:
         self._writable()
-        if self._hot is not None:
-            self._hot.reply_fresh = False
-            self._hot.queue(hot.Write("origins", self._hot.codec.bind(
-                "origins", hot.ORIGIN_INSERT, {"origin_id": origin_id, "chat": self.chat,
-                                               "reply": dict(reply), "created_at": _now()})))
-            return
-        await self.conn.execute(
-            insert(origins).values(
-                origin_id=origin_id, chat=self.chat, reply=dict(reply), created_at=_now()
-            )
-        )
+        self._hot.reply_fresh = False
+        self._hot.queue(hot.Write("origins", self._hot.codec.bind(
+            "origins", hot.ORIGIN_INSERT, {"origin_id": origin_id, "chat": self.chat,
+                                           "reply": dict(reply), "created_at": _now()})))

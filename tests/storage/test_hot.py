@@ -10,7 +10,7 @@ import asyncpg
 import pytest
 
 from bot.core.service import Service
-from bot.storage import SqlStore, hot
+from bot.storage import SqlStore, connections
 from tests.conftest import Table
 
 
@@ -33,7 +33,8 @@ async def test_between_commands_the_chat_is_not_locked(postgres: SqlStore):
     table = Table(Service(postgres), chat="locks")
     await table.ok("/newgame players:asha bikash chandra")
     await table.ok("/hand winner:asha seen:asha bikash maal:asha=3 bikash=2")
-    assert postgres._idle and all(driver.begun for _sa, driver in postgres._idle)
+    assert postgres.connections.idle and all(
+        driver.begun for driver in postgres.connections.idle)
     other = await other_connection(postgres)
     try:
         # another process takes the chat's lock at once: the last command's went with its
@@ -54,10 +55,10 @@ async def test_between_commands_a_connection_holds_no_table_and_no_snapshot(
     await table.ok("/hand winner:asha seen:asha bikash maal:asha=3 bikash=2")
     await table.ok("/history")  # read through SQLAlchemy: its connection goes to the pool
     await table.ok("/board")  # read on the hot path: its connection is kept
-    assert postgres._idle
+    assert postgres.connections.idle
     other = await other_connection(postgres)
     try:
-        for _sa, driver in postgres._idle:
+        for driver in postgres.connections.idle:
             pid = driver.pg.get_server_pid()
             assert await other.fetchval(
                 "SELECT count(*) FROM pg_locks WHERE pid = $1 AND locktype = 'relation'",
@@ -72,8 +73,8 @@ async def test_a_spoiled_transaction_does_not_spoil_the_next_command(postgres: S
     table = Table(Service(postgres), chat="spoiled")
     await table.ok("/newgame players:asha bikash chandra")
     await table.ok("/hand winner:asha seen:asha bikash maal:asha=3 bikash=2")
-    assert postgres._idle
-    for _sa, driver in postgres._idle:
+    assert postgres.connections.idle
+    for driver in postgres.connections.idle:
         with pytest.raises(asyncpg.DivisionByZeroError):
             await driver.pg.execute("SELECT 1 / 0")  # the transaction begun ahead: failed
     reply = await table.ok("/hand winner:bikash seen:asha bikash maal:asha=3 bikash=2")
@@ -82,12 +83,12 @@ async def test_a_spoiled_transaction_does_not_spoil_the_next_command(postgres: S
 
 async def test_a_connection_back_in_the_pool_has_no_transaction_open(
         postgres: SqlStore, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(hot, "IDLE_KEPT", 0)  # none kept: each goes back to the pool
+    monkeypatch.setattr(connections, "IDLE_KEPT", 0)  # none kept: each goes back to the pool
     table = Table(Service(postgres), chat="pool")
     await table.ok("/newgame players:asha bikash chandra")
     await table.ok("/hand winner:asha seen:asha bikash maal:asha=3 bikash=2")
-    assert not postgres._idle
-    async with postgres.hot_engine.connect() as sa:
+    assert not postgres.connections.idle
+    async with postgres.connections.hot_engine.connect() as sa:
         raw = await sa.get_raw_connection()
         assert not raw.driver_connection.is_in_transaction()
 
@@ -101,8 +102,8 @@ async def test_a_server_that_ends_idle_transactions_costs_a_new_connection_only(
     table = Table(Service(postgres), chat="timeout")
     await table.ok("/newgame players:asha bikash chandra")
     await table.ok("/hand winner:asha seen:asha bikash maal:asha=3 bikash=2")
-    assert postgres._idle
-    for _sa, driver in postgres._idle:
+    assert postgres.connections.idle
+    for driver in postgres.connections.idle:
         # for this session only, as a server-wide setting would be; it applies from the
         # next idle moment in the transaction
         await driver.pg.execute("SET idle_in_transaction_session_timeout = 50")

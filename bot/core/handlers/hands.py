@@ -17,7 +17,6 @@ from bot.core.handlers.board_commands import board_reply, money_of, waiting_line
 from bot.core.handlers.call import NO_GAME, Call, Outcome, ask, starter
 from bot.core.i18n import Msg, Tr, _, _n, join
 from bot.core.i18n.words import numbered, placeholders
-from bot.core.money import MoneyBook, book_add
 from bot.core.permissions import Rule
 from bot.core.players import Roster
 from bot.core.points import show
@@ -100,9 +99,7 @@ async def play(call: Call) -> Outcome:
     await call.tx.add_hand(session.id, summaries.settle(game, session.roster, hand))
     if outcome.state is not KEEP:
         session.game_state = outcome.state
-    _add(session.totals, hand.deltas, +1)
-    book_add(_book(session), hand.deltas, hand.rules, game.point_places)
-    session.hand_count = hand.no
+    session.apply(hand, game.point_places)
     await call.tx.save_session(session)
     tr = call.tr
     summary = tr.render(hand.summary)
@@ -234,9 +231,7 @@ async def undo(call: Call) -> Outcome:
         return ask(undo_question(call, hand))
     await money_of(call, session)
     await call.tx.void_hand(session.id, hand.no, command.actor.id, Void(False, reason))
-    _add(session.totals, hand.deltas, -1)
-    book_add(_book(session), hand.deltas, hand.rules, game.point_places, -1)
-    session.hand_count -= 1
+    session.take_back(hand, game.point_places)
     session.game_state = hand.state_before
     waiting = game.waiting_before(hand)
     if waiting is not None:  # what went into the hand is waiting again, as before it
@@ -321,10 +316,7 @@ async def edit(call: Call) -> Outcome:
         await call.tx.void_hand(session.id, was.no, command.actor.id,
                                 Void(True, reason if was is old else why))
         await call.tx.add_hand(session.id, summaries.settle(game, session.roster, now))
-        _add(session.totals, was.deltas, -1)
-        _add(session.totals, now.deltas, +1)
-        book_add(_book(session), was.deltas, was.rules, game.point_places, -1)
-        book_add(_book(session), now.deltas, now.rules, game.point_places)
+        session.replace(was, now, game.point_places)
     session.game_state = state
     await call.tx.save_session(session)
     tr = call.tr
@@ -379,11 +371,6 @@ def _same(a: Any, b: Any) -> bool:
     """Equal as stored (JSON turns tuples into lists and keys into strings)."""
     return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True,
                                                                      default=str)
-
-
-def _book(session: SessionState) -> MoneyBook:
-    assert session.money is not None  # money_of() filled it
-    return session.money
 
 
 def _add(totals: dict[int, int], deltas: Mapping[int, int], sign: int) -> None:

@@ -15,12 +15,11 @@ from bot.core.games.base import Game, PlayContext
 from bot.core.grammar import clip, split_list
 from bot.core.handlers.board_commands import board_reply, money_of, waiting_line
 from bot.core.handlers.call import Call, Outcome, ask, platform_number, starter
-from bot.core.handlers.hands import STALE, _add, deltas_line
+from bot.core.handlers.hands import STALE, deltas_line
 from bot.core.i18n import Msg, Text, Tr, _, _n, translator
 from bot.core.i18n.words import count, numbered, placeholders
 from bot.core.ledger import money_from_results
 from bot.core.money import (
-    book_add,
     format_money,
     json_number,
     money_places,
@@ -393,10 +392,7 @@ async def _closing_hand(call: Call, session: SessionState, game: Game) -> str:
         origin_id=call.command.origin_id, state_before=session.game_state)
     await money_of(call, session)
     await call.tx.add_hand(session.id, summaries.settle(game, session.roster, hand))
-    _add(session.totals, hand.deltas, +1)
-    assert session.money is not None
-    book_add(session.money, hand.deltas, hand.rules, game.point_places)
-    session.hand_count = hand.no
+    session.apply(hand, game.point_places)
     session.game_state = None
     return (call.tr("{entry} (at the end): {summary}", entry=numbered(game.hand_word, hand.no),
                     summary=call.tr.render(hand.summary))
