@@ -13,7 +13,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
@@ -120,13 +120,21 @@ class Service:
             settings = await tx.settings()
             if settings.moved_to:
                 raise ChatMoved(settings.moved_to)  # (nothing was written: it rolls back)
-            # The one place a command's language is chosen; it travels with it from here.
-            language = i18n.choose(settings.language, command.locale)
-            try:
-                outcome = await self._in_chat(tx, command, settings, language)
-            except UserError as error:
-                error.language = language  # type: ignore[attr-defined]
-                raise
+            outcome = await self._chosen(tx, command, settings)
+        return await self._finished(outcome)
+
+    async def _chosen(self, tx: ChatTransaction, command: Command,
+                      settings: ChatSettings) -> Outcome:
+        # The one place a command's language is chosen; it travels with it from here.
+        language = i18n.choose(settings.language, command.locale)
+        try:
+            return await self._in_chat(tx, command, settings, language)
+        except UserError as error:
+            error.language = language  # type: ignore[attr-defined]
+            raise
+
+    @staticmethod
+    async def _finished(outcome: Outcome) -> Reply:
         if outcome.later is not None:  # slow work (a chart) after the chat's turn is over
             reply = await outcome.later()
             reply.language = outcome.reply.language
@@ -226,6 +234,45 @@ class Service:
 
         return await self._safely(run, Command(chat, actor, "answer", locale=locale), None)
 
+    async def become(self, chat: str, actor: Actor, names: Collection[str] | None,
+                     origin: str | None, decide: answers.Decide,
+                     admin: AdminCheck | None = None, locale: str | None = None) -> Reply:
+        """A tap that may become one of the commands `names` (None: the one a waiting hand
+        asks for, in any game), with the origin `origin`: one writer's transaction.
+        `decide` looks at the table as that transaction reads it and gives the answer
+        itself (a stale tap, say) or the command, run in the same transaction: nothing
+        can change between the look and the command."""
+        started = time.perf_counter()
+        if names is None:
+            names = {g.waiting_command for g in self.table.games.values()} - {""}
+        if admin is not None and not actor.is_admin \
+                and any(self.knows(n) and self.table.asks_admin(n) for n in names):
+            actor = replace(actor, is_admin=await admin())  # asked before the chat's turn
+        ran: list[Command] = []
+
+        async def run(_c: object, _a: object) -> Reply:
+            async with self.store.transaction(chat) as tx:
+                await tx.prefetch(origin)  # the look and the command: one round trip
+                settings = await tx.settings()
+                # a chat moved away has nothing open here, as a separate look would find
+                look = None if settings.moved_to else await self._look(tx, settings)
+                decided = await decide(look, settings)
+                if isinstance(decided, Reply):
+                    return decided
+                command = replace(decided, actor=actor)
+                ran.append(command)
+                outcome = await self._chosen(tx, command, settings)
+            return await self._finished(outcome)
+
+        reply = await self._safely(run, Command(chat, actor, "answer", origin_id=origin,
+                                                locale=locale), None)
+        if ran:
+            log.info("command", extra={
+                "chat": chat, "command": ran[0].name, "origin": ran[0].origin_id,
+                "actor": actor.id, "ok": reply.ok, "duplicate": reply.duplicate,
+                "ms": round((time.perf_counter() - started) * 1000, 2)})
+        return reply
+
     async def move_chat(self, old: str, new: str) -> bool:
         """A chat's key changed (a Telegram group upgraded to a supergroup): everything of
         it moves, once however many processes are told. True if it moved now."""
@@ -294,12 +341,14 @@ class Service:
     async def snapshot(self, chat: str) -> Snapshot | None:
         """Read only: a tap's look before it becomes a command, which checks again."""
         async with self.store.transaction(chat, write=False) as tx:
-            session = await tx.open_session()
-            if session is None:
-                return None
-            assert session.id is not None
-            last = await tx.hand(session.id, session.hand_count) if session.hand_count else None
-            settings = await tx.settings()
+            return await self._look(tx, await tx.settings())
+
+    async def _look(self, tx: ChatTransaction, settings: ChatSettings) -> Snapshot | None:
+        session = await tx.open_session()
+        if session is None:
+            return None
+        assert session.id is not None
+        last = await tx.hand(session.id, session.hand_count) if session.hand_count else None
         return Snapshot(session, self.table.games[session.game], last, settings)
 
     async def language_of(self, chat: str) -> str:

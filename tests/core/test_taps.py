@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.core.command import Actor, Command, Reply
-from bot.core.flows import DONE, seal
+from bot.core.flows import DONE, OPEN, Step, seal
 from bot.core.grammar import parse_command_text
 from bot.core.handlers.call import LIMIT
 from bot.core.service import Service
@@ -70,7 +70,63 @@ async def test_the_command_a_tap_becomes_runs_within_the_taps_one_time_limit(
     seen_transactions.clear()
     done = await tap(service, picked, DONE, "tap-2")  # /hand winner:asha, maal still to come
     assert done.ok
-    # the snapshot read, then the /hand written: one limit over both
-    assert [write for write, _limit in seen_transactions] == [False, True]
-    limits = {id(limit) for _write, limit in seen_transactions}
-    assert len(limits) == 1 and seen_transactions[0][1] is not None
+    # the look at the table and the /hand written: one writer's transaction, under the limit
+    assert [write for write, _limit in seen_transactions] == [True]
+    assert seen_transactions[0][1] is not None
+
+
+async def test_a_tap_that_becomes_a_command_is_one_write_transaction(
+        service: Service, seen_transactions: list[tuple[bool, Any]]):
+    await say(service, "/newgame marriage players:asha bikash chandra")
+    asked = await say(service, "/hand")
+    picked = await tap(service, asked, "1", "tap-1")  # asha won
+    marked = await tap(service, picked, "t2", "tap-2")  # bikash has seen too
+    assert [write for write, _limit in seen_transactions[-2:]] == [False, False]
+    seen_transactions.clear()
+    done = await tap(service, marked, DONE, "tap-3")  # /hand winner:asha seen:bikash
+    assert done.ok and done.in_place
+    assert [write for write, _limit in seen_transactions] == [True]
+    # the hand waits for the maal of those who have seen: a typed answer is /maal
+    assert done.question is not None and done.question.token.step == Step.INPUT
+    seen_transactions.clear()
+    form = await tap(service, done, OPEN, "tap-4")  # who still has to answer: only a look
+    assert form.ok and [write for write, _limit in seen_transactions] == [False]
+    seen_transactions.clear()
+    recorded = await tap(service, done, "asha=10 bikash=5", "tap-5")
+    assert recorded.ok
+    assert [write for write, _limit in seen_transactions] == [True]
+    snapshot = await service.snapshot(CHAT)
+    assert snapshot is not None
+    assert snapshot.session.hand_count == 1 and snapshot.session.pending is None
+
+
+async def test_a_stale_done_is_refused_in_its_one_transaction_and_changes_nothing(
+        service: Service, seen_transactions: list[tuple[bool, Any]]):
+    await say(service, "/newgame marriage players:asha bikash chandra")
+    asked = await say(service, "/hand")
+    picked = await tap(service, asked, "1", "tap-1")
+    assert (await tap(service, picked, DONE, "tap-2")).ok  # hand 1 now waits for maal
+    before = await service.snapshot(CHAT)
+    seen_transactions.clear()
+    again = await tap(service, picked, DONE, "tap-3")  # the same question, tapped again
+    assert not again.ok and again.in_place
+    assert [write for write, _limit in seen_transactions] == [True]
+    after = await service.snapshot(CHAT)
+    assert before is not None and after is not None
+    assert (after.session.hand_count, after.session.version) == (
+        before.session.hand_count, before.session.version)
+    assert after.session.pending == before.session.pending
+
+
+async def test_a_redelivered_done_records_nothing_twice(service: Service):
+    await say(service, "/newgame marriage players:asha bikash chandra")
+    asked = await say(service, "/hand")
+    picked = await tap(service, asked, "1", "tap-1")
+    first = await tap(service, picked, DONE, "tap-2")
+    assert first.ok
+    before = await service.snapshot(CHAT)
+    second = await tap(service, picked, DONE, "tap-2")  # the platform sent it again
+    after = await service.snapshot(CHAT)
+    assert before is not None and after is not None
+    assert after.session.version == before.session.version
+    assert second.in_place

@@ -8,7 +8,7 @@ asked is refused, never applied to whatever is current.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -24,6 +24,9 @@ from bot.core.players import Player
 from bot.core.session import ChatSettings, HandRecord, SessionState
 
 AdminCheck = Callable[[], Awaitable[bool]]
+# What a tap becomes, decided on the table as the command's own transaction reads it (None:
+# nothing open): the answer itself, or the command to run there.
+Decide = Callable[["Snapshot | None", ChatSettings], Awaitable["Reply | Command"]]
 # Strings (N_) that stay strings: shown with tr.text, and compared as they are in tests.
 NOT_YOURS = N_("Only the person who started this, or a chat admin, can use these buttons.")
 INVALID = N_("This button is no longer valid.")
@@ -51,6 +54,10 @@ class Runner(Protocol):
     async def snapshot(self, chat: str) -> Snapshot | None: ...
 
     async def language_of(self, chat: str) -> str: ...
+
+    async def become(self, chat: str, actor: Actor, names: Collection[str] | None,
+                     origin: str | None, decide: Decide, admin: AdminCheck | None = None,
+                     locale: str | None = None) -> Reply: ...
 
 
 @dataclass
@@ -82,9 +89,34 @@ class Tap:
 
     async def handle(self, name: str, options: dict[str, str] | None = None,
                      origin: str | None = None, **kw: object) -> Reply:
-        return await self.service.handle(Command(
-            self.chat, self.actor, name, options or {}, origin_id=origin, buttons=True,
-            locale=self.locale, **kw), self.admin)  # type: ignore[arg-type]
+        return await self.service.handle(self.command(name, options, origin, **kw),
+                                         self.admin)
+
+    def command(self, name: str, options: dict[str, str] | None = None,
+                origin: str | None = None, **kw: object) -> Command:
+        return Command(self.chat, self.actor, name, options or {}, origin_id=origin,
+                       buttons=True, locale=self.locale, **kw)  # type: ignore[arg-type]
+
+    async def become(self, names: Collection[str] | None, origin: str | None,
+                     decide: Callable[[Snapshot | None], Awaitable[Reply | Command]],
+                     in_place: bool = False) -> Reply:
+        """A tap that may become a command (`names`; None: the one a waiting hand asks
+        for, with the origin `origin`): one writer's transaction, whose look at the table
+        `decide` is given (bot/core/service.py's Service.become). `in_place`: the
+        command's reply takes the question's place."""
+        became: list[Command] = []
+
+        async def decided(look: Snapshot | None, settings: ChatSettings) -> Reply | Command:
+            if self.language is None:  # an answer of its own needs no second look
+                self.language = choose(settings.language, self.locale)
+            outcome = await decide(look)
+            if isinstance(outcome, Command):
+                became.append(outcome)
+            return outcome
+
+        reply = await self.service.become(self.chat, self.actor, names, origin, decided,
+                                          self.admin, self.locale)
+        return _in_place(reply) if in_place and became else reply
 
 
 async def answer(tap: Tap, token: Token, value: str) -> Reply:
@@ -112,11 +144,20 @@ async def answer(tap: Tap, token: Token, value: str) -> Reply:
         expect = dict(zip(("session", "hand", "version"), token.args, strict=False))
         reply = await tap.handle(name, origin=_origin(tap.origin, "confirm"), expect=expect)
         return _in_place(reply)
+    if step == Step.INPUT and len(token.args) == 2 and value != flows.OPEN:
+        # a typed maal: read and recorded in the one transaction
+        return await tap.become(None, tap.origin,
+                                lambda look: _input(tap, token, value, look))
+    if step == Step.SEEN and len(token.args) >= 2 and value == flows.DONE:
+        return await tap.become(("hand",), _origin(tap.origin, "hand"),
+                                lambda look: _hand_flow(tap, token, value, look),
+                                in_place=True)
+    # the rest only reads: the question changes, nothing is written
     snapshot = await tap.service.snapshot(tap.chat)
     if step == Step.INPUT and len(token.args) == 2:
-        return await _input(tap, token, value, snapshot)
+        return _reply(await _input(tap, token, value, snapshot))
     if step in (Step.WINNER, Step.SEEN) and len(token.args) >= 2:
-        return await _hand_flow(tap, token, value, snapshot)
+        return _reply(await _hand_flow(tap, token, value, snapshot))
     return await tap.error(INVALID)
 
 
@@ -163,7 +204,8 @@ def _fresh(snapshot: Snapshot | None, token: Token) -> bool:
             and (session.pending is None) == (token.step != Step.INPUT))
 
 
-async def _hand_flow(tap: Tap, token: Token, value: str, snapshot: Snapshot | None) -> Reply:
+async def _hand_flow(tap: Tap, token: Token, value: str, snapshot: Snapshot | None
+                     ) -> Reply | Command:
     if not _fresh(snapshot, token):
         return _in_place(await tap.error(STALE, snapshot))
     assert snapshot is not None
@@ -180,10 +222,8 @@ async def _hand_flow(tap: Tap, token: Token, value: str, snapshot: Snapshot | No
         roster = snapshot.session.roster
         seen = [p.name for p in roster if mask >> p.seat & 1 and p.seat in seats
                 and p.seat != winner]
-        reply = await tap.handle("hand", {"winner": roster.by_seat(winner).name,
-                                          "seen": " ".join(seen)},
-                                 origin=_origin(tap.origin, "hand"))
-        return _in_place(reply)
+        return tap.command("hand", {"winner": roster.by_seat(winner).name,
+                                    "seen": " ".join(seen)}, _origin(tap.origin, "hand"))
     if value[:1] == "t" and value[1:].isdecimal() and int(value[1:]) in seats:
         mask ^= 1 << int(value[1:])
     elif value[:1] == "s" and value[1:].isdecimal():
@@ -193,7 +233,8 @@ async def _hand_flow(tap: Tap, token: Token, value: str, snapshot: Snapshot | No
     return _in_place(seen_question(tr, snapshot.session, winner, mask, token.starter))
 
 
-async def _input(tap: Tap, token: Token, value: str, snapshot: Snapshot | None) -> Reply:
+async def _input(tap: Tap, token: Token, value: str, snapshot: Snapshot | None
+                 ) -> Reply | Command:
     if not _fresh(snapshot, token):
         return await tap.error(STALE, snapshot)
     assert snapshot is not None
@@ -205,7 +246,7 @@ async def _input(tap: Tap, token: Token, value: str, snapshot: Snapshot | None) 
                                       session.hand_count + 1, game.waiting_input,
                                       game.hand_word, names, prompt_now=True)
         return Reply(question.text, question=question, language=tap.language or "en")
-    return await tap.handle(game.waiting_command, {"": value}, origin=tap.origin)
+    return tap.command(game.waiting_command, {"": value}, tap.origin)
 
 
 async def _forget(tap: Tap, token: Token, asker: Actor) -> Reply:
@@ -272,6 +313,11 @@ async def _board_action(tap: Tap, value: str) -> Reply:
 
 def _origin(origin: str | None, step: str) -> str | None:
     return f"{origin}:{step}" if origin else None
+
+
+def _reply(answer: Reply | Command) -> Reply:
+    assert isinstance(answer, Reply), "only a Done or a typed answer becomes a command"
+    return answer
 
 
 def _in_place(reply: Reply) -> Reply:
