@@ -1,6 +1,7 @@
-"""A tap on the bot's buttons (bot/core/handlers/flows.py): what it only reads it reads in a
-read transaction (no chat lock, no write lock on SQLite), and the command it becomes runs
-within the tap's one time limit, not a second one of its own (issue 27)."""
+"""A tap on the bot's buttons (bot/core/handlers/flow_answers.py): one that only changes
+the question is one read transaction (no chat lock, no write lock on SQLite); one that
+becomes a command is one write transaction, its look at the table and the command together,
+under the tap's one time limit (issue 27)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from bot.storage import SqlStore
 
 CHAT = "telegram:-7"
 HOST = Actor("telegram:1", "Hana", is_admin=True)
+BOB = Actor("telegram:2", "Bob")
+CAROL = Actor("telegram:3", "Carol")
 
 
 async def say(service: Service, line: str) -> Reply:
@@ -27,9 +30,10 @@ async def say(service: Service, line: str) -> Reply:
                                         origin_id=f"o:{line}", buttons=True))
 
 
-async def tap(service: Service, reply: Reply, value: str, origin: str) -> Reply:
+async def tap(service: Service, reply: Reply, value: str, origin: str,
+              who: Actor = HOST) -> Reply:
     assert reply.question is not None
-    return await service.answer(CHAT, HOST, seal(reply.question.token, CHAT, service.secret),
+    return await service.answer(CHAT, who, seal(reply.question.token, CHAT, service.secret),
                                 value, origin=origin)
 
 
@@ -130,3 +134,26 @@ async def test_a_redelivered_done_records_nothing_twice(service: Service):
     assert before is not None and after is not None
     assert after.session.version == before.session.version
     assert second.in_place
+
+
+async def test_a_seat_taken_or_given_by_a_tap_is_one_write_transaction(
+        service: Service, seen_transactions: list[tuple[bool, Any]]):
+    started = await say(service, "/newgame marriage players:hana bob carol")
+    assert started.question is not None and started.question.token.step == Step.SIT
+    seen_transactions.clear()
+    sat = await tap(service, started, "2", "tap-1", who=BOB)  # "sit at bob": Bob's /join
+    assert sat.ok and sat.text == "Bob sits at bob."
+    assert [write for write, _limit in seen_transactions] == [True]
+    await say(service, "/hand winner:hana seen:bob maal:hana=3 bob=1")
+    parsed = parse_command_text("/join carol")  # after the first hand: the starter is asked
+    asked = await service.handle(Command(CHAT, CAROL, parsed.name, parsed.options,
+                                         buttons=True))
+    assert asked.question is not None and asked.question.token.step == Step.CLAIM
+    seen_transactions.clear()
+    let = await tap(service, asked, "yes", "tap-2")  # the starter's /seat carol to Carol
+    assert let.ok and let.in_place and let.text == "Carol sits at carol (seat 3)."
+    assert [write for write, _limit in seen_transactions] == [True]
+    seen_transactions.clear()
+    again = await tap(service, asked, "yes", "tap-3")  # answered: refused, nothing changes
+    assert not again.ok and "The table changed since this was asked" in again.text
+    assert [write for write, _limit in seen_transactions] == [True]

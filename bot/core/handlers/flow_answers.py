@@ -2,8 +2,9 @@
 
 A tap or a typed answer arrives with its sealed token. Picking the winner and toggling who
 has seen only change the question; Done, Yes and a typed maal become ordinary commands,
-handled and checked like typed ones. A question about a table that has changed since it was
-asked is refused, never applied to whatever is current.
+handled and checked like typed ones, in the one transaction that looked at the table
+(Runner.become). A question about a table that has changed since it was asked is refused,
+never applied to whatever is current.
 """
 
 from __future__ import annotations
@@ -265,36 +266,45 @@ async def _forget(tap: Tap, token: Token, asker: Actor) -> Reply:
 async def _sit(tap: Tap, token: Token, value: str) -> Reply:
     """A "sit here" tap under /newgame: the presser's /join of that seat, checked as a typed
     one (before the first hand it is theirs at once; after it, the starter is asked)."""
-    snapshot = await tap.service.snapshot(tap.chat)
-    if snapshot is None or snapshot.session.id != token.args[0]:
-        return await tap.error(STALE, snapshot)
-    seat = _seat_of(snapshot, value)
-    if seat is None:
-        return await tap.error(INVALID, snapshot)
     presser = platform_number(tap.actor.id)
-    return await tap.handle("join", {"": seat.name},
-                            origin=_origin(tap.origin, f"sit{seat.seat}:{presser}"))
+    origin = _origin(tap.origin, f"sit{int(value)}:{presser}") if value.isdecimal() \
+        else None  # (the seat a valid value names: its origin is known before the look)
+
+    async def decide(snapshot: Snapshot | None) -> Reply | Command:
+        if snapshot is None or snapshot.session.id != token.args[0]:
+            return await tap.error(STALE, snapshot)
+        seat = _seat_of(snapshot, value)
+        if seat is None:
+            return await tap.error(INVALID, snapshot)
+        return tap.command("join", {"": seat.name},
+                           _origin(tap.origin, f"sit{seat.seat}:{presser}"))
+
+    return await tap.become(("join",), origin, decide)
 
 
 async def _let_sit(tap: Tap, token: Token) -> Reply:
     """The starter's (or an admin's) tap that lets the person who asked sit in the seat:
     their /seat of that seat to that person, refused if the ask is no longer the same."""
     session_id, seat_no, claimant = token.args
-    snapshot = await tap.service.snapshot(tap.chat)
-    if snapshot is None or snapshot.session.id != session_id:
-        return await tap.error(STALE, snapshot)
-    seat = _seat_of(snapshot, str(seat_no))
-    claim = seat.claim if seat is not None else None
-    if seat is None or claim is None or platform_number(claim["id"]) != claimant:
-        return await tap.error(STALE, snapshot)
-    mention = f"<@{claimant}>"
-    handle = claim.get("handle")
-    person = Actor(claim["id"], str(claim.get("name") or ""),
-                   handles=(handle,) if handle else ())
-    return await tap.handle("seat", {"": seat.name, "person": mention},
-                            origin=_origin(tap.origin, "claim"), mentions={mention: person},
-                            expect={"session": session_id, "seat": seat_no,
-                                    "claimant": claimant})
+    origin = _origin(tap.origin, "claim")
+
+    async def decide(snapshot: Snapshot | None) -> Reply | Command:
+        if snapshot is None or snapshot.session.id != session_id:
+            return await tap.error(STALE, snapshot)
+        seat = _seat_of(snapshot, str(seat_no))
+        claim = seat.claim if seat is not None else None
+        if seat is None or claim is None or platform_number(claim["id"]) != claimant:
+            return await tap.error(STALE, snapshot)
+        mention = f"<@{claimant}>"
+        handle = claim.get("handle")
+        person = Actor(claim["id"], str(claim.get("name") or ""),
+                       handles=(handle,) if handle else ())
+        return tap.command("seat", {"": seat.name, "person": mention}, origin,
+                           mentions={mention: person},
+                           expect={"session": session_id, "seat": seat_no,
+                                   "claimant": claimant})
+
+    return await tap.become(("seat",), origin, decide)
 
 
 def _seat_of(snapshot: Snapshot, value: str) -> Player | None:
