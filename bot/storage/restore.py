@@ -68,6 +68,8 @@ def _chats(shape: Outline, only: str | None) -> list[_Chat]:
     for chat in chats:
         try:
             chat.checked, chat.checks = heads(chat.shape.data, chat.shape.counts)
+            if not isinstance(chat.shape.data.get("chat"), str) or not chat.target:
+                raise RestoreError(_("the backup names no chat; give one"))
         except RestoreError as error:
             raise chat.named(error) from None
     return chats

@@ -125,6 +125,15 @@ async def test_a_bad_hand_late_in_the_file_writes_nothing(table: Table, tmp_path
     with pytest.raises(RestoreError) as taken:
         await restored(table, path, "big")
     assert "already has 1 session" in str(taken.value)
+    # a chat of a file of every chat that names no chat is not restored under "None"
+    every["chats"][1]["sessions"][0]["hands"][-1]["deltas"]["1"] -= 1  # sound again
+    every["chats"][1]["chat"] = None
+    path.write_text(json.dumps(every))
+    with pytest.raises(RestoreError) as unnamed:
+        await restored(table, path)
+    assert str(unnamed.value) == "chat None: the backup names no chat; give one"
+    assert await count(table, "None") == (0, 0)
+    assert await count(table, "big-copy") == (0, 0)
 
 
 async def test_a_backup_of_one_chat_is_written_a_piece_at_a_time(service: Service,
