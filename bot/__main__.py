@@ -139,30 +139,28 @@ async def _health(settings: Settings) -> int:
 
 
 async def _backup(settings: Settings, args: argparse.Namespace) -> int:
-    from bot.storage.backup import export_chat
+    from bot.storage.backup import backup_chat
     from bot.storage.database import create_engine
     from bot.storage.migrations import upgrade
 
     url = settings.database_url
     if args.chat is None:
         return await _backup_all(url, args.out)
-    try:
-        engine = create_engine(url)
+    with _output(args.out) as write:  # a chat with no games: no file, the old one kept
         try:
-            await upgrade(engine)  # a database never used yet has nothing, not an error
-            data = await export_chat(engine, args.chat)
-        finally:
-            await engine.dispose()
-    except Exception as error:
-        raise database_failure(url, error) from error
-    if not data["sessions"]:
-        raise Failure(NOTHING, _("Chat {chat} has no games to back up (chats look like "
-                                 "telegram:-100123 or discord:456).", chat=args.chat))
-    text = json.dumps(data, ensure_ascii=False, indent=1)
-    with _output(args.out) as write:
-        write(text)
+            engine = create_engine(url)
+            try:
+                await upgrade(engine)  # a database never used yet has nothing, not an error
+                count = await backup_chat(engine, args.chat, write)
+            finally:
+                await engine.dispose()
+        except Exception as error:
+            raise database_failure(url, error) from error
+        if not count:
+            raise Failure(NOTHING, _("Chat {chat} has no games to back up (chats look like "
+                                     "telegram:-100123 or discord:456).", chat=args.chat))
     print(cli_tr().render(_n("{n} session of {chat} backed up.",
-                             "{n} sessions of {chat} backed up.", len(data["sessions"]),
+                             "{n} sessions of {chat} backed up.", count,
                              chat=args.chat)), file=sys.stderr)
     return OK
 
@@ -222,37 +220,27 @@ def _output(out: str | None) -> Iterator[Callable[[str], None]]:
 
 
 async def _restore(settings: Settings, args: argparse.Namespace) -> int:
-    from bot.storage.backup import (
-        ALL_FORMAT,
-        RestoreError,
-        chats_of,
-        import_chat,
-        import_every_chat,
-    )
     from bot.storage.database import create_engine
     from bot.storage.migrations import upgrade
-    from bot.storage.reading import parse_export
+    from bot.storage.reading import finished, outline
+    from bot.storage.restore import is_every, restore_file
+    from bot.storage.validate import RestoreError
 
-    try:
-        raw = Path(args.file).read_bytes()
-        data = parse_export(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    path = Path(args.file)
+    try:  # the file's shape, its hands dropped as they are read (reading.py)
+        shape = finished(outline(path, every=True))
     except OSError as error:
         raise Failure(FILE, _("Can't read {file}: {why}.", file=args.file,
                               why=str(error.strerror or error))) from error
     except RestoreError as error:
         raise Failure(FILE, _("{file} is not a backup ({why}).", file=args.file,
                               why=error.message)) from error
-    every = isinstance(data, dict) and data.get("format") == ALL_FORMAT
     url = settings.database_url
     try:
-        chats = chats_of(data, args.chat) if every else []
         engine = create_engine(url)
         try:
             await upgrade(engine)
-            if every:
-                count = await import_every_chat(engine, chats)
-            else:
-                count = await import_chat(engine, data, args.chat)
+            chats, count = await restore_file(engine, path, shape, args.chat)
         finally:
             await engine.dispose()
     except RestoreError as error:
@@ -260,7 +248,7 @@ async def _restore(settings: Settings, args: argparse.Namespace) -> int:
     except Exception as error:
         raise database_failure(url, error) from error
     tr = cli_tr()
-    if every:
+    if is_every(shape):
         print(tr.render(_("{chats} restored ({sessions}).",
                           chats=_n("{n} chat", "{n} chats", len(chats)),
                           sessions=_n("{n} session", "{n} sessions", count))),
@@ -268,7 +256,7 @@ async def _restore(settings: Settings, args: argparse.Namespace) -> int:
     else:
         print(tr.render(_n("{n} session restored into {chat}.",
                            "{n} sessions restored into {chat}.", count,
-                           chat=args.chat or data["chat"])), file=sys.stderr)
+                           chat=chats[0])), file=sys.stderr)
     return OK
 
 

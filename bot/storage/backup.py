@@ -207,15 +207,20 @@ async def every_chat(conn: AsyncConnection) -> list[str]:
     return sorted(found)
 
 
+async def _snapshot(conn: AsyncConnection) -> None:
+    """Every statement of this connection's transaction reads one moment."""
+    if conn.dialect.name == "postgresql":  # one snapshot for every statement
+        await conn.execution_options(isolation_level="REPEATABLE READ")
+    else:  # a plain BEGIN: a WAL reader's snapshot, no write lock taken
+        await conn.execution_options(**{READ_ONLY: True})
+
+
 async def backup_all(engine: AsyncEngine, write: Callable[[str], None]) -> tuple[int, int]:
     """Every chat, each as /export all writes it (a file /import or restore takes), in one
     file, written piece by piece with `write`; all read in one transaction, so the chats
     are as they were at one moment. Returns (chats, sessions)."""
     async with engine.connect() as conn:
-        if conn.dialect.name == "postgresql":  # one snapshot for every statement
-            await conn.execution_options(isolation_level="REPEATABLE READ")
-        else:  # a plain BEGIN: a WAL reader's snapshot, no write lock taken
-            await conn.execution_options(**{READ_ONLY: True})
+        await _snapshot(conn)
         chats = await every_chat(conn)
         write(json.dumps({"format": ALL_FORMAT, "version": VERSION,
                           "created_at": datetime.now(UTC).isoformat()})[:-1] + ', "chats": [')
@@ -225,50 +230,27 @@ async def backup_all(engine: AsyncEngine, write: Callable[[str], None]) -> tuple
                 write(", ")
             async for chunk in json_chunks(export_parts(conn, chat), chat):
                 write(chunk)
-            count += (await conn.execute(select(func.count()).select_from(sessions)
-                                         .where(sessions.c.chat == chat))).scalar_one()
+            count += await _sessions_of(conn, chat)
         write("]}")
     return len(chats), count
 
 
-async def export_chat(engine: AsyncEngine, chat: str) -> dict[str, Any]:
+async def _sessions_of(conn: AsyncConnection, chat: str) -> int:
+    return int((await conn.execute(select(func.count()).select_from(sessions)
+                                   .where(sessions.c.chat == chat))).scalar_one())
+
+
+async def backup_chat(engine: AsyncEngine, chat: str, write: Callable[[str], None]) -> int:
+    """One chat as /export all writes it, piece by piece with `write` (a page of hands at
+    a time, never the chat whole), read at one moment; nothing written when it has no
+    sessions. Returns its sessions."""
     async with engine.connect() as conn:
-        return await export_sessions(conn, chat)
-
-
-async def import_chat(engine: AsyncEngine, data: dict[str, Any], chat: str | None = None) -> int:
-    """Restore a backup into a chat with no sessions yet; returns the sessions restored."""
-    async with engine.begin() as conn:
-        return await import_sessions(conn, data, chat or data.get("chat"))
-
-
-def chats_of(data: Any, only: str | None = None) -> list[Mapping[str, Any]]:
-    """The chats of a file of every chat (`only`: that one), each checked as /import checks
-    a file, before anything is written; RestoreError names what is wrong."""
-    found = data.get("chats") if isinstance(data, Mapping) else None
-    if not isinstance(found, list) or not all(isinstance(c, Mapping) for c in found):
-        raise RestoreError(_("`chats` must be a list of exports"))
-    if only is not None:
-        found = [c for c in found if c.get("chat") == only]
-        if not found:
-            raise RestoreError(_("the file has no chat {chat}", chat=only))
-    for chat in found:
-        try:
-            check_backup(chat)
-        except RestoreError as error:
-            raise RestoreError(_("chat {chat}: {why}", chat=str(chat.get("chat"))[:60],
-                                 why=error.message)) from None
-    return found
-
-
-async def import_every_chat(engine: AsyncEngine, chats: list[Mapping[str, Any]]) -> int:
-    """Restore each chat into the chat of its name, all in one transaction: every one of
-    them must be empty, or nothing is restored. Returns the sessions restored."""
-    restored = 0
-    async with engine.begin() as conn:
-        for chat in chats:
-            restored += await import_sessions(conn, chat, chat.get("chat"))
-    return restored
+        await _snapshot(conn)
+        count = await _sessions_of(conn, chat)
+        if count:
+            async for chunk in json_chunks(export_parts(conn, chat), chat):
+                write(chunk)
+    return count
 
 
 async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],

@@ -1,10 +1,11 @@
 """An export's JSON read a step at a time, from text in memory or streamed from a file.
 
 A small file is read whole (`reading`, `parse_export`): its hands one by one, so other
-chats' commands run between steps. A big one (`outline`, `walk_hands`: importer.py) is
-never held whole: it is unpacked and decoded a chunk at a time, and read twice, once for
-its shape without the hands (a few bytes a hand), once for the hands themselves, each
-dropped once written. Only the buffer, the current value and a batch are ever in memory.
+chats' commands run between steps. A big one (`outline`, `walk_hands`: importer.py), and
+every backup `restore` reads (restore.py), is never held whole: it is unpacked and
+decoded a chunk at a time, and read twice, once for its shape without the hands (a few
+bytes a hand), once for the hands themselves, each dropped once written. Only the buffer,
+the current value and a batch are ever in memory.
 """
 
 from __future__ import annotations
@@ -239,7 +240,11 @@ def _read(reader: _Reader) -> Generator[int, None, Any]:
 
 def parse_export(raw: bytes | str) -> Any:
     """reading() in one go."""
-    steps = reading(raw)
+    return finished(reading(raw))
+
+
+def finished(steps: Generator[Any, None, Any]) -> Any:
+    """What a read returns, run in one go (its steps are for an event loop's turns)."""
     while True:
         try:
             next(steps)
@@ -256,6 +261,7 @@ class Outline:
     data: Any = None
     counts: list[int] = field(default_factory=list)
     named: list[set[int]] = field(default_factory=list)
+    chats: list[Outline] = field(default_factory=list)  # a backup of every chat's exports
 
 
 def _too_many_sessions() -> RestoreError:
@@ -277,23 +283,42 @@ class _Repeated(ValueError):
     """A key twice in an object the import streams (json.loads would keep the last)."""
 
 
-def outline(source: Source) -> Generator[int, None, Outline]:
+def outline(source: Source, every: bool = False) -> Generator[int, None, Outline]:
     """The file read once through, its hands dropped as they are read; yields the hands
-    read so far every STEP hands. RestoreError as `reading` gives it."""
-    return _words(_outline(_Reader(chunks(source))))
+    read so far every STEP hands. With `every` (a backup of every chat: `restore`), its
+    `chats` are each read as an export (Outline.chats). RestoreError as `reading` gives
+    it."""
+    return _words(_outline(_Reader(chunks(source)), every))
 
 
-def _outline(reader: _Reader) -> Generator[int, None, Outline]:
+def _outline(reader: _Reader, every: bool) -> Generator[int, None, Outline]:
     found = Outline()
     if reader.peek() != "{":
         found.data = reader.value()
-        reader.end()
-        return found
+    else:
+        yield from _object(reader, found, every)
+    reader.end()
+    return found
+
+
+def _object(reader: _Reader, found: Outline, every: bool) -> Generator[int, None, None]:
+    """The object at the reader into `found`: an export's sessions without their hands."""
     found.data = top = {}
     hands = 0
     for key in reader.members():
         if key in top:
             raise _Repeated(key)
+        if every and key == "chats" and reader.peek() == "[":
+            top[key] = []
+            for _place in reader.elements():  # each chat an export, outlined as one
+                chat = Outline()
+                if reader.peek() == "{":
+                    yield from _object(reader, chat, False)
+                else:
+                    chat.data = reader.value()
+                found.chats.append(chat)
+                top[key].append(chat.data)
+            continue
         if key in ("payments", "seasons") and reader.peek() == "[":
             top[key] = []  # each one small, and never more than the file may have
             most = validate.MAX_PAYMENTS if key == "payments" else validate.MAX_SEASONS
@@ -338,8 +363,6 @@ def _outline(reader: _Reader) -> Generator[int, None, Outline]:
             top[key].append(session)
             found.counts.append(count)
             found.named.append(named)
-    reader.end()
-    return found
 
 
 def walk_hands(source: Source) -> Iterator[tuple[int, Any]]:
@@ -351,6 +374,30 @@ def walk_hands(source: Source) -> Iterator[tuple[int, Any]]:
         if isinstance(error, RestoreError):
             raise
         raise changed() from None
+
+
+def walk_every(source: Source) -> Iterator[tuple[int, int, Any]]:
+    """The hands of a backup of every chat `outline` read, as (chat index, session index,
+    hand), in the file's order; RestoreError (changed()) as walk_hands gives it."""
+    try:
+        yield from _walk_every(_Reader(chunks(source)))
+    except (ValueError, RecursionError) as error:
+        if isinstance(error, RestoreError):
+            raise
+        raise changed() from None
+
+
+def _walk_every(reader: _Reader) -> Generator[tuple[int, int, Any], None, None]:
+    for key in reader.members():
+        if key != "chats" or reader.peek() != "[":
+            reader.value()
+            continue
+        for chat, _place in enumerate(reader.elements()):
+            if reader.peek() != "{":
+                reader.value()
+                continue
+            for index, hand in _walk(reader):
+                yield chat, index, hand
 
 
 def changed() -> RestoreError:

@@ -401,11 +401,13 @@ async def settings_of(table: Table, chat: str):
         return await tx.settings()
 
 
-async def test_a_chats_settings_travel_with_export_all_and_a_backup(table: Table):
+async def test_a_chats_settings_travel_with_export_all_and_a_backup(table: Table, tmp_path):
     """/export all and a backup carry the chat's timezone, language, board and links
     (format version 5); an import brings them into a chat with none of its own, a link
     only to an account that sat at the file's games. A version 4 file has none."""
-    from bot.storage.backup import backup_all, chats_of, import_every_chat
+    from bot.storage.backup import backup_all
+    from bot.storage.reading import finished, outline
+    from bot.storage.restore import restore_file
 
     data = await exported(table)  # alice, bob and carol, seated by name
     await table.ok("/settings timezone:Asia/Kathmandu board:new language:hi")
@@ -441,8 +443,13 @@ async def test_a_chats_settings_travel_with_export_all_and_a_backup(table: Table
     # a backup of every chat, restored under another name: the settings come back
     written: list[str] = []
     await backup_all(table.service.store.engine, written.append)
-    (chat,) = chats_of(json.loads("".join(written)), "chat-1")
-    await import_every_chat(table.service.store.engine, [{**chat, "chat": "restored"}])
+    every = json.loads("".join(written))
+    for chat in every["chats"]:
+        chat["chat"] = chat["chat"].replace("chat-1", "restored")
+    path = tmp_path / "every.json"
+    path.write_text(json.dumps(every))
+    assert await restore_file(table.service.store.engine, path,
+                              finished(outline(path, every=True)), "restored") == (["restored"], 1)
     restored = await settings_of(table, "restored")
     assert (restored.timezone, restored.language, restored.board) == (
         "Asia/Kathmandu", "hi", "new")
