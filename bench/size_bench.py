@@ -7,10 +7,12 @@ One five-player Marriage game of --hands hands is played through the service, ea
 Telegram message of its own, on a database with every migration ("after"). The same game
 is then written into a database at migration 13 as the bot wrote it then: every hand with
 its rules and summary, every reply kept ("before"); that database is migrated in place
-("migrated"). Then every reply is past its window (the pruning runs as days later) and the
-database is compacted: SQLite's VACUUM (bytes: the file), PostgreSQL's tables copied afresh
-(bytes: pg_total_relation_size of every table, indexes and TOAST included). PostgreSQL is measured
-when it answers (TEST_POSTGRES_URL, or --database-url). Figures only, no pass/fail.
+("migrated"). Then every reply is past its window and every hand settled (the pruning and
+the summaries' pass run as days later: a new hand keeps its summary until that pass leaves
+it out where it derives) and the database is compacted: SQLite's VACUUM (bytes: the file),
+PostgreSQL's tables copied afresh (bytes: pg_total_relation_size of every table, indexes and
+TOAST included). PostgreSQL is measured when it answers (TEST_POSTGRES_URL, or
+--database-url). Figures only, no pass/fail.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from bot.core.service import Service
 from bot.storage import migrations, open_store
 from bot.storage.backup import export_sessions
 from bot.storage.database import create_engine
-from bot.storage.retention import prune_replies
+from bot.storage.retention import derive_summaries, prune_replies
 from bot.storage.tables import origins, session_events, sessions
 
 PLAYERS = ["asha", "bikash", "chandra", "dipa", "esha"]
@@ -177,6 +179,7 @@ async def one_backend(name: str, urls: list[str], measures: list[Measure],
                 session_events.c.by_name, session_events.c.after_hand,
                 session_events.c.created_at))).all()
         await prune_replies(store.engine, now=later)
+        derived = await derive_summaries(store.engine, now=later)
     finally:
         await store.close()
     figures = {"after": await measures[0]()}
@@ -186,10 +189,13 @@ async def one_backend(name: str, urls: list[str], measures: list[Measure],
     try:
         await migrations.upgrade(engine)
         await prune_replies(engine, now=later)
+        await derive_summaries(engine, now=later)  # migration 16 derived them: none left
     finally:
         await engine.dispose()
     figures["migrated"] = await measures[1]()
     print(f"{name}: {hands:,} hands of five players, at rest")
+    print(f"  (replies pruned and the summaries' pass run as days later: {derived:,} of"
+          f" {hands:,} summaries left out, derived when shown)")
     before = figures["before"][0] / hands
     for label in ("before", "after", "migrated"):
         total, parts = figures[label]

@@ -117,9 +117,6 @@ class HandRecord:
     voided_at: datetime | None = None  # undone or replaced by an edit (kept in the log)
     voided_by: str | None = None
     void: Void | None = None
-    # Its summary is what scoring it again gives: not kept in its row, derived when shown
-    # (bot/core/summaries.py); a hand read back has summary "" then
-    summary_derived: bool = field(default=False, compare=False)
     # The board's row for this hand, per columns, places and language, once written: a
     # recorded hand never changes (an edit is a new record), and each /hand shows the last
     # dozen again

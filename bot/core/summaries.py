@@ -6,8 +6,9 @@ A summary is kept as it was, in the hand's row, when deriving it would not give 
 text the moment it is recorded: a hand recorded before summaries were messages (plain
 English), Call Break's notes said only when a round is first entered, what a game charges
 at /endgame (Marriage's foul carried to the end), a hand whose game can't score it again
-from its inputs, and an imported file's hands whose text differs. `settle` decides, once,
-when the hand is recorded; a row's empty summary means "derived"."""
+from its inputs, and an imported file's hands whose text differs. A new hand's row keeps
+its summary; a background pass (bot/storage/retention.py, off /hand's path) leaves it out
+where `can_derive` says so, once; a row's empty summary means "derived"."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from typing import Any
 from bot.core import stored_json
 from bot.core.command import Actor
 from bot.core.games.base import Game, PlayContext
-from bot.core.i18n.text import Joined, Kept, Msg, Num, Text, encode
+from bot.core.i18n.text import Text, encode
 from bot.core.players import Player, Roster
 from bot.core.points import show
 from bot.core.session import HandRecord
@@ -53,37 +54,8 @@ def _copy(value: Mapping[str, Any]) -> dict[str, Any]:
     return stored_json.loads(stored_json.dumps(dict(value)))
 
 
-def same(a: Any, b: Any) -> bool:
-    """Whether two texts are kept alike (encode(a) == encode(b)), without writing them out:
-    a hand's summary is checked against its derivation each time one is recorded."""
-    kind = type(a)
-    if kind is not type(b):
-        return (kind is Kept or type(b) is Kept) and encode(a) == encode(b)
-    if kind is str:
-        return a == b
-    if kind is Msg:
-        return (a.msgid == b.msgid and a.plural == b.plural
-                and (a.plural is None or a.n == b.n)
-                and a.values.keys() == b.values.keys()
-                and all(same(v, b.values[k]) for k, v in a.values.items()))
-    if kind is Joined:
-        return a.sep == b.sep and len(a.parts) == len(b.parts) \
-            and all(same(x, y) for x, y in zip(a.parts, b.parts, strict=True))
-    if kind is Num:
-        return (str(a.value), a.places, a.signed) == (str(b.value), b.places, b.signed)
-    return encode(a) == encode(b)
-
-
 def derived(game: Game, roster: Roster, hand: HandRecord) -> Text | None:
     return derive(game, roster, hand.players, hand.inputs, hand.rules, hand.state_before)
-
-
-def settle(game: Game, roster: Roster, hand: HandRecord) -> HandRecord:
-    """Mark a hand about to be recorded: its summary is derived when shown (not kept) if
-    scoring it again gives exactly the same text."""
-    again = derived(game, roster, hand)
-    hand.summary_derived = again is not None and same(again, hand.summary)
-    return hand
 
 
 def shown(game: Game, roster: Roster, hand: HandRecord) -> Text:

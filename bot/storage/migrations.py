@@ -357,6 +357,15 @@ async def _0016_rules_once(conn: AsyncConnection) -> None:
     await conn.execute(text(HAND_ROWS_VIEW))
 
 
+async def _0017_summaries_checked(conn: AsyncConnection) -> None:
+    # A new hand keeps its summary; a background pass leaves it out where it derives
+    # (bot/storage/retention.py), from the hand after the highest id it checked. One row;
+    # migration 16 (and /hand until now) checked every hand before.
+    await conn.execute(text("CREATE TABLE summaries_checked (last_hand BIGINT NOT NULL)"))
+    await conn.execute(text("INSERT INTO summaries_checked (last_hand)"
+                            " SELECT coalesce(max(id), 0) FROM hands"))
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
@@ -371,6 +380,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (13, "a session's event log: rules, rates, seats", _0013_session_events),
     (15, "kept replies emptied after their platform's window", _0015_replies_pruned),
     (16, "rules kept once per change, summaries derived when shown", _0016_rules_once),
+    (17, "summaries derived by a background pass, not at /hand", _0017_summaries_checked),
 ]
 
 

@@ -14,7 +14,14 @@ that update again:
 A command whose reply went is answered "Already recorded." (bot/core/service.py): still
 never done twice. Emptying is an UPDATE of rows whose reply is still there, in small
 batches, so several processes may prune at once: each row is emptied by whoever gets it
-first, and no row is ever deleted."""
+first, and no row is ever deleted.
+
+The same loop leaves out a hand's summary where scoring the hand again gives exactly the
+same text (`derive_summaries`, bot/core/summaries.py): that check is a second scoring of
+the hand, kept off /hand's path (issue 27: no command slower).
+
+Pruning and deriving both work in small batches, one transaction each, so several
+processes may run them at once."""
 
 from __future__ import annotations
 
@@ -28,7 +35,8 @@ from typing import Any
 from sqlalchemy import and_, not_, null, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.storage.tables import origins
+from bot.core.summaries import DERIVED, can_derive
+from bot.storage.tables import hand_rows, hands, origins, sessions, summaries_checked
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +44,11 @@ TELEGRAM_WINDOW = timedelta(days=2)
 OTHER_WINDOW = timedelta(hours=1)  # Discord (15 minutes), the console, tests
 BATCH = 500  # rows emptied in one transaction: a writer waits at most that long
 EVERY = 600.0  # seconds between two prunes of a running bot
+# A hand is checked once it is this old: ids are taken in order but may commit out of it
+# (PostgreSQL), and a hand passed over while its transaction was open is never checked
+# (its summary stays kept: the same text, more bytes)
+SETTLED = timedelta(minutes=1)
+DERIVE_BATCH = 200  # hands scored again between two transactions
 # What a kept reply reads as once it has gone: the hot path and the store say this for a
 # known origin whose reply is NULL, and the service answers "Already recorded."
 PRUNED: Mapping[str, Any] = {"ok": True, "pruned": True}
@@ -69,11 +82,55 @@ async def prune_replies(engine: AsyncEngine, now: datetime | None = None,
     return done
 
 
+async def derive_summaries(engine: AsyncEngine, now: datetime | None = None,
+                           batch: int = DERIVE_BATCH) -> int:
+    """Leave out the kept summary of each hand recorded since the last pass (the highest
+    hand id checked is kept in summaries_checked, migration 17) where scoring it again
+    gives exactly the same text, as migration 16 did for the hands before it; returns how
+    many. A summary that differs is kept for good and never checked again."""
+    now = now or datetime.now(UTC)
+    done = 0
+    while True:
+        async with engine.connect() as conn:  # read, then score outside any transaction
+            last = (await conn.execute(select(summaries_checked.c.last_hand))).scalar_one()
+            rows = (await conn.execute(
+                select(hand_rows.c.id, hand_rows.c.players, hand_rows.c.inputs,
+                       hand_rows.c.rules, hand_rows.c.summary, hand_rows.c.state_before,
+                       sessions.c.game, sessions.c.players.label("seats"))
+                .join(sessions, sessions.c.id == hand_rows.c.session_id)
+                .where(hand_rows.c.id > last, hand_rows.c.created_at < now - SETTLED)
+                .order_by(hand_rows.c.id).limit(batch))).all()
+        if not rows:
+            return done
+        same = [row.id for row in rows if row.summary != DERIVED and can_derive(
+            row.game, row.seats or [], {"players": row.players, "inputs": row.inputs,
+                                        "rules": row.rules, "summary": row.summary,
+                                        "state_before": row.state_before})]
+        highest = rows[-1].id
+        async with engine.begin() as conn:
+            if same:
+                # whoever gets a row first empties it; a hand row's summary changes nowhere else
+                result = await conn.execute(
+                    update(hands).where(hands.c.id.in_(same), hands.c.summary != DERIVED)
+                    .values(summary=DERIVED))
+                done += max(result.rowcount, 0)
+            await conn.execute(update(summaries_checked)
+                               .where(summaries_checked.c.last_hand < highest)
+                               .values(last_hand=highest))
+        if len(rows) < batch:
+            return done
+
+
 async def keep_pruning(engine: AsyncEngine, every: float = EVERY) -> None:
-    """A running bot's loop: prune now and every `every` seconds until cancelled."""
+    """A running bot's loop: prune and derive now and every `every` seconds until
+    cancelled."""
     while True:
         with contextlib.suppress(Exception):
             emptied = await prune_replies(engine)
             if emptied:
                 log.info("kept replies emptied: %d", emptied)
+        with contextlib.suppress(Exception):
+            derived = await derive_summaries(engine)
+            if derived:
+                log.info("summaries left out, derived when shown: %d", derived)
         await asyncio.sleep(every)

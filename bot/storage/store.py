@@ -30,7 +30,6 @@ from bot.core.session import (
     Void,
     WaitingHand,
 )
-from bot.core.summaries import DERIVED
 from bot.storage import forget, hot, rekey, rule_sets
 from bot.storage.backup import (
     Part,
@@ -368,7 +367,8 @@ class SqlChatTransaction:
     async def add_hand(self, session_id: int, hand: HandRecord) -> HandRecord:
         self._writable()
         created = _now()
-        # its rules by key, kept once per change; its summary derived when shown (issue 27)
+        # its rules by key, kept once per change; its summary kept, left out later where it
+        # derives (issue 27: bot/storage/retention.py's derive_summaries, off this path)
         rules_key = await rule_sets.keep(self.conn, session_id, hand.rules, self.known_rules,
                                          self.new_rules, self._hot)
         hot_state = self._hot
@@ -377,7 +377,7 @@ class SqlChatTransaction:
             "session_id": session_id, "no": hand.no, "players": hand.players,
             "inputs": hand.inputs, "rules_key": rules_key,
             "deltas": {str(k): v for k, v in hand.deltas.items()},
-            "summary": DERIVED if hand.summary_derived else encode(hand.summary),
+            "summary": encode(hand.summary),
             "recorded_by": hand.recorded_by,
             "recorded_by_name": hand.recorded_by_name, "origin_id": hand.origin_id,
             "created_at": created, "state_before": hand.state_before})

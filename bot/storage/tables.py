@@ -101,6 +101,13 @@ rule_sets = table(
     column("rules", Text),  # JSON, as first kept (bot/storage/rule_sets.py)
 )
 
+# The highest hand id whose summary the background pass has checked (one row, migration
+# 17; bot/storage/retention.py)
+summaries_checked = table(
+    "summaries_checked",
+    column("last_hand", BigInteger),
+)
+
 origins = table(
     "origins",
     column("origin_id", Text),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, insert, select, text
@@ -16,12 +17,14 @@ from bot.core.i18n.text import kept
 from bot.core.service import Service
 from bot.storage import migrations, open_store
 from bot.storage.backup import export_sessions, import_sessions
+from bot.storage.retention import derive_summaries
 from bot.storage.store import SqlStore
 from bot.storage.tables import rule_sets, session_events, sessions
 from tests.conftest import Table, _make_schema, store_at_version
 from tests.storage.old_rows import OLD_HANDS, old_export
 
 CHAT = "chat-27"
+LATER = datetime.now(UTC) + timedelta(days=1)  # every hand settled for the summaries' pass
 # Marriage with four: each hand's summary is what its words say (seen, unseen, maal, fouls)
 GAME = [
     "/newgame marriage players:alice bob carol dave",
@@ -158,10 +161,19 @@ async def test_a_backup_of_the_old_format_restores_with_the_same_text(
         await today.close()
 
 
+async def _summaries(store: SqlStore) -> list[str]:
+    async with store.engine.connect() as conn:
+        return list((await conn.execute(text("SELECT summary FROM hands ORDER BY id")))
+                    .scalars())
+
+
 async def test_a_new_hand_keeps_neither_its_rules_nor_its_summary(store: SqlStore):
     table = Table(Service(store), chat=CHAT)
     for line in GAME[:5]:
         await table.ok(line)
+    # its summary is kept at /hand (not scored twice there), left out by the pass
+    assert all(await _summaries(store))
+    assert await derive_summaries(store.engine, now=LATER) == 3
     async with store.engine.connect() as conn:
         rows = (await conn.execute(text("SELECT summary, rules_key FROM hands"))).all()
         sets = (await conn.execute(select(rule_sets.c.rules))).scalars().all()
@@ -187,7 +199,31 @@ async def test_each_games_summary_is_derived_when_shown(store: SqlStore, new: st
     table = Table(Service(store), chat=CHAT)
     await table.ok(new)
     await table.ok(hand)
+    assert await derive_summaries(store.engine, now=LATER) == 1
     async with store.engine.connect() as conn:
         assert (await conn.execute(text("SELECT summary FROM hands"))).scalar() == ""
     assert (await table.ok("/history")).text.splitlines()[-1].endswith(f"host: {said}")
     assert said in (await table.ok("/undo")).text
+
+
+async def test_the_summaries_pass_leaves_every_shown_text_as_it_was(store: SqlStore):
+    table = Table(Service(store), chat=CHAT)
+    for line in GAME:
+        await table.ok(line)
+    await table.ok("/endgame")  # the ended game's hands: in the export
+    await table.ok("/newgame marriage players:alice bob carol dave")
+    await table.ok(GAME[1])
+
+    async def shown() -> tuple[str, str, list[tuple[object, object]]]:
+        async with store.engine.connect() as conn:
+            data = await export_sessions(conn, CHAT)
+        return ((await _history(table)), (await table.ok("/board")).text,
+                [(h["summary"], h["rules"]) for s in data["sessions"] for h in s["hands"]])
+
+    before = await shown()
+    kept = await _summaries(store)
+    # six hands (one undone), hand 2's edit, the new game's first: each kept at /hand
+    assert all(kept) and len(kept) == 8
+    assert await derive_summaries(store.engine, now=LATER, batch=3) == 8
+    assert await _summaries(store) == [""] * 8
+    assert await shown() == before

@@ -96,7 +96,7 @@ async def play(call: Call) -> Outcome:
     )
     assert session.id is not None
     await money_of(call, session)
-    await call.tx.add_hand(session.id, summaries.settle(game, session.roster, hand))
+    await call.tx.add_hand(session.id, hand)
     if outcome.state is not KEEP:
         session.game_state = outcome.state
     session.apply(hand, game.point_places)
@@ -315,7 +315,7 @@ async def edit(call: Call) -> Outcome:
     for was, now in replaced:
         await call.tx.void_hand(session.id, was.no, command.actor.id,
                                 Void(True, reason if was is old else why))
-        await call.tx.add_hand(session.id, summaries.settle(game, session.roster, now))
+        await call.tx.add_hand(session.id, now)
         session.replace(was, now, game.point_places)
     session.game_state = state
     await call.tx.save_session(session)

@@ -6,7 +6,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from bot.core import events, flows, permissions, rates, summaries
+from bot.core import events, flows, permissions, rates
 from bot.core.command import Command, Reply
 from bot.core.commands.spec import spec_text
 from bot.core.errors import UserError
@@ -391,7 +391,7 @@ async def _closing_hand(call: Call, session: SessionState, game: Game) -> str:
         recorded_by=call.command.actor.id, recorded_by_name=call.command.actor.name,
         origin_id=call.command.origin_id, state_before=session.game_state)
     await money_of(call, session)
-    await call.tx.add_hand(session.id, summaries.settle(game, session.roster, hand))
+    await call.tx.add_hand(session.id, hand)
     session.apply(hand, game.point_places)
     session.game_state = None
     return (call.tr("{entry} (at the end): {summary}", entry=numbered(game.hand_word, hand.no),
