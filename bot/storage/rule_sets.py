@@ -13,12 +13,15 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.core import stored_json
 from bot.storage.tables import rule_sets
+
+if TYPE_CHECKING:
+    from bot.storage.hot import HotState
 
 KNOWN_MAX = 50_000  # rule sets a process remembers (then it starts again from none)
 
@@ -67,27 +70,19 @@ def insert_ignoring(dialect_name: str, rows: list[dict[str, Any]]) -> Any:
         index_elements=["session_id", "rules_key"])
 
 
-async def keep(conn: Any, session_id: int, rules: Mapping[str, Any],
-               known: Known | None = None, new: set[tuple[int, int]] | None = None,
-               hot: Any = None) -> int:
+async def keep(hot: HotState, session_id: int, rules: Mapping[str, Any], known: Known,
+               new: set[tuple[int, int]]) -> int:
     """The key of a hand's rules, its rule set written unless `known` (or `new`, this
-    transaction's) has it. `new` gets what was written, for `known` once committed.
-    `hot`: the command's transaction on the hot path (bot/storage/hot.py): written on its
-    own connection, as its plain SQL, with its waiting writes sent first."""
+    transaction's) has it; `new` gets what was written, for `known` once committed.
+    Written in the command's transaction on the hot path (bot/storage/hot.py), as its plain
+    SQL, with its waiting writes sent first."""
     key, kept = key_of(rules)
-    if (known is not None and (session_id, key) in known) or (
-            new is not None and (session_id, key) in new):
+    if (session_id, key) in known or (session_id, key) in new:
         return key
-    if hot is not None:
-        await hot.flush()
-        sqlite_ = hot.conn.dialect.name == "sqlite"
-        marks = "?, ?, ?" if sqlite_ else "$1, $2, $3"
-        await hot.driver.fetch(f"INSERT INTO rule_sets (session_id, rules_key, rules) "
-                               f"VALUES ({marks}) ON CONFLICT DO NOTHING",
-                               [session_id, key, kept])
-    else:
-        await conn.execute(insert_ignoring(conn.dialect.name, [
-            {"session_id": session_id, "rules_key": key, "rules": kept}]))
-    if new is not None:
-        new.add((session_id, key))
+    await hot.flush()
+    assert hot.driver is not None  # begun: the hand's session was read in it
+    marks = "?, ?, ?" if hot.driver.name == "sqlite" else "$1, $2, $3"
+    await hot.driver.fetch(f"INSERT INTO rule_sets (session_id, rules_key, rules) "
+                           f"VALUES ({marks}) ON CONFLICT DO NOTHING", [session_id, key, kept])
+    new.add((session_id, key))
     return key

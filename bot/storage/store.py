@@ -112,8 +112,7 @@ class SqlStore:
         state = hot.HotState(self.connections, self.windows, chat, write, _hand,
                              self._committed)
         try:
-            tx = SqlChatTransaction(state, chat, read_only=not write,
-                                    known_rules=self.known_rules)
+            tx = SqlChatTransaction(state, chat, self.known_rules, read_only=not write)
             yield tx
             await state.commit()
             self.known_rules.committed(tx.new_rules)  # rule sets written (rule_sets.py)
@@ -299,8 +298,8 @@ class SqlChatTransaction:
     hands, session saves and origins are written there; the rest through SQLAlchemy on the
     same connection, in the same transaction (`conn`)."""
 
-    def __init__(self, state: hot.HotState, chat: str, read_only: bool = False,
-                 known_rules: rule_sets.Known | None = None) -> None:
+    def __init__(self, state: hot.HotState, chat: str, known_rules: rule_sets.Known,
+                 read_only: bool = False) -> None:
         self.conn: Any = state.conn
         self.chat = chat
         self.read_only = read_only  # a write here is a bug in the command's spec
@@ -369,8 +368,8 @@ class SqlChatTransaction:
         created = _now()
         # its rules by key, kept once per change; its summary kept, left out later where it
         # derives (issue 27: bot/storage/retention.py's derive_summaries, off this path)
-        rules_key = await rule_sets.keep(self.conn, session_id, hand.rules, self.known_rules,
-                                         self.new_rules, self._hot)
+        rules_key = await rule_sets.keep(self._hot, session_id, hand.rules, self.known_rules,
+                                         self.new_rules)
         hot_state = self._hot
         hand.created_at = created
         params = hot_state.codec.bind("hands", hot.HAND_INSERT, {
