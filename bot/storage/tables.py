@@ -1,5 +1,7 @@
 """The tables as queries see them. Their DDL lives in the numbered migrations only."""
 
+from typing import Any
+
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -10,6 +12,7 @@ from sqlalchemy import (
     column,
     table,
 )
+from sqlalchemy.sql.expression import ColumnClause
 
 from bot.core import stored_json
 
@@ -47,52 +50,39 @@ sessions = table(
     column("board_ref", Text),
 )
 
+
+def _hand_columns(rules: ColumnClause[Any]) -> list[ColumnClause[Any]]:
+    """A hand's columns, as written (`rules_key`) or read (`rules`): the same but for its
+    rules, so the table and the view can't drift apart."""
+    return [
+        column("id", Integer),
+        column("session_id", Integer),
+        column("no", Integer),
+        column("players", JSON),
+        column("inputs", JSON),
+        rules,
+        column("deltas", JSON),
+        column("summary", Text),
+        column("recorded_by", Text),
+        column("recorded_by_name", Text),
+        column("origin_id", Text),
+        column("created_at", DateTime(timezone=True)),
+        column("voided_at", DateTime(timezone=True)),
+        column("voided_by", Text),
+        column("void_reason", Text),
+        column("replaced_by", Integer),
+        column("state_before", JSONText),
+    ]
+
+
 # Written: a hand's rules are a rule set's key (its rules are kept once per session and
 # change, in rule_sets, migration 16); its summary is "" when derived when shown
 # (bot/core/summaries.py).
-hands = table(
-    "hands",
-    column("id", Integer),
-    column("session_id", Integer),
-    column("no", Integer),
-    column("players", JSON),
-    column("inputs", JSON),
-    column("rules_key", BigInteger),
-    column("deltas", JSON),
-    column("summary", Text),
-    column("recorded_by", Text),
-    column("recorded_by_name", Text),
-    column("origin_id", Text),
-    column("created_at", DateTime(timezone=True)),
-    column("voided_at", DateTime(timezone=True)),
-    column("voided_by", Text),
-    column("void_reason", Text),
-    column("replaced_by", Integer),
-    column("state_before", JSONText),
-)
+hands = table("hands", *_hand_columns(column("rules_key", BigInteger)))
 
 # Read: the hands as they were before migration 16, their rules joined from rule_sets
 # (a view of the same name); files carry hands in this shape.
-hand_rows = table(
-    "hand_rows",
-    column("id", Integer),
-    column("session_id", Integer),
-    column("no", Integer),
-    column("players", JSON),
-    column("inputs", JSON),
-    column("rules", JSONText),
-    column("deltas", JSON),
-    column("summary", Text),
-    column("recorded_by", Text),
-    column("recorded_by_name", Text),
-    column("origin_id", Text),
-    column("created_at", DateTime(timezone=True)),
-    column("voided_at", DateTime(timezone=True)),
-    column("voided_by", Text),
-    column("void_reason", Text),
-    column("replaced_by", Integer),
-    column("state_before", JSONText),
-)
+hand_rows = table("hand_rows", *_hand_columns(column("rules", JSONText)))
 
 rule_sets = table(
     "rule_sets",
