@@ -166,38 +166,23 @@ async def _forget_in_chat(conn: Any, chat: str, person: str, handle: str | None,
                 hands.c.id, hands.c.recorded_by, hands.c.recorded_by_name, hands.c.voided_by)
                 .where(hands.c.session_id.in_(ids), or_(hands.c.recorded_by == person,
                                                         hands.c.voided_by == person)))).all():
-            values: dict[str, Any] = {}
-            if row.recorded_by == person:
-                values |= {"recorded_by": FORGOTTEN,
-                           "recorded_by_name": them.name(row.recorded_by_name)}
-            if row.voided_by == person:
-                values["voided_by"] = FORGOTTEN
+            values = _as_forgotten(row, person, them, "recorded_by", "voided_by")
             await conn.execute(update(hands).where(hands.c.id == row.id).values(values))
             done.records += 1
             changed = True
     for row in paid:
-        values = {}
+        values = _as_forgotten(row, person, them, "recorded_by", "voided_by")
         for key_column, name_column in (("payer", "payer_name"), ("payee", "payee_name")):
             key, name = them.key(getattr(row, key_column), getattr(row, name_column))
             if key != getattr(row, key_column):
                 values |= {key_column: key, name_column: name}
-        if row.recorded_by == person:
-            values |= {"recorded_by": FORGOTTEN,
-                       "recorded_by_name": them.name(row.recorded_by_name)}
-        if row.voided_by == person:
-            values["voided_by"] = FORGOTTEN
         if values:
             await conn.execute(update(payments).where(payments.c.id == row.id).values(values))
             done.records += 1
             changed = True
     for row in (await conn.execute(select(seasons).where(seasons.c.chat == chat, or_(
             seasons.c.started_by == person, seasons.c.ended_by == person)))).all():
-        values = {}
-        if row.started_by == person:
-            values |= {"started_by": FORGOTTEN,
-                       "started_by_name": them.name(row.started_by_name)}
-        if row.ended_by == person:
-            values["ended_by"] = FORGOTTEN
+        values = _as_forgotten(row, person, them, "started_by", "ended_by")
         await conn.execute(update(seasons).where(seasons.c.id == row.id).values(values))
         done.records += 1
         changed = True
@@ -210,6 +195,18 @@ async def _forget_in_chat(conn: Any, chat: str, person: str, handle: str | None,
         changed = True
     done.replies += await _forget_replies(conn, chat, them)
     return changed
+
+
+def _as_forgotten(row: Any, person: str, them: _Person, by: str, other_by: str
+                  ) -> dict[str, Any]:
+    """A row's changes where `person` did it (`by`, with its `by`_name: their guest name)
+    or undid or ended it (`other_by`, which keeps no name)."""
+    values: dict[str, Any] = {}
+    if getattr(row, by) == person:
+        values |= {by: FORGOTTEN, f"{by}_name": them.name(getattr(row, f"{by}_name"))}
+    if getattr(row, other_by) == person:
+        values[other_by] = FORGOTTEN
+    return values
 
 
 def _guest_name(them: _Person, games: Iterable[Any], paid: Iterable[Any],
