@@ -388,16 +388,9 @@ def walk_every(source: Source) -> Iterator[tuple[int, int, Any]]:
 
 
 def _walk_every(reader: _Reader) -> Generator[tuple[int, int, Any], None, None]:
-    for key in reader.members():
-        if key != "chats" or reader.peek() != "[":
-            reader.value()
-            continue
-        for chat, _place in enumerate(reader.elements()):
-            if reader.peek() != "{":
-                reader.value()
-                continue
-            for index, hand in _walk(reader):
-                yield chat, index, hand
+    for chat in _objects_in(reader, "chats"):
+        for index, hand in _walk(reader):
+            yield chat, index, hand
 
 
 def changed() -> RestoreError:
@@ -406,17 +399,24 @@ def changed() -> RestoreError:
 
 
 def _walk(reader: _Reader) -> Generator[Any, None, None]:
-    for key in reader.members():
-        if key != "sessions" or reader.peek() != "[":
+    for index in _objects_in(reader, "sessions"):
+        for name in reader.members():
+            if name != "hands" or reader.peek() != "[":
+                reader.value()
+                continue
+            for _hand in reader.elements():
+                yield index, reader.value()
+
+
+def _objects_in(reader: _Reader, key: str) -> Iterator[int]:
+    """In the object at the reader, the objects of the list at `key`: the index of each,
+    the reader at its start (the caller reads it whole before the next); the rest skipped."""
+    for name in reader.members():
+        if name != key or reader.peek() != "[":
             reader.value()
             continue
         for index, _place in enumerate(reader.elements()):
             if reader.peek() != "{":
                 reader.value()
                 continue
-            for name in reader.members():
-                if name != "hands" or reader.peek() != "[":
-                    reader.value()
-                    continue
-                for _hand in reader.elements():
-                    yield index, reader.value()
+            yield index
