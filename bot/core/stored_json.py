@@ -35,10 +35,22 @@ def dumps(value: Any) -> str:
 # Discord id in "discord:1234..."): orjson reads one beyond 64 bits as a float, silently
 _LONG_NUMBER = re.compile(r'(?:^|[\[,]|"\s*:)\s*-?\d{19}')
 _LONG_NUMBER_BYTES = re.compile(_LONG_NUMBER.pattern.encode())
+# That pattern costs several times orjson's whole read, so it runs only where 19 digits
+# stand in a row at all: digits become "0" and the rest " ", and a run of "0"s is looked
+# for (a C-speed pass; an id in a string passes it, and the pattern then says no).
+_DIGITS_ONLY = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_NINETEEN = b"0" * 19
+
+
+def _maybe_long(text: str | bytes) -> bool:
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    return _NINETEEN in data.translate(_DIGITS_ONLY)
 
 
 def loads(text: str | bytes) -> Any:
-    long = (_LONG_NUMBER if isinstance(text, str) else _LONG_NUMBER_BYTES).search(text)
+    long = None
+    if _maybe_long(text):
+        long = (_LONG_NUMBER if isinstance(text, str) else _LONG_NUMBER_BYTES).search(text)
     if long is None:
         try:
             return orjson.loads(text)

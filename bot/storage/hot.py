@@ -281,7 +281,7 @@ class SqliteDriver:
 
     async def begin(self, chat: str, write: bool, origin: str | None) -> Prefetched:
         try:
-            return self.link.now(_sqlite_begin, write, chat, origin, False)
+            return self.link.now(_sqlite_begin, write, chat, origin, self.link.busy_ms)
         except sqlite3.OperationalError as error:
             if error.sqlite_errorcode != sqlite3.SQLITE_BUSY:
                 raise
@@ -330,10 +330,11 @@ LAST_HANDS = (f"SELECT {', '.join(HAND_COLUMNS)} FROM hand_rows WHERE session_id
 
 
 def _sqlite_begin(db: sqlite3.Connection, write: bool, chat: str,
-                  origin: str | None, wait: bool = True) -> Prefetched:
-    if wait:
+                  origin: str | None, busy_ms: int | None = None) -> Prefetched:
+    """Begin and read. With `busy_ms` (the connection's busy timeout, put back after), the
+    begin does not wait for another process's lock: it fails at once with SQLITE_BUSY."""
+    if busy_ms is None:
         return _sqlite_begin_reads(db, write, chat, origin)
-    timeout = _named(db, "PRAGMA busy_timeout", ())["timeout"]
     db.execute("PRAGMA busy_timeout = 0")
     try:
         return _sqlite_begin_reads(db, write, chat, origin)
@@ -342,7 +343,7 @@ def _sqlite_begin(db: sqlite3.Connection, write: bool, chat: str,
             db.execute("ROLLBACK")
         raise
     finally:
-        db.execute(f"PRAGMA busy_timeout = {int(timeout)}")
+        db.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
 
 
 def _sqlite_begin_reads(db: sqlite3.Connection, write: bool, chat: str,

@@ -45,6 +45,7 @@ class SqliteLink:
         self._engine: sqlalchemy.Engine | None = None
         self._sa: sqlalchemy.Connection | None = None
         self.closed = False
+        self.busy_ms = 0  # the connection's busy timeout, as opened
 
     @classmethod
     async def open(cls, path: str, timeout: float) -> SqliteLink:
@@ -53,6 +54,7 @@ class SqliteLink:
         link._thread.start()
         try:
             link.db = await link._call(functools.partial(_connect, path, timeout))
+            link.busy_ms = int(timeout * 1000)
         except BaseException:
             link.close()
             raise
