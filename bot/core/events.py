@@ -40,9 +40,10 @@ async def rules_changed(call: Call, before: Mapping[str, Any],
 
 
 def rule_changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, list]:
-    """{key: [before, after]} for each rule that changed (before None: it had no value)."""
-    return {key: [before.get(key), value] for key, value in after.items()
-            if before.get(key) != value}
+    """{key: [before, after]} for each rule that changed (before None: it had no value;
+    after None: a whole-table preset dropped it, back to the game's own maal table)."""
+    return {key: [before.get(key), after.get(key)] for key in [*after, *(
+        key for key in before if key not in after)] if before.get(key) != after.get(key)}
 
 
 def describe(event: SessionEvent, game: Game, tr: Tr) -> str:
@@ -51,8 +52,8 @@ def describe(event: SessionEvent, game: Game, tr: Tr) -> str:
     if event.kind == RULES:
         parts = []
         for key, (old, new) in sorted(data.get("changes", {}).items()):
-            if isinstance(new, Mapping):  # a table (Marriage's maal values)
-                if not isinstance(old, Mapping):  # from the game's default table
+            if isinstance(new, Mapping) or isinstance(old, Mapping):  # Marriage's maal table
+                if not (isinstance(old, Mapping) and isinstance(new, Mapping)):  # or default
                     parts.append(tr("{key} changed", key=key))
                     continue
                 parts += [f"{sub} {_listed(old.get(sub))} → {_listed(new.get(sub))}"

@@ -19,8 +19,9 @@ MONEY = N_("money")  # the topic of the money rules (Discord: /rules riichi_mone
 
 
 def money_rules() -> list[RuleSpec]:
-    """Rule keys every game shares."""
-    return [replace(spec, topic=MONEY) for spec in (
+    """Rule keys every game shares: the stake, not a rule of the game's scoring, so a
+    whole-table preset keeps it."""
+    return [replace(spec, topic=MONEY, scoring=False) for spec in (
         decimal_rule("rate", "1", "0", "1000000", "money per point, e.g. 0.25"),
         text_rule("currency", "", 8, "shown after money amounts, e.g. Rs or $ (none: no "
                   "currency)"),

@@ -27,6 +27,9 @@ class RuleSpec:
     high: int | None = None
     choices: tuple[str, ...] = ()
     topic: str = ""  # what it is about, when the rules are split by topic (money)
+    # False: not a rule of the game's scoring but a setting of the evening (the stake, the
+    # packs on the table), which a whole-table preset leaves as it is (RuleBook.with_preset)
+    scoring: bool = True
 
 
 def int_rule(key: str, default: int, low: int, high: int, help: str,
@@ -95,11 +98,24 @@ def _or_none(value: Any) -> Text:
 CLEARED = ("none", "-")  # currency:none takes the currency away
 
 
+WHOLE_TABLE, ADDITION = "table", "addition"  # the two kinds of preset
+
+
 @dataclass(frozen=True)
 class Preset:
+    """A named set of rules, of one of two kinds, which each declaration names:
+    WHOLE_TABLE, a whole table (Tenhou's, the usual Nepali one): it starts from the game's
+    defaults for every scoring rule, so nothing of the rules before it stays, only the
+    settings that are not scoring rules (RuleSpec.scoring);
+    ADDITION, rules laid on whatever is set (Riichi's three-player sanma on any table)."""
     name: str
     description: str
     values: Mapping[str, Any]
+    kind: str = field(kw_only=True)
+
+    def __post_init__(self) -> None:
+        if self.kind not in (WHOLE_TABLE, ADDITION):
+            raise ValueError(f"preset {self.name}: kind is {WHOLE_TABLE} or {ADDITION}")
 
 
 @dataclass
@@ -126,6 +142,8 @@ class RuleBook:
             if preset.name == name.strip().lower():
                 return preset
         names = ", ".join(p.name for p in self.presets)
+        if not name.strip():
+            raise UserError(_("Name a preset: {presets}.", presets=names))
         raise UserError(_("There is no preset `{name}`. Presets: {presets}.", name=clip(name),
                           presets=names))
 
@@ -137,7 +155,19 @@ class RuleBook:
         return updated
 
     def with_preset(self, current: Mapping[str, Any], name: str) -> dict[str, Any]:
-        return {**self.defaults(), **current, **self.preset(name).values}
+        """The rules after preset `name`: an addition on `current`; a whole table on the
+        defaults, keeping from `current` only what is not a scoring rule. Keys no RuleSpec
+        declares (Marriage's maal table, set by /setmaal) are the table's too: a whole
+        table drops them, back to the game's own."""
+        preset = self.preset(name)
+        if preset.kind == ADDITION:
+            return {**self.defaults(), **current, **preset.values}
+        kept = {key: current[key] for key in self.kept() if key in current}
+        return {**self.defaults(), **kept, **preset.values}
+
+    def kept(self) -> list[str]:
+        """The keys a whole-table preset leaves as they are (rate, currency...)."""
+        return [spec.key for spec in self.specs if not spec.scoring]
 
     def complete(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         """Stored rules plus defaults for keys added since they were stored."""

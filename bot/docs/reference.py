@@ -19,6 +19,7 @@ from bot.core.assembly.built import TABLE
 from bot.core.commands.spec import CommandSpec, Kind, Option, spec_text
 from bot.core.i18n import ENGLISH
 from bot.core.permissions import WHO
+from bot.core.rules import WHOLE_TABLE
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "reference.md"
 
@@ -112,11 +113,16 @@ def _presets(spec: CommandSpec, game: str) -> list[str]:
     presets = TABLE.games[game].rulebook.presets if spec.name == "rules" else []
     if not presets:
         return []
-    rows = ["Presets (`preset:NAME` sets each of these keys at once):", "",
-            "| preset | what it is | what it sets |", "|---|---|---|"]
+    kept = ", ".join(f"`{key}`" for key in TABLE.games[game].rulebook.kept())
+    rows = [f"Presets (`preset:NAME` sets each of these keys at once). A whole table first "
+            f"puts every other rule but {kept} back to its default; an addition changes "
+            "only its own keys, on the rules in force:", "",
+            "| preset | kind | what it is | what it sets |", "|---|---|---|---|"]
     for preset in presets:
         sets = " ".join(f"{k}:{_value(v)}" for k, v in preset.values.items())
-        rows.append(f"| `{preset.name}` | {_cell(preset.description)} | {_cell(sets)} |")
+        kind = "whole table" if preset.kind == WHOLE_TABLE else "addition"
+        rows.append(f"| `{preset.name}` | {kind} | {_cell(preset.description)} | "
+                    f"{_cell(sets)} |")
     return [*rows, ""]
 
 

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.core import events, i18n
 from bot.core.command import Reply
 from bot.core.errors import UserError
+from bot.core.games.base import Game
 from bot.core.grammar import clip, split_list
 from bot.core.handlers.call import Call, Outcome
 from bot.core.handlers.sessions import rules_line
 from bot.core.i18n import AUTO, LANGUAGES, Msg, Tr, _, translator
 from bot.core.players import check_name
+from bot.core.rules import ADDITION, Preset
 
 MAX_TIMEZONE = 64  # the longest IANA name is 32 characters
 
@@ -125,6 +129,30 @@ async def link(call: Call) -> Outcome:
                                  "now on.", name=name, person=target.name)), changed=True)
 
 
+def changed_rules(tr: Tr, game: Game, before: Mapping[str, Any],
+                  after: Mapping[str, Any]) -> list[str]:
+    """"unseen_maal murder", one for each rule of `after` that `before` did not have, in the
+    rulebook's order; a key no rule declares (the maal table) by its name."""
+    values, book = game.rulebook.complete(after), game.rulebook
+    said = [f"{spec.key} {tr.render(spec.show(values[spec.key]))}" for spec in book.specs
+            if before.get(spec.key) != values[spec.key]]
+    known = {spec.key for spec in book.specs}
+    others = sorted((before.keys() | values.keys()) - known)
+    return said + [tr("{key} changed", key=key) for key in others
+                   if before.get(key) != values.get(key)]
+
+
+def preset_line(tr: Tr, game: Game, preset: Preset, changed: list[str]) -> str:
+    if preset.kind == ADDITION:
+        line = tr("Preset {name}: added to the rules in force.", name=preset.name)
+    else:  # TRANSLATORS: {kept}: rule keys, "packs, rate, currency"
+        line = tr("Preset {name}: a whole table ({kept} kept).", name=preset.name,
+                  kept=", ".join(game.rulebook.kept()))
+    if not changed:
+        return line + " " + tr("Nothing changed: these rules were in force already.")
+    return line + " " + tr("Changed: {rules}.", rules=", ".join(changed))
+
+
 async def rules(call: Call) -> Outcome:
     session, game, tr = call.open_session(), call.game, call.tr
     options = dict(call.options)
@@ -135,7 +163,9 @@ async def rules(call: Call) -> Outcome:
                         presets=", ".join(p.name for p in game.rulebook.presets)))
         return Outcome(Reply("\n".join(lines)))
     updated = dict(session.rules)
+    preset = None
     if "preset" in options:
+        preset = game.rulebook.preset(options["preset"])
         updated = game.rulebook.with_preset(updated, options.pop("preset"))
     updated = game.rulebook.apply(updated, options)
     game.check_rules(updated, len(session.players))
@@ -146,6 +176,12 @@ async def rules(call: Call) -> Outcome:
                 **call.words)]
     if session.pending:
         lines[0] += " " + tr("A waiting {hand} is scored with them too.", **call.words)
+    if preset is not None:  # what the preset is, and what it changed: the rest may be long
+        changed = changed_rules(tr, game, before, updated)
+        if not changed:
+            lines = []  # nothing to follow: no "rules changed"
+        lines.append(preset_line(tr, game, preset, changed))
+        return Outcome(Reply("\n".join(lines)), changed=True)
     line = rules_line(tr, game, updated, len(session.players))
     # the summary shows only what differs from the defaults: a rule typed, or changed, back
     # to its default (/rules rate:1) would not show, as if nothing had been done

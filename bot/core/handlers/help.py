@@ -15,6 +15,7 @@ from bot.core.handlers.call import Call, Outcome
 from bot.core.i18n import ENGLISH, Msg, Tr
 from bot.core.i18n.words import placeholders
 from bot.core.permissions import WHO
+from bot.core.rules import ADDITION, WHOLE_TABLE
 
 LONGEST_LINE = 300  # a help line read on a phone: longer ones are broken between words
 
@@ -121,6 +122,22 @@ def languages_help(tr: Tr) -> str:
         languages_line(tr)])
 
 
+def preset_help(tr: Tr, game: Game) -> list[str]:
+    """The presets (/rules preset:NAME), the whole tables apart from the additions."""
+    book, lines = game.rulebook, []
+    tables = [p for p in book.presets if p.kind == WHOLE_TABLE]
+    additions = [p for p in book.presets if p.kind == ADDITION]
+    if tables:
+        # TRANSLATORS: {kept}: rule keys, "rate, currency"
+        lines.append(tr("Presets, whole tables (/rules preset:NAME): each replaces every "
+                        "rule but {kept}:", kept=", ".join(book.kept())))
+        lines += [f"{p.name}: {tr.text(p.description)}" for p in tables]
+    if additions:
+        lines.append(tr("Presets that add to the rules in force, changing only their own:"))
+        lines += [f"{p.name}: {tr.text(p.description)}" for p in additions]
+    return lines
+
+
 def render(tr: Tr, table: CommandTable, topic: str, game: Game) -> str:
     specs = [s for s in table.for_game(game) if not s.hidden]
     if not topic:  # short enough for a phone: the rest is in the topics it names
@@ -145,8 +162,7 @@ def render(tr: Tr, table: CommandTable, topic: str, game: Game) -> str:
         lines += [tr("{key} (default {value}): {help}", key=s.key,
                      value=tr.render(s.show(s.default)) or tr("none"), help=tr.text(s.help))
                   for s in game.rulebook.specs]
-        lines.append(tr("Presets (/rules preset:NAME):"))
-        lines += [f"{p.name}: {tr.text(p.description)}" for p in game.rulebook.presets]
+        lines += preset_help(tr, game)
         lines.append(tr("Money: each {hand} counts at the rate and in the currency of its "
                         "own time; a change applies to the {hands} that follow, and "
                         "currencies are never added together.", **placeholders(game.hand_word)))

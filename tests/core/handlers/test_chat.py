@@ -38,3 +38,88 @@ async def test_a_timezone_is_known_by_any_case_and_by_its_city(table: Table):
         said = await table.error(f"/settings timezone:{typed}")
         assert said.startswith(f"`{typed}` is not a timezone")
     assert "timezone: UTC" in (await table.ok("/settings")).text
+
+
+# --- presets: a whole table, or an addition ---------------------------------------------
+
+def rules_shown(text: str) -> dict[str, str]:
+    """/rules as {key: value}."""
+    return dict(line.split(": ", 1) for line in text.splitlines()[1:-1])
+
+
+MARRIAGE = "/newgame marriage players:alice bob carol"
+
+
+async def test_a_whole_table_keeps_nothing_of_the_preset_before_but_the_money(table: Table):
+    await table.ok(MARRIAGE)
+    await table.ok("/rules preset:house rate:0.25 currency:Rs")
+    await table.ok("/setmaal tiplu:3 9")  # the house table, changed by hand
+    changed = (await table.ok("/rules preset:standard")).text
+    # the reply says what the preset is and what it changed, and only that
+    assert changed.splitlines()[1] == (
+        "Preset standard: a whole table (packs, rate, currency kept). Changed: unseen_maal "
+        "murder, foul_when now, printed_jokers no, maal_table changed.")
+    # "the usual Nepali table" (shared/rules/marriage.md): a seen loser pays 3, an unseen
+    # one 10, a dublee finish 5 more from every loser, an unseen player's maal murdered;
+    # three packs with no printed jokers, the foul (commonly 15) charged in its own hand
+    expected = {"seen": "3", "unseen": "10", "dublee": "5", "dublee_mode": "extra",
+                "unseen_maal": "murder", "foul": "15", "foul_when": "now",
+                "printed_jokers": "no", "alter": "same", "tunnel_pachaunu": "no",
+                "packs": "3", "rate": "0.25", "currency": "Rs"}  # the stake is kept
+    shown = rules_shown((await table.ok("/rules")).text)
+    assert {key: shown[key] for key in expected} == expected
+    # the maal table is pagat's again, Maal Counter's default: 2 tiplu are 7 (house: 8,
+    # and 9 as set by hand), a printed joker is no card of these packs
+    assert (await table.ok("/maal tiplu:8H cards:8H 8H")).text.endswith("= 7")
+    assert "Printed jokers (jk) are not in play" in await table.error(
+        "/maal tiplu:8H cards:8H jk")
+    # the rule text's worked example, 3 players, maal 10, 2 and 0: alice wins with
+    # dublees, bob has seen, carol has not: +41, -14, -27
+    reply = await table.ok("/hand winner:alice seen:bob dublee:yes maal:alice=10 bob=2")
+    assert reply.board.hands[-1]["points"] == {"alice": 41, "bob": -14, "carol": -27}
+    # the same table as one started with the preset
+    fresh = Table(table.service, chat="chat-2")
+    await fresh.ok(MARRIAGE + " preset:standard")
+    await fresh.ok("/rules rate:0.25 currency:Rs")
+    assert (await fresh.ok("/rules")).text == (await table.ok("/rules")).text
+    assert (await fresh.ok("/setmaal")).text == (await table.ok("/setmaal")).text
+    # the history says the maal table went back, not "None"
+    history = (await table.ok("/history")).text
+    assert "maal_table changed" in history and "None" not in history
+
+
+async def test_a_preset_that_changes_nothing_says_so(table: Table):
+    await table.ok(MARRIAGE + " preset:kidnap")
+    said = (await table.ok("/rules preset:kidnap")).text
+    assert said == ("Preset kidnap: a whole table (packs, rate, currency kept). Nothing "
+                    "changed: these rules were in force already.")
+
+
+async def test_a_bad_preset_changes_nothing(table: Table):
+    await table.ok(MARRIAGE)
+    await table.ok("/rules preset:house")
+    before = (await table.ok("/rules")).text
+    assert "There is no preset `vegas`. Presets: standard, kidnap" in await table.error(
+        "/rules preset:vegas")
+    assert await table.error("/rules preset:") == (
+        "Name a preset: standard, kidnap, maalcounter, dublee4, clubroyale, house.")
+    assert "must be a whole number, not `x`" in await table.error(
+        "/rules preset:standard seen:x")
+    assert (await table.ok("/rules")).text == before
+    assert (await table.ok("/maal tiplu:8H cards:8H 8H")).text.endswith("= 8")  # house
+
+
+async def test_help_rules_says_which_presets_replace_and_which_add(table: Table):
+    await table.ok("/newgame riichi players:a b c d")
+    lines = (await table.ok("/help rules")).text.splitlines()
+    whole = lines.index("Presets, whole tables (/rules preset:NAME): each replaces every "
+                        "rule but rate, currency:")
+    adds = lines.index("Presets that add to the rules in force, changing only their own:")
+    assert [line.split(":")[0] for line in lines[whole + 1:adds]] == ["tenhou", "ema",
+                                                                    "mleague"]
+    assert lines[adds + 1].startswith("sanma: three players")
+    await table.ok("/endgame")
+    await table.ok(MARRIAGE)
+    text = (await table.ok("/help rules")).text  # Marriage's are all whole tables
+    assert "each replaces every rule but packs, rate, currency:" in text
+    assert "Presets that add" not in text

@@ -187,6 +187,22 @@ async def test_house_rules(table: Table):
     assert "allow no bid" in await table.error("/bid 5 5 5 5")
 
 
+async def test_a_whole_table_after_an_addition_and_an_addition_on_it(table: Table):
+    await table.ok(NEW)
+    await table.ok("/rules preset:whole")  # no 0.1 for tricks over the bid
+    said = (await table.ok("/rules preset:a23")).text.splitlines()[1]
+    # the A23 app's whole table: bids to 13, a miss costs the tricks short, and tricks over
+    # the bid count 0.1 again, as they do unless a table says not
+    assert said == ("Preset a23: a whole table (rate, currency kept). Changed: max_bid 13, "
+                    "overtricks yes, miss short.")
+    said = (await table.ok("/rules preset:thirteen")).text.splitlines()[1]
+    assert said == "Preset thirteen: added to the rules in force. Changed: eight_is_13 yes."
+    # alice 8 of 8: 13 (thirteen); bob 2, took 4: 2.2; carol 3, took 1: 2 short, -2.0
+    # (a23); dave 2, took 0: -2.0
+    reply = await table.ok("/round bids:8 2 3 2 tricks:8 4 1 0")
+    assert reply.board.totals == {"alice": 13, "bob": 2.2, "carol": -2, "dave": -2}
+
+
 async def test_a_tie_for_first_is_named(table: Table):
     await table.ok(NEW + " preset:standard")
     await table.ok("/rules rounds:1")

@@ -196,6 +196,38 @@ def test_every_preset_sets_every_scoring_rule():
         assert set(SCORING_KEYS) <= set(preset.values), preset.name
 
 
+def shown_rules(text: str) -> dict[str, str]:
+    return dict(line.split(": ", 1) for line in text.splitlines()[1:-1])
+
+
+async def test_sanma_adds_to_the_table_set_and_a_table_replaces_it(table: Table):
+    await table.ok("/newgame riichi players:alice bob carol")
+    await table.ok("/rules preset:tenhou")
+    said = (await table.ok("/rules preset:sanma")).text.splitlines()[1]
+    # three players: 35,000 start, 40,000 back (uma3 15 0 -15 is already the default)
+    assert said == ("Preset sanma: added to the rules in force. Changed: start 35,000, "
+                    "back 40,000.")
+    rules = shown_rules((await table.ok("/rules")).text)
+    sanma = {"start": "35,000", "back": "40,000", "uma3": "15 0 -15"}
+    tenhou = {"sudden_death": "yes", "tobi": "yes", "double_yakuman": "no",
+              "triple_ron": "draw", "tie": "seat"}  # Tenhou's, kept under sanma
+    assert {key: rules[key] for key in {**sanma, **tenhou}} == {**sanma, **tenhou}
+    await table.ok("/rules length:tonpuusen uma3:20 0 -20")
+    # M-League is a whole table: 25,000 and 30,000 again, and what was set by hand goes
+    # back to the defaults (hanchan, uma3 15 0 -15); the money would stay
+    said = (await table.ok("/rules preset:mleague")).text.splitlines()[1]
+    assert said.startswith("Preset mleague: a whole table (rate, currency kept). Changed: "
+                           "start 25,000, back 30,000, uma 30 10 -10 -30, uma3 15 0 -15, "
+                           "length hanchan, sudden_death no, tobi no, kiriage yes, ")
+    rules = shown_rules((await table.ok("/rules")).text)
+    assert (rules["start"], rules["back"], rules["uma3"], rules["length"]) == (
+        "25,000", "30,000", "15 0 -15", "hanchan")
+    await table.ok("/rules preset:sanma")  # and sanma on M-League's table
+    rules = shown_rules((await table.ok("/rules")).text)
+    assert (rules["start"], rules["back"], rules["kiriage"], rules["tobi"]) == (
+        "35,000", "40,000", "yes", "no")
+
+
 async def test_each_of_these_rules_is_one_a_table_can_change(table: Table):
     await table.ok(NEW)
     await table.ok("/rules preset:mleague")

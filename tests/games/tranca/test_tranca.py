@@ -53,6 +53,25 @@ def test_invalid_melds_are_named(cards, message):
 NEW = "/newgame tranca teams:alice+carol bob+dave"
 
 
+async def test_the_seed_is_a_whole_table_and_eight_and_single_wild_add_to_it(table: Table):
+    await table.ok(NEW)
+    await table.ok("/rules preset:eight clean:300")
+    said = (await table.ok("/rules preset:seed")).text.splitlines()[1]
+    # the seed's table (shared/rules/tranca.md): A 15, 8 to K 10, 4 to 7 5, a clean
+    # canastra 200: nothing of the table before stays
+    assert said == ("Preset seed: a whole table (rate, currency kept). Changed: value_ace "
+                    "15, value_8_10 10, value_4_7 5, clean 200.")
+    await table.ok("/rules preset:single_wild")
+    said = (await table.ok("/rules preset:eight")).text.splitlines()[1]
+    # "another common table": 4 to 10 are 8, J to A 10, on the seed's with no canastra of 2s
+    assert said == ("Preset eight: added to the rules in force. Changed: value_ace 10, "
+                    "value_8_10 8, value_4_7 8.")
+    shown = (await table.ok("/rules")).text
+    for pair in ("value_ace: 10", "value_jqk: 10", "value_8_10: 8", "value_4_7: 8",
+                 "value_two: 10", "twos_canastra: 0", "clean: 200", "black3: 100"):
+        assert pair in shown.splitlines()
+
+
 async def test_the_seeds_example_is_refused_with_reasons(table: Table):
     """The seed prints 725, but its melds are not all valid and its counts contradict
     each other. What the bot says instead:"""

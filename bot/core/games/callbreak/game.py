@@ -38,7 +38,7 @@ from bot.core.money import money_rules
 from bot.core.permissions import Rule
 from bot.core.players import Player, Roster, names_in
 from bot.core.points import value as amount
-from bot.core.rules import Preset, RuleBook, bool_rule, choice_rule, int_rule
+from bot.core.rules import ADDITION, WHOLE_TABLE, Preset, RuleBook, bool_rule, choice_rule, int_rule
 
 PLACES = 1  # scores in tenths: 3.2 is kept as 32
 
@@ -54,16 +54,20 @@ RULEBOOK = RuleBook(
         bool_rule("eight_is_13", False, "a made bid of 8 or more scores 13"),
         *money_rules(),
     ],
+    # standard and a23 are whole tables (the common scoring; the A23 app's); thirteen (a
+    # house rule), min2 (cardrulesplus.com's bids) and whole (winzo's no 0.1) each change
+    # one thing on whatever is set.
     [
         Preset("standard", "bids 1 to 8, +0.1 a trick over, minus the bid when short",
                {"min_bid": 1, "max_bid": 8, "overtricks": True, "miss": "bid",
-                "eight_is_13": False}),
+                "eight_is_13": False}, kind=WHOLE_TABLE),
         Preset("thirteen", "bids up to 13; a made bid of 8 or more scores 13",
-               {"max_bid": 13, "eight_is_13": True}),
-        Preset("min2", "bids 2 to 13", {"min_bid": 2, "max_bid": 13}),
+               {"max_bid": 13, "eight_is_13": True}, kind=ADDITION),
+        Preset("min2", "bids 2 to 13", {"min_bid": 2, "max_bid": 13}, kind=ADDITION),
         Preset("a23", "the A23 app: bids 1 to 13, a miss costs the tricks short",
-               {"min_bid": 1, "max_bid": 13, "miss": "short"}),
-        Preset("whole", "no 0.1 for tricks over the bid", {"overtricks": False}),
+               {"min_bid": 1, "max_bid": 13, "miss": "short"}, kind=WHOLE_TABLE),
+        Preset("whole", "no 0.1 for tricks over the bid", {"overtricks": False},
+               kind=ADDITION),
     ],
     headline=("rounds", "min_bid", "max_bid", "overtricks"),
 )

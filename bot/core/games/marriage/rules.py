@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.core.games.marriage.maal import ALTER_OFF, ALTER_OPPOSITE, ALTER_SAME
 from bot.core.games.marriage.maal_table import preset_table
 from bot.core.games.marriage.scoring import COUNTED, KIDNAP, MURDER
 from bot.core.money import money_rules
-from bot.core.rules import Preset, RuleBook, bool_rule, choice_rule, int_rule
+from bot.core.rules import WHOLE_TABLE, Preset, RuleBook, bool_rule, choice_rule, int_rule
 
 NOW, NEXT = "now", "next"
 CARDS_EACH = 21  # a Marriage deal
@@ -58,8 +60,11 @@ RULEBOOK = RuleBook(
             NOW: "in the hand of the foul",
             NEXT: "with the next hand recorded",
         }, "when a foul penalty is charged"),
-        int_rule("packs", 3, 1, 6, "packs of cards in play (how many copies a card has; "
-                 "21 cards each must fit: 3 packs deal up to 7 players, 4 up to 9)"),
+        # the packs are what the number of players needs, not a scoring rule: a preset
+        # (every one of them a whole table) keeps them, as it keeps the money rules
+        replace(int_rule("packs", 3, 1, 6, "packs of cards in play (how many copies a card "
+                         "has; 21 cards each must fit: 3 packs deal up to 7 players, 4 up "
+                         "to 9)"), scoring=False),
         bool_rule("printed_jokers", False, "printed jokers (man, jk) are in play"),
         choice_rule("alter", ALTER_SAME, {
             ALTER_SAME: "the tiplu's rank in the other suit of its colour",
@@ -70,27 +75,32 @@ RULEBOOK = RuleBook(
                   "a tunnella shown at the deal counts only if its owner ends the hand seen"),
         *money_rules(),
     ],
+    # Every preset is a whole table (the rule text's tables: the usual Nepali one, Maal
+    # Counter's, ClubRoyale's, the house table; "as standard, but" names a table too): it
+    # starts from the defaults, so /rules preset:standard after preset:house plays no printed
+    # jokers and the default maal table.
     [
         Preset("standard", "the usual Nepali table: seen 3, unseen 10, dublee +5, murder",
                {"seen": 3, "unseen": 10, "dublee": 5, "dublee_mode": "extra",
-                "unseen_maal": MURDER, "dublee_min_players": 2, "foul_when": NOW}),
+                "unseen_maal": MURDER, "dublee_min_players": 2, "foul_when": NOW},
+               kind=WHOLE_TABLE),
         Preset("kidnap", "as standard, but an unseen player's maal goes to the winner",
-               {"seen": 3, "unseen": 10, "dublee": 5, "unseen_maal": KIDNAP}),
+               {"seen": 3, "unseen": 10, "dublee": 5, "unseen_maal": KIDNAP}, kind=WHOLE_TABLE),
         Preset("maalcounter", "Maal Counter's formula read literally: unseen maal counts",
                {"seen": 3, "unseen": 10, "dublee": 5, "unseen_maal": COUNTED,
-                "maal_table": preset_table("pagat")}),
+                "maal_table": preset_table("pagat")}, kind=WHOLE_TABLE),
         Preset("dublee4", "as standard, with dublee finishes only when 4 or more play",
                {"seen": 3, "unseen": 10, "dublee": 5, "unseen_maal": MURDER,
-                "dublee_min_players": 4}),
+                "dublee_min_players": 4}, kind=WHOLE_TABLE),
         Preset("clubroyale", "ClubRoyale's ruleset: kidnap, tunnel pachaunu, printed jokers, "
                "alter 5, man 5", {
                    "seen": 3, "unseen": 10, "unseen_maal": KIDNAP, "tunnel_pachaunu": True,
                    "printed_jokers": True, "alter": ALTER_SAME,
-                   "maal_table": preset_table("clubroyale")}),
+                   "maal_table": preset_table("clubroyale")}, kind=WHOLE_TABLE),
         Preset("house", "the common house table: kidnap, alter and man 5/15/30, the foul "
                "charged in the next hand", {
                    "unseen_maal": KIDNAP, "printed_jokers": True, "alter": ALTER_SAME,
-                   "foul_when": NEXT, "maal_table": preset_table("house")}),
+                   "foul_when": NEXT, "maal_table": preset_table("house")}, kind=WHOLE_TABLE),
     ],
     headline=("seen", "unseen", "dublee", "unseen_maal"),
 )

@@ -15,7 +15,7 @@ value, jokers 0). Halves are kept exactly: the board keeps tenths (point_places 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -30,7 +30,7 @@ from bot.core.money import money_rules
 from bot.core.permissions import Rule
 from bot.core.players import Roster, names_in
 from bot.core.points import Trimmed
-from bot.core.rules import Preset, RuleBook, int_rule
+from bot.core.rules import WHOLE_TABLE, Preset, RuleBook, int_rule
 
 MAX_COUNT, MAX_HAND_POINTS = 100, 1000
 
@@ -42,16 +42,19 @@ RULEBOOK = RuleBook(
         int_rule("hand_cap", 0, 0, 1000, "most points in hand a player pays for (0: no cap)"),
         int_rule("surrender_first", 2, 0, 1000, "points in hand for surrender on the first move"),
         int_rule("surrender_later", 5, 0, 1000, "points in hand for surrender later"),
-        int_rule("packs", 3, 3, 5, "packs of cards in play (the deal must fit: 3 packs deal "
-                 "21 cards to 7 players at most)"),
-        int_rule("cards", 21, 7, 21, "cards dealt to each player"),
+        # the deal (packs, cards each) is what the number of players needs, not a scoring
+        # rule: a preset (both are whole tables) keeps it, as it keeps the money rules
+        replace(int_rule("packs", 3, 3, 5, "packs of cards in play (the deal must fit: 3 "
+                         "packs deal 21 cards to 7 players at most)"), scoring=False),
+        replace(int_rule("cards", 21, 7, 21, "cards dealt to each player"), scoring=False),
         *money_rules(),
     ],
     [
         Preset("seed", "the app's defaults: honour 4, marriage 20, hand points x2",
-               {"honour": 4, "marriage_combo": 20, "hand_factor": 2, "hand_cap": 0}),
+               {"honour": 4, "marriage_combo": 20, "hand_factor": 2, "hand_cap": 0},
+               kind=WHOLE_TABLE),
         Preset("scorecard", "the published scorecard: hand points paid once",
-               {"hand_factor": 1}),
+               {"hand_factor": 1}, kind=WHOLE_TABLE),
     ],
     headline=("honour", "marriage_combo", "hand_factor"),
 )

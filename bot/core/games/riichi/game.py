@@ -143,9 +143,10 @@ GLOSSARY = (
     "none called; abortive draw = a hand ended early (kyuushu kyuuhai and the like)."
 )
 RULES_NOTE = (
-    "Riichi presets set every scoring rule: tenhou, ema, mleague (four players) and sanma "
-    "(three: uma3 is used with three players, uma with four; oka is (back - start) x "
-    "players). With three players a tsumo has tsumo loss: the missing player's share is "
+    "Riichi presets: tenhou, ema and mleague are whole tables, each setting every scoring "
+    "rule; sanma adds three players' start, back and uma3 to the table set (/rules "
+    "preset:sanma after it). uma3 is used with three players, uma with four; oka is (back "
+    "- start) x players. With three players a tsumo has tsumo loss: the missing player's share is "
     "not paid. Money (rate:, currency:) is paid at the end on the final results: rate is "
     "money per point of a final result (1,000 table points, uma and oka included)."
 )

@@ -1,5 +1,5 @@
-"""Riichi's rule keys and presets. Every preset sets every scoring key, so switching from one
-to another never keeps a value of the first; facts: shared/rules/riichi.md."""
+"""Riichi's rule keys and presets: three published rule sets, each a whole table, and sanma,
+an addition for three players; facts: shared/rules/riichi.md."""
 
 from __future__ import annotations
 
@@ -10,7 +10,16 @@ from bot.core.games.riichi.payments import STICK, STICK_SPLIT
 from bot.core.grammar import parse_int, split_list
 from bot.core.i18n import N_, Num, _
 from bot.core.money import money_rules
-from bot.core.rules import Preset, RuleBook, RuleSpec, bool_rule, choice_rule, int_rule
+from bot.core.rules import (
+    ADDITION,
+    WHOLE_TABLE,
+    Preset,
+    RuleBook,
+    RuleSpec,
+    bool_rule,
+    choice_rule,
+    int_rule,
+)
 
 
 def _uma(places: int, example: str) -> RuleSpec:
@@ -107,6 +116,8 @@ RULEBOOK = RuleBook(
                    STICK_SPLIT, HONBA),
         *money_rules(),
     ],
+    # tenhou, ema, mleague: whole tables, each writing out every scoring key as its source
+    # publishes it; sanma: three players' start, back and uma3 on whichever table is set
     [
         Preset("tenhou", "Tenhou: 25,000 start, 30,000 back, uma 10-20 (+20/+10/-10/-20), "
                "West round when nobody has 30,000, bust below 0, 13+ han yakuman, no double "
@@ -116,7 +127,7 @@ RULEBOOK = RuleBook(
                 "double_wind": "4", "open_tanyao": True, "aka_dora": True, "double_ron": True,
                 "triple_ron": "draw", "abortive": True, "nagashi": "draw", "pao": "liable",
                 "riichi_below": False, "tie": "seat", "noten": 3000, "stick": 1000,
-                "honba": 300}),
+                "honba": 300}, kind=WHOLE_TABLE),
         Preset("ema", "EMA 2016: 30,000 start, no oka, uma 15/5/-5/-15, no red fives, 13+ "
                "han sanbaiman, no double yakuman, no bust, no abortive draws, nagashi a win, "
                "ties share uma",
@@ -126,7 +137,7 @@ RULEBOOK = RuleBook(
                 "aka_dora": False, "double_ron": True, "triple_ron": "win",
                 "abortive": False, "nagashi": "win", "pao": "discarder",
                 "riichi_below": False, "tie": "split", "noten": 3000, "stick": 1000,
-                "honba": 300}),
+                "honba": 300}, kind=WHOLE_TABLE),
         Preset("mleague", "M-League: 25,000 start, 30,000 back, uma 30/10/-10/-30, kiriage, "
                "no bust, riichi below 1,000, 13+ han sanbaiman, no double yakuman, "
                "double-wind pair 2 fu, head bump, no abortive draws, ties share uma",
@@ -136,10 +147,10 @@ RULEBOOK = RuleBook(
                 "aka_dora": True, "double_ron": False, "triple_ron": "win",
                 "abortive": False, "nagashi": "draw", "pao": "liable",
                 "riichi_below": True, "tie": "split", "noten": 3000, "stick": 1000,
-                "honba": 300}),
+                "honba": 300}, kind=WHOLE_TABLE),
         Preset("sanma", "three players: 35,000 start, 40,000 back (oka 15 for three), uma "
                "15/0/-15; tsumo loss (the missing player's share is not paid)",
-               {"start": 35000, "back": 40000, "uma3": "15 0 -15"}),
+               {"start": 35000, "back": 40000, "uma3": "15 0 -15"}, kind=ADDITION),
     ],
     headline=("start", "back", "uma", "length"),
 )

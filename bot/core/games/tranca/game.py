@@ -32,7 +32,7 @@ from bot.core.i18n import Msg, Num, Text, _, _n, join
 from bot.core.money import money_rules
 from bot.core.permissions import Rule
 from bot.core.players import Player, Roster, check_name, skeleton
-from bot.core.rules import Preset, RuleBook, int_rule
+from bot.core.rules import ADDITION, WHOLE_TABLE, Preset, RuleBook, int_rule
 
 LETTERS = "ABC"
 MELD = re.compile(r"\[([^\[\]]*)\]")
@@ -60,14 +60,18 @@ RULEBOOK = RuleBook(
                  "points to win (0, auto: 3,500 up to 4 players, 5,000 with 6)", zero="auto"),
         *money_rules(),
     ],
+    # seed: the seed's whole table; eight (the rule text's "another common table" of card
+    # values) and single_wild change only the values they name, on whatever is set.
     [
         Preset("seed", "the seed's table: A 15, 8 to K 10, 4 to 7 5, 2 10; to 3,500",
                {"value_ace": 15, "value_jqk": 10, "value_8_10": 10, "value_4_7": 5,
-                "value_two": 10, "twos_canastra": 1000, "black3": 100, "target": 0}),
+                "value_two": 10, "twos_canastra": 1000, "black3": 100, "target": 0},
+               kind=WHOLE_TABLE),
         Preset("eight", "4 to 10 are 8, J to A 10",
-               {"value_ace": 10, "value_jqk": 10, "value_8_10": 8, "value_4_7": 8}),
+               {"value_ace": 10, "value_jqk": 10, "value_8_10": 8, "value_4_7": 8},
+               kind=ADDITION),
         Preset("single_wild", "one 2 to a meld, always: no canastra of 2s",
-               {"twos_canastra": 0}),
+               {"twos_canastra": 0}, kind=ADDITION),
     ],
     headline=("target", "clean", "dirty", "red3", "black3"),
 )
