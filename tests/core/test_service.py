@@ -422,3 +422,16 @@ async def test_undoing_a_hand_counted_from_cards_names_it_in_one_line(table: Tab
         "Undid hand 1 (alice won; seen bob; unseen carol (maal murdered); maal alice 10, "
         "bob 2; tiplu 8H).")
     assert "marriage 10 = 10" not in undone.text
+
+
+@pytest.mark.parametrize(("line", "meant"), [
+    ("/settle", "/endgame"),  # not /setmaal, the nearest spelling
+    ("/standings", "/board"),  # not /settings
+    ("/pay bob 5 to:alice", "/paid"),  # not /players
+    ("/debts", "/ledger"),
+    ("/hnad", "/hand"),  # a typo still finds the nearest command
+])
+async def test_an_unknown_command_points_to_the_one_meant(table: Table, line: str, meant: str):
+    await table.ok("/newgame marriage players:alice bob carol")
+    error = await table.error(line)
+    assert f"Did you mean {meant}?" in error, error
