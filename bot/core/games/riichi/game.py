@@ -219,6 +219,8 @@ class RiichiGame(Game):
     rules_note = RULES_NOTE
     zero_sum = False  # sticks sit on the table between hands; the end is uma and oka
     edit_key = "result"  # /edit result:3 han:4 (hand: is the tiles)
+    no_sitting_out = ("In Riichi every seat plays every hand, so nobody sits out: /endgame, "
+                      "then /newgame riichi players:... with who plays now.")
     edit_example = ("/edit result:3 from:carol   /edit result:3 winner:bob han:2 fu:30   "
                     "/edit result:3 tenpai:alice   /edit result:3 declared:none")
     rules_example = ("/rules   /rules preset:mleague   /rules uma:20 10 -10 -20 tobi:no "
