@@ -185,7 +185,7 @@ def test_a_new_players_mistakes_get_clear_answers_in_the_console(tmp_path: Path)
              "/endgame",
              "/board last",
              "/history 1",
-             "/newgame tranca teams:ram+sita bikram+gita",
+             "/newgame callbreak players:ram sita bikram gita",
              "/sitout ram"]
     replies = console(tmp_path, lines, "--files", str(tmp_path / "files"))
     said = [r.get("error") or r.get("text") for r in replies]

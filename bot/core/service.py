@@ -481,10 +481,26 @@ def starting(game: Game) -> str:
     return f"/newgame {game.key} players:{' '.join(names)}"
 
 
+# what people at a table type for a command, where the nearest spelling would mislead
+# (/settle is no /setmaal, /standings no /settings, /pay no /players)
+MEANT = {
+    "settle": "endgame", "settleup": "endgame", "settle_up": "endgame", "finish": "endgame",
+    "score": "board", "scores": "board", "scoreboard": "board", "standings": "board",
+    "total": "board", "totals": "board", "table": "board",
+    "pay": "paid", "payment": "paid",
+    "owe": "ledger", "owes": "ledger", "owed": "ledger", "debt": "ledger", "debts": "ledger",
+    "balance": "ledger", "balances": "ledger",
+    "cancel": "undo", "log": "history", "leaderboard": "stats",
+    "language": "settings", "lang": "settings", "leave": "sitout",
+}
+
+
 def unknown_command(name: str, known: list[str]) -> Msg:
     import difflib
 
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    meant = MEANT.get(name.lower())
+    close = [meant] if meant in known else difflib.get_close_matches(name, known, n=1,
+                                                                     cutoff=0.6)
     if close:
         return _("I don't know /{command}. Did you mean /{close}? See /help.",
                  command=clip(name), close=close[0])

@@ -52,7 +52,6 @@ from bot.core.errors import UserError
 from bot.core.flows import Ask, seal
 from bot.core.grammar import is_command, parse_command_text
 from bot.core.i18n import DEFAULT, LANGUAGES, Tr, _, choose, translator
-from bot.core.i18n.words import placeholders
 from bot.core.service import Service
 from bot.core.session import LIVE
 from bot.storage.inbox import Inbox
@@ -431,9 +430,9 @@ class TelegramAdapter:
         that game's words, a Tranca "round"), or every game's."""
         table = self.service.table
         chosen = table.games.get(game) if game else None
-        words = placeholders(chosen.hand_word if chosen is not None else "hand")
-        return [BotCommand(name, _menu_text(tr.text(summary, **words) if summary else name))
-                for name, summary in table.menu(chosen)]
+        # translated from the declared text: its English, once rendered, is no msgid
+        return [BotCommand(name, _menu_text(summary or name))
+                for name, summary in table.menu(chosen, tr)]
 
     async def _chat_menu(self, place: Place, game: str) -> None:
         """The chat's menu follows its game: /ron and /tsumo in a Riichi group, not /maal.

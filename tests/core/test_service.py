@@ -332,6 +332,20 @@ async def test_sitting_out_and_back(table: Table):
     assert "Say who" in await table.error("/sitout", by="stranger")
 
 
+@pytest.mark.parametrize(("game", "because"), [
+    ("riichi players:alice bob carol dave", "In Riichi every seat plays every hand"),
+    ("tranca teams:alice+carol bob+dave", "In Tranca a side scores as one"),
+])
+async def test_a_game_that_scores_every_seat_refuses_sitting_out(table: Table, game: str,
+                                                                 because: str):
+    await table.ok(f"/newgame {game}")
+    error = await table.error("/sitout dave")
+    assert because in error and "nobody sits out" in error, error
+    players = (await table.ok("/players")).text
+    assert "sitting out" not in players  # nothing changed
+    assert "already playing" in await table.error("/back dave")
+
+
 async def test_another_games_newgame_option_is_refused_not_ignored(table: Table):
     assert "Nepali Marriage has no /newgame option teams:" in await table.error(
         "/newgame marriage teams:a+b c+d")
@@ -422,3 +436,16 @@ async def test_undoing_a_hand_counted_from_cards_names_it_in_one_line(table: Tab
         "Undid hand 1 (alice won; seen bob; unseen carol (maal murdered); maal alice 10, "
         "bob 2; tiplu 8H).")
     assert "marriage 10 = 10" not in undone.text
+
+
+@pytest.mark.parametrize(("line", "meant"), [
+    ("/settle", "/endgame"),  # not /setmaal, the nearest spelling
+    ("/standings", "/board"),  # not /settings
+    ("/pay bob 5 to:alice", "/paid"),  # not /players
+    ("/debts", "/ledger"),
+    ("/hnad", "/hand"),  # a typo still finds the nearest command
+])
+async def test_an_unknown_command_points_to_the_one_meant(table: Table, line: str, meant: str):
+    await table.ok("/newgame marriage players:alice bob carol")
+    error = await table.error(line)
+    assert f"Did you mean {meant}?" in error, error

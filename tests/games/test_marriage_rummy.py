@@ -170,3 +170,17 @@ async def test_an_edit_says_what_a_player_did_instead(table: Table):
     reply = await table.ok("/edit hand:1 winner:chetan points:asha=1")
     # asha 1 -> -2, bikash 6 -> -12; chetan +14
     assert reply.board.hands[-1]["points"] == {"asha": -2, "bikash": -12, "chetan": 14}
+
+
+async def test_points_in_hand_are_at_most_what_the_cards_can_count(table: Table):
+    await table.ok("/newgame marriage_rummy players:asha bikash chetan")
+    # 21 cards dealt, one more drawn before the show, 10 at most each: 220
+    assert "chetan's points must be between 0 and 220, not 400" in await table.error(
+        "/hand winner:asha points:bikash=25 chetan=400")  # 40, typed tired
+    assert (await table.board())["hand_count"] == 0
+    reply = await table.ok("/hand winner:asha points:bikash=25 chetan=220")
+    # no honours; x2: bikash -50, chetan -440, asha +490
+    assert reply.board.hands[-1]["points"] == {"asha": 490, "bikash": -50, "chetan": -440}
+    await table.ok("/rules cards:13")  # 14 cards at most: 140
+    assert "between 0 and 140, not 150" in await table.error(
+        "/hand winner:asha points:bikash=150 chetan=3")

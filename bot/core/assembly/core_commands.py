@@ -233,11 +233,11 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "/ledger   /ledger history",
             "The money of every finished game played for money (Marriage, marriage rummy: "
             "at each hand's rate and currency; Riichi: the final results with uma and oka, "
-            "as /endgame settled them) carries over until it is paid: each person's "
+            "as /endgame settled them; Call Break: each score less the table's average, "
+            "at each round's rate) carries over until it is paid: each person's "
             "balance per currency (+ is owed, - owes; currencies are never added together) "
-            "and the fewest transfers that clear it. Call Break never enters it (its scores "
-            "don't sum to zero: each player scores alone), nor Tranca (a race to a target): "
-            "nobody pays anybody. history: the games and payments with their dates.",
+            "and the fewest transfers that clear it. Tranca never enters it (a race to a "
+            "target): nobody pays anybody. history: the games and payments with their dates.",
             (Option("", Kind.TEXT, "history: the games and payments with dates",
                     name="show"),),
             needs=Needs.NOTHING, run=ledger_commands.ledger, read_only=True),

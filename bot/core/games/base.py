@@ -97,6 +97,9 @@ class Game(ABC):
     hand_word: str = "hand"  # what one scored entry is called on the board
     newgame_options: tuple[Option, ...] = ()  # extra /newgame options (Tranca: teams)
     seats_fixed: str = ""  # why nobody can /join once the game is set up (Tranca: sides)
+    # why nobody can /sitout: the game scores every seat in every hand (Riichi) or its sides
+    # (Tranca), so a seat sitting out would still be scored
+    no_sitting_out: str = ""
     player_columns: bool = True  # the board's columns are players (not Tranca's sides)
     point_places: int = 0  # decimals of a score: deltas are kept in units of 10^-places
     # /stats ranks a game's players by "points" (the sum of hands), "results" (the final

@@ -279,6 +279,8 @@ async def _sitting_out(call: Call, out: bool) -> Outcome:
         players = [call.roles.seat]
     permissions.check(Rule.SELF, call.roles, _("/{command} someone else",
                                                command=call.spec.name), seats=players)
+    if out and call.game.no_sitting_out:  # /back stays open, for a seat that sat out before
+        raise UserError(Msg(call.game.no_sitting_out))
     already = [p.name for p in players if p.sitting_out == out]
     if already:
         names = ", ".join(already)

@@ -257,3 +257,16 @@ async def test_a_yakuman_with_han_and_fu_is_refused(table: Table):
     await table.ok("/edit result:1 yakuman:1")
     board = await table.board()
     assert board["totals"] == {"alice": 0, "bob": 32000, "carol": -32000, "dave": 0}
+
+
+async def test_tenpai_all_is_everyone_ready(table: Table):
+    await table.ok(NEW)
+    await table.ok("/riichi alice")
+    # everyone tenpai: no noten payments; alice's stick stays on the table; the dealer
+    # (alice) stays, with a honba
+    reply = await table.ok("/draw tenpai:all")
+    assert reply.board.hands[-1]["points"] == {"alice": -1000, "bob": 0, "carol": 0,
+                                               "dave": 0}
+    assert "tenpai alice, bob, carol, dave" in reply.text
+    assert "East 1, 1 honba" in reply.text and "sticks on the table 1" in reply.text
+

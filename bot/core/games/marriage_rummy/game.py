@@ -32,7 +32,8 @@ from bot.core.players import Roster, names_in
 from bot.core.points import Trimmed
 from bot.core.rules import WHOLE_TABLE, Preset, RuleBook, int_rule
 
-MAX_COUNT, MAX_HAND_POINTS = 100, 1000
+MAX_COUNT = 100
+CARD_MOST = 10  # J Q K A and 10: the most one card left in hand counts
 
 RULEBOOK = RuleBook(
     [
@@ -245,8 +246,11 @@ class MarriageRummyGame(Game):
             if joker.is_printed_joker:
                 raise UserError(_("joker: is the card picked as the joker, e.g. joker:8H."))
             entry.joker = str(joker)
+        # a hand holds the cards dealt (rule cards), one more if drawn before the show: a
+        # number above what they can count is a typo (400 for 40)
+        most_points = (ctx.rules["cards"] + 1) * CARD_MOST
         for key, limit in (("honours", MAX_COUNT), ("marriages", MAX_COUNT),
-                           ("points", MAX_HAND_POINTS)):
+                           ("points", most_points)):
             if key in options:
                 values: dict[int, int] = getattr(entry, key)
                 for name, text in parse_pairs(options[key]):

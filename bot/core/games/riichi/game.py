@@ -110,7 +110,8 @@ DRAW_DETAILS = (
     "+1, the dealer stays, riichi sticks stay on the table: kyuushu, suufon, suucha (every "
     "player's riichi declared), suukaikan (rule abortive), sanchahou (rule triple_ron:draw)."
 )
-TENPAI = Option("tenpai", Kind.PLAYERS, "the players who are tenpai (none if nobody)")
+TENPAI = Option("tenpai", Kind.PLAYERS, "the players who are tenpai (none if nobody, all if "
+                "everyone)")
 NAGASHI = Option("nagashi", Kind.PLAYERS, "nagashi mangan")
 ABORT = Option("abort", Kind.CHOICE, "an abortive draw", choices=tuple(ABORTS))
 DRAW_OPTIONS = (TENPAI, NAGASHI, ABORT)
@@ -219,6 +220,8 @@ class RiichiGame(Game):
     rules_note = RULES_NOTE
     zero_sum = False  # sticks sit on the table between hands; the end is uma and oka
     edit_key = "result"  # /edit result:3 han:4 (hand: is the tiles)
+    no_sitting_out = ("In Riichi every seat plays every hand, so nobody sits out: /endgame, "
+                      "then /newgame riichi players:... with who plays now.")
     edit_example = ("/edit result:3 from:carol   /edit result:3 winner:bob han:2 fu:30   "
                     "/edit result:3 tenpai:alice   /edit result:3 declared:none")
     rules_example = ("/rules   /rules preset:mleague   /rules uma:20 10 -10 -20 tobi:no "
@@ -567,7 +570,10 @@ class RiichiGame(Game):
         if "abort" in options:
             return self._abort(ctx, options, riichi)
         words = [w for w in split_list(options.get("tenpai", "")) if w.lower() != "none"]
-        tenpai = ctx.roster.resolve_many(words, ctx.mentions, "tenpai:")
+        if [w.lower() for w in words] == ["all"]:  # no player is called all (reserved)
+            tenpai = list(ctx.roster)  # everyone ready: said as often as "none"
+        else:
+            tenpai = ctx.roster.resolve_many(words, ctx.mentions, "tenpai:")
         seats = [p.seat for p in tenpai]
         who: Text = _names(tenpai) or NOBODY
         if "nagashi" not in options:

@@ -132,6 +132,8 @@ class TrancaGame(Game):
     ranked_by = "wins"  # /stats: games won, a race being won or not
     seats_fixed = ("Tranca's sides are set when the game starts: /endgame, then /newgame "
                    "tranca teams:... with everyone on a side.")
+    no_sitting_out = ("In Tranca a side scores as one, so nobody sits out: /endgame, then "
+                      "/newgame tranca teams:... with the sides playing now.")
 
     def declare(self) -> tuple[CommandSpec, ...]:
         return (CommandSpec("round", "enter a side's round: by counts or by cards", USAGE,
