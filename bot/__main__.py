@@ -19,6 +19,7 @@ import traceback
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -34,6 +35,7 @@ from bot.failures import (
     database_failure,
 )
 from bot.logs import setup_logging
+from bot.progress import Progress
 from bot.settings import Settings, setting_problem
 
 log = logging.getLogger("bot")
@@ -146,14 +148,16 @@ async def _backup(settings: Settings, args: argparse.Namespace) -> int:
     url = settings.database_url
     if args.chat is None:
         return await _backup_all(url, args.out)
+    progress = Progress()
     with _output(args.out) as write:  # a chat with no games: no file, the old one kept
         try:
             engine = create_engine(url)
             try:
                 await upgrade(engine)  # a database never used yet has nothing, not an error
-                count = await backup_chat(engine, args.chat, write)
+                count = await backup_chat(engine, args.chat, write, _backing_up(progress))
             finally:
                 await engine.dispose()
+                progress.end()
         except Exception as error:
             raise database_failure(url, error) from error
         if not count:
@@ -172,14 +176,16 @@ async def _backup_all(url: str, out: str | None) -> int:
     from bot.storage.database import create_engine
     from bot.storage.migrations import upgrade
 
+    progress = Progress()
     with _output(out) as write:
         try:
             engine = create_engine(url)
             try:
                 await upgrade(engine)
-                chats, sessions = await backup_all(engine, write)
+                chats, sessions = await backup_all(engine, write, _backing_up(progress))
             finally:
                 await engine.dispose()
+                progress.end()
         except Exception as error:
             raise database_failure(url, error) from error
     tr = cli_tr()
@@ -187,6 +193,12 @@ async def _backup_all(url: str, out: str | None) -> int:
                       chats=_n("{n} chat", "{n} chats", chats),
                       sessions=_n("{n} session", "{n} sessions", sessions))), file=sys.stderr)
     return OK
+
+
+def _backing_up(progress: Progress) -> Callable[[int, int], None]:
+    tr = cli_tr()
+    return lambda done, total: progress(tr("Backing up: {done} of {total} hands…",
+                                           done=tr.number(done), total=tr.number(total)))
 
 
 @contextmanager
@@ -222,32 +234,33 @@ def _output(out: str | None) -> Iterator[Callable[[str], None]]:
 async def _restore(settings: Settings, args: argparse.Namespace) -> int:
     from bot.storage.database import create_engine
     from bot.storage.migrations import upgrade
-    from bot.storage.reading import finished, outline
     from bot.storage.restore import is_every, restore_file
     from bot.storage.validate import RestoreError
 
-    path = Path(args.file)
-    try:  # the file's shape, its hands dropped as they are read (reading.py)
-        shape = finished(outline(path, every=True))
-    except OSError as error:
-        raise Failure(FILE, _("Can't read {file}: {why}.", file=args.file,
-                              why=str(error.strerror or error))) from error
-    except RestoreError as error:
-        raise Failure(FILE, _("{file} is not a backup ({why}).", file=args.file,
-                              why=error.message)) from error
-    url = settings.database_url
-    try:
-        engine = create_engine(url)
-        try:
-            await upgrade(engine)
-            chats, count = await restore_file(engine, path, shape, args.chat)
-        finally:
-            await engine.dispose()
-    except RestoreError as error:
-        raise Failure(FILE, _("Not restored: {why}.", why=error.message)) from error
-    except Exception as error:
-        raise database_failure(url, error) from error
     tr = cli_tr()
+    progress = Progress()
+    try:
+        path, shape = _restore_shape(args.file, tr, progress)
+        url = settings.database_url
+
+        def restoring(done: int, total: int) -> None:
+            progress(tr("Restoring: {done} of {total} hands…", done=tr.number(done),
+                        total=tr.number(total)))
+
+        try:
+            engine = create_engine(url)
+            try:
+                await upgrade(engine)
+                chats, count = await restore_file(engine, path, shape, args.chat, restoring)
+            finally:
+                await engine.dispose()
+        except RestoreError as error:  # one transaction: the hands before it went too
+            raise Failure(FILE, _("Not restored: {why}. Nothing was written.",
+                                  why=error.message)) from error
+        except Exception as error:
+            raise database_failure(url, error) from error
+    finally:
+        progress.end()
     if is_every(shape):
         print(tr.render(_("{chats} restored ({sessions}).",
                           chats=_n("{n} chat", "{n} chats", len(chats)),
@@ -258,6 +271,32 @@ async def _restore(settings: Settings, args: argparse.Namespace) -> int:
                            "{n} sessions restored into {chat}.", count,
                            chat=chats[0])), file=sys.stderr)
     return OK
+
+
+def _restore_shape(file: str, tr: Tr, progress: Progress) -> tuple[Path, Any]:
+    """The file's shape, its hands dropped as they are read (reading.py), telling how far
+    the first read has gone."""
+    from bot.storage.reading import outline
+    from bot.storage.validate import RestoreError
+
+    path = Path(file)
+    steps = outline(path, every=True)
+    try:
+        while True:
+            try:
+                read = next(steps)
+            except StopIteration as done:
+                return path, done.value
+            progress(tr.plural("Reading and checking the file: {n} hand so far…",
+                               "Reading and checking the file: {n} hands so far…", read))
+    except OSError as error:
+        raise Failure(FILE, _("Can't read {file}: {why}.", file=file,
+                              why=str(error.strerror or error))) from error
+    except RestoreError as error:
+        raise Failure(FILE, _("{file} is not a backup ({why}).", file=file,
+                              why=error.message)) from error
+    finally:
+        steps.close()
 
 
 async def _run(settings: Settings) -> int:

@@ -215,20 +215,54 @@ async def _snapshot(conn: AsyncConnection) -> None:
         await conn.execution_options(**{READ_ONLY: True})
 
 
-async def backup_all(engine: AsyncEngine, write: Callable[[str], None]) -> tuple[int, int]:
+# (hands written, hands to write): told every PAGE hands (the command line's progress)
+Told = Callable[[int, int], None]
+
+
+class _Tally:
+    """The hands of a backup written so far, told every PAGE of them."""
+
+    def __init__(self, told: Told | None, total: int) -> None:
+        self.told, self.total, self.done = told, total, 0
+
+    async def parts(self, parts: AsyncIterator[Part]) -> AsyncIterator[Part]:
+        async for kind, value in parts:
+            yield kind, value
+            if kind == "hand":
+                self.done += 1
+                if self.told is not None and self.done % PAGE == 0:
+                    self.told(self.done, self.total)
+
+
+async def _hands_of(conn: AsyncConnection, chat: str | None) -> int:
+    """The hands (undone ones too) a backup writes: of the chat, or (None) of every chat
+    but an import being written (as every_chat)."""
+    query = select(func.count()).select_from(hands).join(
+        sessions, hands.c.session_id == sessions.c.id)
+    if chat is None:
+        query = query.where(sessions.c.chat.not_like("import:%"))
+    else:
+        query = query.where(sessions.c.chat == chat)
+    return int((await conn.execute(query)).scalar_one())
+
+
+async def backup_all(engine: AsyncEngine, write: Callable[[str], None],
+                     told: Told | None = None) -> tuple[int, int]:
     """Every chat, each as /export all writes it (a file /import or restore takes), in one
     file, written piece by piece with `write`; all read in one transaction, so the chats
-    are as they were at one moment. Returns (chats, sessions)."""
+    are as they were at one moment; `told` hears of the hands written. Returns (chats,
+    sessions)."""
     async with engine.connect() as conn:
         await _snapshot(conn)
         chats = await every_chat(conn)
+        tally = _Tally(told, await _hands_of(conn, None) if told is not None else 0)
         write(json.dumps({"format": ALL_FORMAT, "version": VERSION,
                           "created_at": datetime.now(UTC).isoformat()})[:-1] + ', "chats": [')
         count = 0
         for i, chat in enumerate(chats):
             if i:
                 write(", ")
-            async for chunk in json_chunks(export_parts(conn, chat), chat):
+            async for chunk in json_chunks(tally.parts(export_parts(conn, chat)), chat):
                 write(chunk)
             count += await _sessions_of(conn, chat)
         write("]}")
@@ -240,15 +274,17 @@ async def _sessions_of(conn: AsyncConnection, chat: str) -> int:
                                    .where(sessions.c.chat == chat))).scalar_one())
 
 
-async def backup_chat(engine: AsyncEngine, chat: str, write: Callable[[str], None]) -> int:
+async def backup_chat(engine: AsyncEngine, chat: str, write: Callable[[str], None],
+                      told: Told | None = None) -> int:
     """One chat as /export all writes it, piece by piece with `write` (a page of hands at
     a time, never the chat whole), read at one moment; nothing written when it has no
-    sessions. Returns its sessions."""
+    sessions; `told` hears of the hands written. Returns its sessions."""
     async with engine.connect() as conn:
         await _snapshot(conn)
         count = await _sessions_of(conn, chat)
         if count:
-            async for chunk in json_chunks(export_parts(conn, chat), chat):
+            tally = _Tally(told, await _hands_of(conn, chat) if told is not None else 0)
+            async for chunk in json_chunks(tally.parts(export_parts(conn, chat)), chat):
                 write(chunk)
     return count
 

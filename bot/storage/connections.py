@@ -37,16 +37,23 @@ class Connections:
         self._own_hot = hot_engine is not None
         self.writer: Driver | None = None  # SQLite: the writers' link
         self.idle: list[Driver] = []
+        # taken and not given back yet: a command's, in its transaction; `close` leaves
+        # them to their commands, which close them as they end
+        self.busy: set[Driver] = set()
+        self.closed = False
 
     async def take(self, write: bool) -> Driver:
         """A connection for one command's transaction."""
         if self.name == "sqlite" and write:
             if self.writer is None:
                 self.writer = await self._open()
-            return self.writer
-        if self.idle:
-            return self.idle.pop()
-        return await self._open()
+            driver = self.writer
+        elif self.idle:
+            driver = self.idle.pop()
+        else:
+            driver = await self._open()
+        self.busy.add(driver)
+        return driver
 
     async def _open(self) -> Driver:
         if self.name == "sqlite":
@@ -61,7 +68,14 @@ class Connections:
         return PostgresDriver(sa, raw.driver_connection)
 
     async def give_back(self, driver: Driver) -> None:
-        """After a command: kept for the next if it is clean, else closed."""
+        """After a command: kept for the next if it is clean, else closed. Once the store
+        is closed, closed for good whatever it is: kept, nobody would close it (on
+        PostgreSQL a pooled connection never given back), and given back to the pool the
+        store disposed of, it would stay open there."""
+        self.busy.discard(driver)
+        if self.closed:
+            await self.discard(driver)
+            return
         if driver is self.writer:
             if not driver.reusable():
                 self.writer = None
@@ -75,6 +89,7 @@ class Connections:
 
     async def discard(self, driver: Driver) -> None:
         """Given up on (a timeout, a lost connection): closed without a word."""
+        self.busy.discard(driver)
         if driver is self.writer:
             self.writer = None
         await driver.discard()
@@ -94,7 +109,11 @@ class Connections:
         await self.give_back(await self.take(write=False))
 
     async def close(self) -> None:
-        if self.writer is not None:
+        """The store closes: its idle connections now; one a command is still in the
+        transaction of (a reply still being made as the bot stops) when the command ends,
+        not under it (its commit would fail)."""
+        self.closed = True
+        if self.writer is not None and self.writer not in self.busy:
             writer, self.writer = self.writer, None
             await writer.close()
         idle, self.idle = self.idle, []

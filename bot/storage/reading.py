@@ -301,8 +301,11 @@ def _outline(reader: _Reader, every: bool) -> Generator[int, None, Outline]:
     return found
 
 
-def _object(reader: _Reader, found: Outline, every: bool) -> Generator[int, None, None]:
-    """The object at the reader into `found`: an export's sessions without their hands."""
+def _object(reader: _Reader, found: Outline, every: bool, before: int = 0
+            ) -> Generator[int, None, int]:
+    """The object at the reader into `found`: an export's sessions without their hands.
+    Yields the hands read so far in the file (`before` it, those of the chats read first);
+    returns its own."""
     found.data = top = {}
     hands = 0
     for key in reader.members():
@@ -313,7 +316,7 @@ def _object(reader: _Reader, found: Outline, every: bool) -> Generator[int, None
             for _place in reader.elements():  # each chat an export, outlined as one
                 chat = Outline()
                 if reader.peek() == "{":
-                    yield from _object(reader, chat, False)
+                    hands += yield from _object(reader, chat, False, before + hands)
                 else:
                     chat.data = reader.value()
                 found.chats.append(chat)
@@ -359,10 +362,11 @@ def _object(reader: _Reader, found: Outline, every: bool) -> Generator[int, None
                         raise RestoreError(_("more than {n} hands in all",
                                              n=f"{validate.MAX_HANDS:,}"))
                     if hands % STEP == 0:
-                        yield hands
+                        yield before + hands
             top[key].append(session)
             found.counts.append(count)
             found.named.append(named)
+    return hands
 
 
 def walk_hands(source: Source) -> Iterator[tuple[int, Any]]:

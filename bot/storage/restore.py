@@ -10,7 +10,7 @@ the bot's commands, if it runs meanwhile, wait for it.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,9 @@ from bot.storage.reading import Outline, changed, walk_every, walk_hands
 from bot.storage.validate import Checked, RestoreError, SessionCheck, heads, tail
 
 BATCH = 1_000  # hands an executemany
+
+# (hands written, hands to write): told after every batch (the command line's progress)
+Told = Callable[[int, int], None]
 
 
 @dataclass
@@ -81,13 +84,22 @@ def _exhaust(steps: Iterator[Any]) -> None:
 
 
 async def restore_file(engine: AsyncEngine, path: Path, shape: Outline,
-                       only: str | None) -> tuple[list[str], int]:
+                       only: str | None, told: Told | None = None) -> tuple[list[str], int]:
     """Restore the file `shape` outlined (reading.outline(path, every=True)): a file of
     every chat into the chats of their names (`only`: that one), a one-chat file into its
-    chat or `only`. Returns (chats, sessions). RestoreError names what is wrong; then
-    nothing is written."""
+    chat or `only`; `told` hears of every batch written. Returns (chats, sessions).
+    RestoreError names what is wrong; then nothing is written."""
     chats = _chats(shape, only)
     every = is_every(shape)
+    total = sum(sum(c.shape.counts) for c in chats)
+    done = 0
+
+    def wrote(count: int) -> None:
+        nonlocal done
+        done += count
+        if told is not None and count:
+            told(done, total)
+
     walk = _again(path, every)
     try:
         async with engine.begin() as conn:
@@ -95,7 +107,7 @@ async def restore_file(engine: AsyncEngine, path: Path, shape: Outline,
                 await check_empty(conn, chat.target, chat.shape.data)
             for chat in chats:
                 try:
-                    await _write(conn, chat, walk)
+                    await _write(conn, chat, walk, wrote)
                 except RestoreError as error:
                     raise chat.named(error) from None
             chosen = {c.index for c in chats}
@@ -130,8 +142,8 @@ def _next_hand(walk: Iterator[tuple[int, int, Any]], chat: int, session: int) ->
     raise changed()
 
 
-async def _write(conn: AsyncConnection, chat: _Chat, walk: Iterator[tuple[int, int, Any]]
-                 ) -> None:
+async def _write(conn: AsyncConnection, chat: _Chat, walk: Iterator[tuple[int, int, Any]],
+                 wrote: Callable[[int], None]) -> None:
     data, checked, checks = chat.shape.data, chat.checked, chat.checks
     assert checked is not None and checks is not None
     writer = Writer(data, checked, chat.target)
@@ -144,10 +156,12 @@ async def _write(conn: AsyncConnection, chat: _Chat, walk: Iterator[tuple[int, i
             batch.append(hand)
             if len(batch) == BATCH:
                 await writer.hands(conn, session, batch)
+                wrote(len(batch))
                 batch = []
         derived = check.finish()
         checked.sessions.append(derived)
         await writer.hands(conn, session, batch)
+        wrote(len(batch))
         await writer.end(conn, session, derived)
     _exhaust(tail(data, checked))
     await writer.rest(conn)
