@@ -17,6 +17,11 @@ from bot.core.money import book_add
 from bot.core.players import Player, Roster
 
 OPEN, ENDED = "open", "ended"
+# Ended with no hand recorded (none, or every one undone): closed, never archived. Its row
+# stays (the log is append-only, and a stale button names its id, never reused), but no
+# list of the chat's games holds it: not /history, /board N, /stats, seasons, the ledger,
+# /export or a backup (bot/storage: the chat's sessions are the kept ones).
+DROPPED = "dropped"
 
 
 @dataclass

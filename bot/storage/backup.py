@@ -16,7 +16,15 @@ from bot.storage.database import READ_ONLY
 from bot.storage.events import export_events, import_events
 from bot.storage.migrations import RUMMY_SCALE, scale_rummy_points
 from bot.storage.rule_sets import insert_ignoring, key_of
-from bot.storage.tables import chat_settings, hand_rows, hands, payments, seasons, sessions
+from bot.storage.tables import (
+    KEPT,
+    chat_settings,
+    hand_rows,
+    hands,
+    payments,
+    seasons,
+    sessions,
+)
 from bot.storage.validate import (
     FORMAT,
     SETTINGS_KEYS,
@@ -55,8 +63,9 @@ async def export_parts(conn: AsyncConnection, chat: str,
                        ledger: bool | None = None) -> AsyncIterator[Part]:
     """The chat's sessions (all, or those listed) as a stream: each session (without its
     hands), then its hands in order, a page at a time; then, with `ledger` (by default when
-    every session is exported), the payments (undone ones too) and seasons of the chat."""
-    query = select(sessions).where(sessions.c.chat == chat).order_by(sessions.c.id)
+    every session is exported), the payments (undone ones too) and seasons of the chat.
+    A game closed with no hand recorded is not kept: never in a file."""
+    query = select(sessions).where(sessions.c.chat == chat, KEPT).order_by(sessions.c.id)
     if session_ids is not None:
         query = query.where(sessions.c.id.in_(session_ids))
     for row in (await conn.execute(query)).all():
@@ -198,11 +207,12 @@ ALL_FORMAT = "maalbot-all-chats"  # `python -m bot backup` with no --chat: every
 
 
 async def every_chat(conn: AsyncConnection) -> list[str]:
-    """The chats with anything to keep (games, payments, seasons), an import being written
-    (importer.py's staging chats) left out."""
+    """The chats with anything to keep (kept games, payments, seasons), an import being
+    written (importer.py's staging chats) left out."""
     found: set[str] = set()
     for table in (sessions, payments, seasons):
-        rows = await conn.execute(select(func.distinct(table.c.chat)))
+        query = select(func.distinct(table.c.chat))
+        rows = await conn.execute(query.where(KEPT) if table is sessions else query)
         found |= {r[0] for r in rows if not str(r[0]).startswith("import:")}
     return sorted(found)
 
@@ -271,7 +281,7 @@ async def backup_all(engine: AsyncEngine, write: Callable[[str], None],
 
 async def _sessions_of(conn: AsyncConnection, chat: str) -> int:
     return int((await conn.execute(select(func.count()).select_from(sessions)
-                                   .where(sessions.c.chat == chat))).scalar_one())
+                                   .where(sessions.c.chat == chat, KEPT))).scalar_one())
 
 
 async def backup_chat(engine: AsyncEngine, chat: str, write: Callable[[str], None],
@@ -307,7 +317,7 @@ async def check_empty(conn: AsyncConnection | Any, target: str,
     """RestoreError unless the chat has no sessions, and no payments or seasons where the
     file brings some."""
     existing = (await conn.execute(
-        select(func.count()).select_from(sessions).where(sessions.c.chat == target)
+        select(func.count()).select_from(sessions).where(sessions.c.chat == target, KEPT)
     )).scalar_one()
     if existing:
         raise RestoreError(_n("chat {chat} already has {n} session; restore into an empty "

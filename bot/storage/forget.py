@@ -29,7 +29,7 @@ from sqlalchemy import Text, cast, delete, func, or_, select, update
 
 from bot.core import stored_json
 from bot.core.players import suggest_name
-from bot.core.session import WaitingHand
+from bot.core.session import DROPPED, WaitingHand
 from bot.storage.database import READ_ONLY
 from bot.storage.inbox import DONE, FAILED
 from bot.storage.rekey import chat_keys, inbox_chat, read_settings, write_settings
@@ -337,8 +337,9 @@ async def forget_chat(store: Any, chat: str) -> ChatForgotten:
 
 
 async def _delete_chat(conn: Any, key: str, done: ChatForgotten) -> None:
-    ids = [row[0] for row in await conn.execute(
-        select(sessions.c.id).where(sessions.c.chat == key))]
+    rows = (await conn.execute(
+        select(sessions.c.id, sessions.c.status).where(sessions.c.chat == key))).all()
+    ids = [row[0] for row in rows]
     if ids:
         result = await conn.execute(delete(hands).where(hands.c.session_id.in_(ids)))
         done.hands += result.rowcount
@@ -350,7 +351,8 @@ async def _delete_chat(conn: Any, key: str, done: ChatForgotten) -> None:
             hand_count=0, game_state=None, money=None, board_ref=None, created_by=FORGOTTEN,
             ended_at=func.coalesce(sessions.c.ended_at, datetime.now(UTC)),
             version=sessions.c.version + 1))
-        done.games += len(ids)
+        # the games it had, as it listed them: not one closed with no hand recorded
+        done.games += sum(row[1] != DROPPED for row in rows)
     for table, counter in ((payments, "payments"), (seasons, "seasons")):
         result = await conn.execute(delete(table).where(table.c.chat == key))
         setattr(done, counter, getattr(done, counter) + result.rowcount)

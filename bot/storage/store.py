@@ -46,6 +46,7 @@ from bot.storage.reading import parse_export
 from bot.storage.retention import PRUNED
 from bot.storage.sqlite_file import SqliteFile
 from bot.storage.tables import (
+    KEPT,
     chat_settings,
     hand_rows,
     hands,
@@ -462,9 +463,10 @@ class SqlChatTransaction:
                                 .values(board_ref=ref))
 
     async def chat_sessions(self) -> list[SessionState]:
-        """Every session of the chat, open and ended, oldest first."""
+        """Every kept session of the chat, open and ended, oldest first (not one closed
+        with no hand recorded)."""
         rows = (await self.conn.execute(
-            select(sessions).where(sessions.c.chat == self.chat).order_by(sessions.c.id)
+            select(sessions).where(sessions.c.chat == self.chat, KEPT).order_by(sessions.c.id)
         )).all()
         return [_session(r) for r in rows]
 

@@ -15,6 +15,7 @@ from sqlalchemy import (
 from sqlalchemy.sql.expression import ColumnClause
 
 from bot.core import stored_json
+from bot.core.session import DROPPED
 
 
 class JSONText(TypeDecorator[object]):
@@ -49,6 +50,10 @@ sessions = table(
     column("money", JSONText),
     column("board_ref", Text),
 )
+
+# The chat's games as every list of them sees them (its games, the export, a backup): a
+# game closed with no hand recorded is not kept (bot/core/session.py, DROPPED)
+KEPT = sessions.c.status != DROPPED
 
 
 def _hand_columns(rules: ColumnClause[Any]) -> list[ColumnClause[Any]]:

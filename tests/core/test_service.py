@@ -395,6 +395,7 @@ async def test_counting_maal_with_no_game_uses_the_chats_last_maal_table(table: 
     assert "= 13" in (await table.ok(line)).text
     await table.ok(NEW)
     await table.ok("/setmaal tiplu:4 9")  # this table pays 4 for one tiplu, 9 for two
+    await table.ok("/hand winner:alice seen:bob maal:alice=3 bob=1")  # kept: it has a hand
     await table.ok("/endgame")
     # with no game open, the chat's last table still counts: the marriage 7H 8H 9H is 10,
     # the other 8H one tiplu, which this table pays 4 for: 14

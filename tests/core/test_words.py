@@ -79,9 +79,11 @@ async def test_maal_with_no_game_says_what_works(table: Table):
 
 async def test_a_game_ended_before_any_hand_owes_nothing(table: Table):
     await table.ok("/newgame riichi players:ram sita bikram gita")
+    await table.ok("/rules rate:0.1 currency:Rs")
     end = (await table.ok("/endgame")).text
-    assert "Nobody owes anybody anything." in end
-    assert "->" not in end and "uma" not in end  # no places handed out by seat order
+    # closed, not kept: no places handed out by seat order, no uma, nothing to pay
+    assert end == ("Riichi mahjong closed: no result was recorded, so nothing was kept or "
+                   "settled.")
 
 
 async def test_usage_in_an_error_names_the_players_at_the_table(table: Table):

@@ -1,6 +1,7 @@
 """Replies that fit a phone, through the real discord.py against the fake Discord (issue
 30): the live board's embed within 34 monospace columns, a long /help sent whole (never cut
-at 2,000 characters), the short /help, and the game just ended still on /board."""
+at 2,000 characters), the short /help, and the game just ended still on /board (one ended
+with no hand closes its board to one line)."""
 
 from __future__ import annotations
 
@@ -63,3 +64,24 @@ async def test_the_short_help_and_the_game_just_ended(dc: DiscordHarness):
     board = await dc.reply_to(slash("board", ALICE))
     assert "Nepali Marriage: 1 hand (finished)" in shown(
         board["data"]["embeds"][0]["description"])
+
+
+async def test_a_game_ended_with_no_hand_left_closes_its_board(dc: DiscordHarness):
+    await dc.reply_to(slash("newgame", ALICE, players="alice bob carol"))
+    await dc.reply_to(slash("hand", ALICE, winner="alice", seen="bob", maal="alice=10 bob=2"))
+    live = await dc.live_board(containing="1 hand")
+    await dc.reply_to(slash("undo", ALICE, reason="wrong channel"))
+    await dc.live_board(containing="0 hands")
+    ask = slash("endgame", ALICE)
+    await dc.reply_to(ask)
+    message = dc.message_of(ask)
+    assert shown(message["content"]) == ("End the game? No hand was recorded: it closes "
+                                         "without being kept, with nothing to settle.")
+    ended = await dc.reply_to(component(message, custom_ids(message)["Yes, end it"], ALICE))
+    closed = "Nepali Marriage closed: no hand was recorded, so nothing was kept or settled."
+    assert shown(ended["data"]["content"]) == closed and not ended["data"].get("embeds")
+    # the live board says the same, with no table and no buttons left
+    await dc.fake.wait(lambda: shown(dc.fake.messages[live["id"]].get("content") or "")
+                       == closed)
+    board = dc.fake.messages[live["id"]]
+    assert not board.get("embeds") and not board.get("components")

@@ -147,3 +147,12 @@ async def test_without_buttons_forget_is_done_at_once_and_says_what(service: Ser
                           "every score stays as it was.")
     assert (await say(host, "/forget")).text == "I had nothing of yours to forget."
     assert (await say(host, "/board")).board.players == ["asha", "bikash"]  # type: ignore[union-attr]
+
+
+async def test_a_game_closed_with_no_hand_is_no_game_the_chat_forgets(service: Service):
+    say = await a_night(service, CHAT)
+    await say(ALICE, "/newgame players:<@a> <@b>", a=ALICE, b=BOB)
+    await say(ALICE, "/endgame")  # no hand: closed, never one of the chat's games
+    done = await service.store.forget_chat(CHAT)
+    assert (done.games, done.payments, done.seasons) == (1, 1, 1)
+    assert not [r for r in await rows(service.store) if CHAT in r]  # its row goes too

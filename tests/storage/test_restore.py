@@ -152,3 +152,26 @@ async def test_a_backup_of_one_chat_is_written_a_piece_at_a_time(service: Servic
     nothing: list[str] = []
     assert await backup.backup_chat(service.store.engine, "nobody", nothing.append) == 0
     assert nothing == []
+
+
+async def test_a_game_closed_with_no_hand_is_in_no_backup(table: Table, tmp_path: Path):
+    engine = table.service.store.engine
+    await table.ok("/newgame marriage players:alice bob carol")
+    await table.ok("/hand winner:alice seen:bob maal:alice=3 bob=1")
+    await table.ok("/endgame")
+    await table.ok("/newgame marriage players:alice bob carol")
+    await table.ok("/endgame")  # no hand: closed, not kept
+    empty = Table(table.service, chat="empty")  # a chat whose one game had no hand
+    await empty.ok("/newgame marriage players:dev eli")
+    await empty.ok("/endgame")
+    written: list[str] = []
+    assert await backup.backup_all(engine, written.append) == (1, 1)
+    every = json.loads("".join(written))
+    assert [(c["chat"], len(c["sessions"])) for c in every["chats"]] == [("chat-1", 1)]
+    nothing: list[str] = []
+    assert await backup.backup_chat(engine, "empty", nothing.append) == 0 and not nothing
+    # that chat has no game to keep: a backup restores into it
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(every["chats"][0]))
+    assert await restored(table, path, "empty") == (["empty"], 1)
+    assert (await empty.board())["hand_count"] == 1

@@ -73,7 +73,7 @@ async def test_an_old_undo_question_does_not_undo_another_hand_of_the_same_numbe
 async def test_an_old_end_question_does_not_end_the_next_game(tg: Harness):
     await tg.say(ALICE, NEW)
     await tg.say(ALICE, "/endgame")
-    ask = await tg.said("End the game after 0 hands")
+    ask = await tg.said("End the game? No hand was recorded")
     await tg.tap(ALICE, tg.sent_message(ask), tg.buttons(ask)["Yes, end it"])
     await tg.fake.wait_for("editMessageText", 1)
     await tg.say(ALICE, NEW)  # a new game

@@ -108,3 +108,22 @@ async def test_a_restarted_process_goes_on_editing_the_same_board(tg: Harness):
     finally:
         await fresh.stop()
         await tg.adapter.start()  # the fixture stops it again
+
+
+async def test_a_game_ended_with_no_hand_left_closes_its_board(tg: Harness):
+    await tg.say(ALICE, NEW)
+    await tg.say(ALICE, HAND)
+    first = await tg.live_board()
+    await tg.say(ALICE, "/undo reason:wrong chat")
+    await tg.fake.wait_until(lambda: "0 hands" in tg.fake.messages[
+        (GROUP, first["message_id"])]["text"])
+    await tg.say(ALICE, "/endgame")
+    ask = await tg.said("End the game? No hand was recorded")
+    await tg.tap(ALICE, tg.sent_message(ask), tg.buttons(ask)["Yes, end it"])
+    closed = "Nepali Marriage closed: no hand was recorded, so nothing was kept or settled."
+    # the question becomes the answer; the board says the same, unpinned, with no buttons
+    await tg.fake.wait_until(
+        lambda: tg.fake.messages[(GROUP, ask["_message_id"])]["text"] == closed)
+    await tg.fake.wait_until(lambda: GROUP not in tg.fake.pinned)
+    board = tg.fake.messages[(GROUP, first["message_id"])]
+    assert board["text"] == closed and "reply_markup" not in board

@@ -167,7 +167,8 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "endgame", "end the game: standings and who pays whom", "/endgame",
             "Settles up in the fewest transfers. Whatever the game still owes is charged "
             "first, as one last {hand} (Marriage: a foul waiting for the next hand). The game "
-            "is archived, not deleted. On Telegram and Discord it asks first.",
+            "is archived, not deleted; one with no {hand} recorded (none played, or every one "
+            "undone) is closed without being kept. On Telegram and Discord it asks first.",
             may=Rule.PLAYER, run=sessions.endgame,
             confirm=True),
         CommandSpec("chart", "a chart of the running totals", "/chart   /chart last",

@@ -10,9 +10,9 @@ from bot.core.command import Reply
 from bot.core.games.base import Game
 from bot.core.handlers.call import Call, Outcome
 from bot.core.i18n import Msg, Tr
-from bot.core.i18n.words import count, numbered
+from bot.core.i18n.words import count, numbered, placeholders
 from bot.core.money import MoneyBook, book_add, money_of_book
-from bot.core.session import ENDED, SessionState
+from bot.core.session import DROPPED, OPEN, SessionState
 
 
 async def board(call: Call) -> Outcome:
@@ -59,15 +59,18 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
     places = game.point_places
     money = {} if game.money_at_end else await money_of(call, session)
     tr = call.tr
-    table = render_table(columns, hands, session.totals, money, session.hand_count, places,
-                         tr=tr)
-    ended = session.status == ENDED
+    ended = session.status != OPEN
+    # closed with no hand recorded: not kept, so no table of it (its live board says so)
+    dropped = session.status == DROPPED
+    table = None if dropped else render_table(columns, hands, session.totals, money,
+                                              session.hand_count, places, tr=tr)
     heading = {"game": Msg(game.title), "count": count(game.hand_word, session.hand_count)}
     lines = [head] if head else [
+        dropped_line(tr, game) if dropped else
         tr("{game}: {count} (finished)", **heading) if ended else
         tr("{game}: {count}", **heading)]
-    status = game.status(session.totals, rules, session.game_state, session.roster,
-                         ended=ended)
+    status = None if dropped else game.status(session.totals, rules, session.game_state,
+                                              session.roster, ended=ended)
     if status:
         lines.append(call.tr.render(status))
     waiting = None
@@ -90,6 +93,13 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
         view.money, view.moneys = {}, {}
     return Reply("\n".join(lines), table=table, board=view, question=question,
                  brief=head or None, language=tr.language)
+
+
+def dropped_line(tr: Tr, game: Game) -> str:
+    """A game ended with no hand recorded, closed without being kept: what /endgame says,
+    and its live board then."""
+    return tr("{game} closed: no {hand} was recorded, so nothing was kept or settled.",
+              game=Msg(game.title), **placeholders(game.hand_word))
 
 
 def waiting_line(tr: Tr, game: Game, session: SessionState, note: str) -> str:

@@ -13,7 +13,12 @@ from bot.core.errors import UserError
 from bot.core.examples import personal
 from bot.core.games.base import Game, PlayContext
 from bot.core.grammar import clip, split_list
-from bot.core.handlers.board_commands import board_reply, money_of, waiting_line
+from bot.core.handlers.board_commands import (
+    board_reply,
+    dropped_line,
+    money_of,
+    waiting_line,
+)
 from bot.core.handlers.call import Call, Outcome, ask, platform_number, starter
 from bot.core.handlers.hands import STALE, deltas_line
 from bot.core.i18n import Msg, Text, Tr, _, _n, translator
@@ -37,7 +42,7 @@ from bot.core.players import (
     suggest_name,
 )
 from bot.core.points import as_json, show
-from bot.core.session import ENDED, HandRecord, SessionState
+from bot.core.session import DROPPED, ENDED, HandRecord, SessionState
 
 
 async def newgame(call: Call) -> Outcome:
@@ -348,7 +353,10 @@ async def endgame(call: Call) -> Outcome:
         raise UserError(STALE)  # the confirmation names another state of the table
     if command.buttons and asked is None:
         played = count(game.hand_word, session.hand_count)
-        if game.zero_sum:
+        if not session.hand_count and game.closing(_closing_context(call, session)) is None:
+            question = call.tr("End the game? No {hand} was recorded: it closes without "
+                               "being kept, with nothing to settle.", **call.words)
+        elif game.zero_sum:
             question = call.tr("End the game after {count}? Standings and who pays whom "
                                "follow; the game is archived.", count=played)
         else:
@@ -359,6 +367,8 @@ async def endgame(call: Call) -> Outcome:
                                  version=session.version))
     rules = call.rules()
     owed = await _closing_hand(call, session, game)
+    if not session.hand_count:
+        return await _drop(call, session)
     reply = await board_reply(call, session, "")
     if game.money_at_end:  # Riichi: paid on the final results, nothing hand by hand
         money = money_from_results(game, session, rules) if money_shown(rules) else {}
@@ -376,14 +386,31 @@ async def endgame(call: Call) -> Outcome:
     return Outcome(reply, changed=True)
 
 
-async def _closing_hand(call: Call, session: SessionState, game: Game) -> str:
-    """Record what the game still owes at its end (a foul waiting for the next hand) as a
-    last hand, so nothing is dropped; returns the line that says so, or ""."""
-    result = game.closing(PlayContext(
+async def _drop(call: Call, session: SessionState) -> Outcome:
+    """A game ended with no hand recorded (none played, or every one undone): nothing to
+    keep or settle, so it is closed without being archived (DROPPED: no list of the chat's
+    games holds it) and the chat may start another at once. Its live board is closed."""
+    session.status = DROPPED
+    await call.tx.save_session(session)
+    reply = await board_reply(call, session, "")
+    reply.text = dropped_line(call.tr, call.game)
+    reply.table = reply.question = None
+    reply.menu = ""
+    return Outcome(reply, changed=True)
+
+
+def _closing_context(call: Call, session: SessionState) -> PlayContext:
+    return PlayContext(
         command="endgame", options={}, roster=session.roster,
         hand_players=[p for p in session.players if not p.sitting_out],
         rules=call.rules(), pending=None, actor=call.command.actor,
-        actor_player=call.roles.seat, state=session.game_state, totals=session.totals))
+        actor_player=call.roles.seat, state=session.game_state, totals=session.totals)
+
+
+async def _closing_hand(call: Call, session: SessionState, game: Game) -> str:
+    """Record what the game still owes at its end (a foul waiting for the next hand) as a
+    last hand, so nothing is dropped; returns the line that says so, or ""."""
+    result = game.closing(_closing_context(call, session))
     if result is None:
         return ""
     assert session.id is not None

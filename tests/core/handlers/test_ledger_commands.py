@@ -272,10 +272,11 @@ async def test_currencies_that_differ_only_in_case_are_told_apart(table: Table):
 
 
 async def test_the_person_paid_gives_up_only_her_own_claim(table: Table):
-    # alice +310, bob -90, carol -220; mallory sat down at a game of no hands, so she is a
-    # person here, owed nothing
+    # alice +310, bob -90, carol -220; mallory played a game not for money (a game of no
+    # hands is not kept), so she is a person here, owed nothing in Rs
     await _game(table, "/rules rate:10 currency:Rs", HAND_A)
     await table.ok("/newgame players:mallory bob carol", by="mallory")
+    await table.ok("/hand winner:mallory seen:bob maal:mallory=3 bob=1 carol=0", by="mallory")
     await table.ok("/endgame", by="mallory")
     before = (await table.ok("/ledger")).text
     # a payment "to herself" would wipe carol's debt and move it onto mallory
@@ -390,9 +391,12 @@ async def test_an_at_username_is_the_username_before_any_display_name(service: S
     await say(ALICE, "/rules rate:10 currency:Rs")
     await say(ALICE, "/hand winner:alice seen:carol maal:alice=10 carol=2 dave=0")
     await say(ALICE, "/endgame")
-    # someone named "Alice" with no username plays a game of no hands
+    # someone named "Alice" with no username plays a game, not for money (a game of no
+    # hands is not kept: one hand)
     copycat = Actor("tg:300", "Alice")
     await say(copycat, "/newgame marriage")
+    await say(Actor("tg:301", "Bob"), "/join")
+    await say(copycat, "/hand winner:Alice seen:Bob maal:Alice=3 Bob=1")
     await say(copycat, "/endgame")
     # @alice is the username: the real alice, who may record a payment made to her
     assert "carol paid alice 90 Rs" in await say(ALICE, "/paid carol 90 to:@alice")

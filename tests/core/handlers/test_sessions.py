@@ -4,11 +4,16 @@ mention; /join never makes a second seat of one name; the packs are checked at /
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from bot.core.command import Actor, Command, Reply
 from bot.core.flows import Ask, Step, seal
 from bot.core.grammar import parse_command_text
 from bot.core.handlers.flow_answers import NOT_YOURS
 from bot.core.service import Service
+from tests.conftest import Table
 
 CHAT = "telegram:-1001"
 HOST = Actor("telegram:1", "Hana", handles=("hana",))  # starts the games
@@ -214,3 +219,107 @@ async def test_a_name_with_a_space_in_a_list_with_commas_is_refused_not_split(
         started = await say(service, HOST, line, buttons=False, chat="console")
         assert "Players: ram, sita, hari." in started.text
         assert (await say(service, HOST, "/endgame", buttons=False, chat="console")).ok
+
+
+# --- /endgame of a game with no hand: closed, never archived ------------------------------
+
+# each game: how it starts, its title and word for a hand, one of its hands
+GAMES = {
+    "marriage": ("/newgame marriage players:ram sita hari", "Nepali Marriage", "hand",
+                 "/hand winner:ram seen:sita maal:ram=3 sita=1"),
+    "marriage_rummy": ("/newgame marriage_rummy players:ram sita hari", "Marriage rummy",
+                       "hand", "/hand winner:ram points:sita=25 hari=7"),
+    "tranca": ("/newgame tranca players:ram sita", "Tranca", "round",
+               "/round side:A table:100 hand:10", "/round side:B table:50 hand:0"),
+    "riichi": ("/newgame riichi players:ram sita hari gita", "Riichi mahjong", "result",
+               "/ron winner:ram from:sita han:3 fu:30"),
+    "callbreak": ("/newgame callbreak players:ram sita hari gita", "Call Break", "round",
+                  "/round bids:ram=3 sita=4 hari=2 gita=3 tricks:ram=5 sita=2 hari=3 gita=3"),
+}
+KEPT = ("/newgame marriage players:alice bob carol", "/rules rate:10 currency:Rs",
+        "/hand winner:alice seen:bob maal:alice=10 bob=2 carol=0", "/endgame")
+
+
+def closed(title: str, word: str) -> str:
+    """What the rule says /endgame of a game with no hand answers, in one line."""
+    return f"{title} closed: no {word} was recorded, so nothing was kept or settled."
+
+
+async def _looks(table: Table) -> list[str | None]:
+    """Everything a chat shows of its finished games: their list, standings, money."""
+    said = []
+    for line in ("/board last", "/history last", "/stats", "/stats season", "/season",
+                 "/ledger", "/ledger history"):
+        reply = await table.ok(line)
+        said += [reply.text, reply.table]
+    return said
+
+
+@pytest.mark.parametrize("undone", [False, True], ids=["none played", "every one undone"])
+@pytest.mark.parametrize("key", list(GAMES))
+async def test_a_game_ended_with_no_hand_is_closed_not_archived(
+        table: Table, service: Service, key: str, undone: bool):
+    start, title, word, *hand = GAMES[key]
+    await table.ok("/season start name:Autumn")
+    for line in KEPT:  # one finished game, played for money
+        await table.ok(line)
+    before = await _looks(table)
+    await table.ok(start)
+    await table.ok("/rules rate:2")  # seats and rules alone make nothing worth keeping
+    if undone:
+        for line in hand:
+            await table.ok(line)
+        await table.ok("/undo")
+    assert (await table.ok("/endgame")).text == closed(title, word)
+    # nothing of it anywhere: the chat has played one game, as before it
+    assert await _looks(table) == before
+    assert await table.error("/board 2") == (
+        "There is no game `2`: this chat has played 1 game; give last or 1.")
+    exported = await table.ok("/export all")
+    assert [s["game"] for s in json.loads(exported.file.data)["sessions"]] == ["marriage"]
+    imported = await service.handle(Command(
+        "chat-2", Actor("test:host", "host", is_admin=True), "import", {}, "import-1",
+        attachment=exported.file.data))
+    assert imported.ok and imported.text.startswith("Imported 1 session.")
+    # /undo right after is what it is after any /endgame: no game is open to undo in
+    assert (await table.error("/undo")).startswith("No game is open here.")
+    assert await _looks(table) == before
+    # and the chat starts another at once
+    assert (await table.ok(start)).text.startswith(f"New {title} game.")
+
+
+async def test_ending_a_game_with_no_hand_asks_so_and_a_stale_tap_keeps_a_later_hand(
+        service: Service):
+    chat = "telegram:-1010"
+    await say(service, HOST, NEW, chat=chat)
+    asked = await say(service, HOST, "/endgame", chat=chat)
+    assert asked.question is not None
+    assert asked.text == ("End the game? No hand was recorded: it closes without being "
+                          "kept, with nothing to settle.")
+    # a hand recorded meanwhile: the tap is refused, the game and its hand stay
+    hand = "/hand winner:hana seen:bob maal:hana=3 bob=1"
+    await say(service, HOST, hand, chat=chat)
+    stale = await tap(service, HOST, asked, "yes", chat=chat)
+    assert not stale.ok and stale.text == ("The table changed since this was asked; "
+                                           "nothing was done. Ask again.")
+    assert (await say(service, HOST, "/board", chat=chat)).text == "Nepali Marriage: 1 hand"
+    # undone: asked again, the tap closes it, in place of the question
+    await say(service, HOST, "/undo reason:typo", chat=chat)
+    asked = await say(service, HOST, "/endgame", chat=chat)
+    ended = await tap(service, HOST, asked, "yes", chat=chat)
+    assert ended.ok and ended.text == closed("Nepali Marriage", "hand")
+    assert ended.board is not None and ended.board.ended and ended.table is None
+    # the same tap again is the same answer; the button tapped anew finds no game to end
+    assert (await tap(service, HOST, asked, "yes", chat=chat)).duplicate
+    assert asked.question is not None
+    again = await service.answer(chat, HOST, seal(asked.question.token, chat, service.secret),
+                                 "yes", origin=f"{chat}:another tap")
+    assert not again.ok and again.text.startswith("No game is open here.")
+    # a game left with one hand after an undo is archived as ever, its hand and all
+    assert (await say(service, HOST, NEW, chat=chat)).ok
+    for line in (hand, hand, "/undo reason:typo"):
+        await say(service, HOST, line, buttons=False, chat=chat)
+    end = await say(service, HOST, "/endgame", buttons=False, chat=chat)
+    assert end.text.startswith("Game over after 1 hand.") and "archived" in end.text
+    assert (await say(service, HOST, "/board 1", chat=chat)).text == \
+        "Nepali Marriage: 1 hand (finished)"
