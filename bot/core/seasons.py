@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from bot.core import points as pts
+from bot.core.board import PHONE_WIDTH
 from bot.core.errors import UserError
 from bot.core.games import get_game
 from bot.core.games.base import Game
@@ -28,8 +29,10 @@ from bot.core.stats import (
     ordinal,
     result,
 )
+from bot.core.width import clip, ljust, rjust, width
 
 MAX_NAME = 40
+INDENT = "   "  # a person's other figures, under their name
 # letters that draw nothing (Hangul fillers, the blank Braille pattern)
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 # control, format (zero-width space, joiners, direction marks), private, unassigned
@@ -67,6 +70,7 @@ class Ranking:
     header: list[str]
     rows: list[list[str]]
     people: list[tuple[str, float]]  # (name, the ranked value), best first
+    ranked_column: int  # the column of `rows` each person is ranked by
 
 
 def _per_hand(row: PlayerStats) -> Decimal:
@@ -129,7 +133,8 @@ def _points(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
                       ("-" if per < 0 else "+") + tr.number(abs(per), 2), *money])
     value = (lambda r: float(r.money.get(one, Decimal(0)))) if one is not None else (
         lambda r: float(_per_hand(r)))
-    return Ranking(game, by, header, table, [(r.name, value(r)) for r in ranked])
+    column = 6 + currencies.index(one) if one is not None else 5
+    return Ranking(game, by, header, table, [(r.name, value(r)) for r in ranked], column)
 
 
 def _riichi(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
@@ -148,7 +153,7 @@ def _riichi(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
                       *(tr.number(row.places.get(p, 0)) for p in range(1, most + 1)), best,
                       tr.number(row.busts)])
     return Ranking(game, tr("final results (uma and oka)"), header, table,
-                   [(r.name, float(r.results)) for r in ranked])
+                   [(r.name, float(r.results)) for r in ranked], 3)
 
 
 def _tranca(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
@@ -157,16 +162,40 @@ def _tranca(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
     table = [[tr.number(i), r.name, tr.number(r.games_won), tr.number(r.finished),
               pts.show_value(r.points, game.point_places, tr=tr)] for i, r in enumerate(ranked, 1)]
     return Ranking(game, tr("games won"), header, table,
-                   [(r.name, r.games_won) for r in ranked])
+                   [(r.name, r.games_won) for r in ranked], 2)
 
 
-def render(ranking: Ranking) -> str:
-    """The ranking as a monospace table: names left, numbers right."""
+def render(ranking: Ranking, columns: int = PHONE_WIDTH) -> str:
+    """The ranking as a monospace table (names left, numbers right) where it fits `columns`
+    (a phone's), else a few lines a person: the place, the name and what they are ranked by,
+    then every other column as its heading and value, wrapped between pairs."""
     rows = [ranking.header, *ranking.rows]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(ranking.header))]
+    widths = [max(width(r[i]) for r in rows) for i in range(len(ranking.header))]
     lines = []
     for row in rows:
-        cells = [cell.ljust(widths[i]) if i == 1 else cell.rjust(widths[i])
+        cells = [ljust(cell, widths[i]) if i == 1 else rjust(cell, widths[i])
                  for i, cell in enumerate(row)]
         lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
+    if all(width(line) <= columns for line in lines):
+        return "\n".join(lines)
+    return "\n".join(line for row in ranking.rows for line in _narrow(ranking, row, columns))
+
+
+def _narrow(ranking: Ranking, row: list[str], columns: int) -> list[str]:
+    place, name, value = row[0], row[1], row[ranking.ranked_column]
+    room = columns - width(f"{place}. ") - width(value) - 2
+    lines = [f"{place}. {clip(name, max(room, 1))}  {value}"]
+    pairs = [f"{heading} {cell}"
+             for i, (heading, cell) in enumerate(zip(ranking.header, row, strict=True))
+             if i not in (0, 1, ranking.ranked_column)]
+    line = ""
+    for i, pair in enumerate(pairs):
+        joined = f"{line}, {pair}" if line else f"{INDENT}{pair}"
+        comma = 1 if i < len(pairs) - 1 else 0  # room for the comma if the line ends here
+        if line and width(joined) + comma > columns:
+            lines.append(line + ",")
+            joined = f"{INDENT}{pair}"
+        line = joined
+    if line:
+        lines.append(line)
+    return lines

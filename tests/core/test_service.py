@@ -196,7 +196,11 @@ async def test_foul_and_misdeal(table: Table):
 
 async def test_setmaal_shows_and_edits_the_table(table: Table):
     await table.ok(NEW)
-    assert "tiplu" in (await table.ok("/setmaal")).text
+    # pagat's table (marriage.md): 1 tiplu 3, 2 tiplu 7; alter and man not counted. Each line
+    # as text, not padded into columns a phone would wrap out of line
+    lines = (await table.ok("/setmaal")).text.splitlines()
+    assert lines[1:2] == ["tiplu 3/7 — tiplu (the joker card)"]
+    assert "alter - — alter (same rank, same colour)" in lines
     await table.ok("/setmaal preset:house tiplu:3 9")
     text = (await table.ok("/setmaal")).text
     assert "3/9" in text and "5/15/30" in text

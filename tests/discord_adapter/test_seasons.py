@@ -28,5 +28,6 @@ async def test_a_season_on_discord(dc: DiscordHarness):
     assert "1 game (1 still open)" in embed["description"]
     rows = embed["description"].split("```")[1].strip().splitlines()
     assert rows[0].startswith("Nepali Marriage (1 game), by ")
-    assert rows[2].split() == ["1", "alice", "1", "1", "+18", "+18.00"]
-    assert rows[4].split() == ["3", "carol", "1", "1", "-14", "-14.00"]
+    # a phone's width: the place, the name and points per hand, then the rest
+    assert rows[1:3] == ["1. alice  +18.00", "   games 1, hands 1, points +18"]
+    assert rows[5:7] == ["3. carol  -14.00", "   games 1, hands 1, points -14"]

@@ -27,12 +27,13 @@ async def test_a_season_on_telegram(tg: Harness):
     await tg.say(CAROL, "/stats season")
     ranking = await tg.said("Season Autumn (")
     assert "1 game (1 still open)" in ranking["text"]
-    # the table, in <pre>: alice 1 game, 1 hand, +31 points, +31.00 a hand
+    # the ranking, in <pre>, a phone's width: alice 1 game, 1 hand, +31 points, +31.00 a
+    # hand (ranked by points per hand: no money)
     assert "<pre>" in ranking["text"]
     rows = ranking["text"].split("<pre>")[1].split("</pre>")[0].splitlines()
     assert rows[0].startswith("Nepali Marriage (1 game), by ")
-    assert rows[2].split() == ["1", "alice", "1", "1", "+31", "+31.00"]
-    assert rows[4].split() == ["3", "dave", "1", "1", "-22", "-22.00"]
+    assert rows[1:3] == ["1. alice  +31.00", "   games 1, hands 1, points +31"]
+    assert rows[5:7] == ["3. dave  -22.00", "   games 1, hands 1, points -22"]
     photos = await tg.fake.wait_for("sendPhoto", 1)
     assert photos[0]["caption"].startswith("Season Autumn (")
     assert mpimg.imread(io.BytesIO(photos[0]["photo"]), format="png").shape[1] == 1200

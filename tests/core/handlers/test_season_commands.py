@@ -24,6 +24,7 @@ import matplotlib.image as mpimg
 
 from bot.core.command import Actor, Command
 from bot.core.service import Service
+from bot.core.width import width
 from tests.conftest import Table
 
 NEW = "/newgame players:alice bob carol"
@@ -67,22 +68,23 @@ async def test_a_season_ranks_its_games_each_by_what_wins_it(table: Table):
     blocks = reply.table.split("\n\n")
     # Marriage by money: alice 31 - 6 = +25 points (+250 Rs, 12.50 a hand), bob -9 - 3 =
     # -12 (-120 Rs, -6.00), carol -22 + 9 = -13 (-130 Rs, -6.50)
-    assert blocks[0].splitlines()[0] == "Nepali Marriage (1 game), by money (Rs):"
-    assert [line.split() for line in blocks[0].splitlines()[2:]] == [
-        ["1", "alice", "1", "2", "+25", "+12.50", "+250"],
-        ["2", "bob", "1", "2", "-12", "-6.00", "-120"],
-        ["3", "carol", "1", "2", "-13", "-6.50", "-130"]]
-    # Riichi by the final results; places 1st to 4th, best hand, busts
+    # too wide for a phone's 34 columns as a table: a few lines a person, the place, the
+    # name and what ranks them first, then the other columns as heading and value
+    assert blocks[0].splitlines() == [
+        "Nepali Marriage (1 game), by money (Rs):",
+        "1. alice  +250", "   games 1, hands 2, points +25,", "   per hand +12.50",
+        "2. bob  -120", "   games 1, hands 2, points -12,", "   per hand -6.00",
+        "3. carol  -130", "   games 1, hands 2, points -13,", "   per hand -6.50"]
+    # Riichi by the final results; places 1st to 4th, best hand (a hand won, "-" for none:
+    # alice, the dealer, won 4 han 30 fu by ron, 11,600 in riichi.md's dealer table), busts
     riichi = blocks[1].splitlines()
     assert riichi[0] == "Riichi mahjong (1 game), by final results (uma and oka):"
-    assert riichi[1].split() == ["#", "player", "games", "result", "avg", "place", "1st",
-                                 "2nd", "3rd", "4th", "best", "hand", "busts"]
-    assert [line.split()[:9] for line in riichi[2:]] == [
-        ["1", "alice", "1", "+46.6", "1.00", "1", "0", "0", "0"],
-        ["2", "carol", "1", "+5.0", "2.00", "0", "1", "0", "0"],
-        ["3", "dave", "1", "-15.0", "3.00", "0", "0", "1", "0"],
-        ["4", "bob", "1", "-36.6", "4.00", "0", "0", "0", "1"]]
-    assert riichi[2].split()[9:] == ["+11,600", "0"]  # alice's best hand; no bust
+    assert riichi[1:5] == ["1. alice  +46.6", "   games 1, avg place 1.00, 1st 1,",
+                           "   2nd 0, 3rd 0, 4th 0,", "   best hand +11,600, busts 0"]
+    people = [line for line in riichi[1:] if not line.startswith(" ")]
+    assert people == ["1. alice  +46.6", "2. carol  +5.0", "3. dave  -15.0", "4. bob  -36.6"]
+    assert "   2nd 0, 3rd 0, 4th 1," in riichi and "   games 1, avg place 4.00, 1st 0," in riichi
+    assert all(width(line) <= 34 for block in blocks for line in block.splitlines()[1:])
     # Tranca by wins, through each player's side
     tranca = blocks[2].splitlines()
     assert tranca[0] == "Tranca (1 game), by games won:"

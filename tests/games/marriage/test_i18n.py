@@ -63,7 +63,7 @@ def test_the_maal_table_and_the_checker_in_nepali():
     table = play("setmaal", {})
     lines = NE.render(table.text).splitlines()
     assert lines[0] == "माल तालिका (1/2/3... वटा हुँदा पाइने अंक):"
-    assert lines[1].startswith("tiplu") and lines[1].endswith("3/7          टिप्लु (जोकर पत्ती)")
+    assert lines[1] == "tiplu 3/7 — टिप्लु (जोकर पत्ती)"
     with pytest.raises(UserError) as error:
         play("check", {"tiplu": "8H", "cards": "2C 2D"})
     assert NE.render(error.value.message) == \

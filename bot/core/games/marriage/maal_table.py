@@ -96,11 +96,12 @@ def updated_table(table: Mapping[str, list[int]], changes: Mapping[str, str]) ->
 
 
 def describe_table(table: Mapping[str, list[int]]) -> Joined:
-    """One line per item: its key, its values and what it is (in the reader's language)."""
+    """One line per item: its key, its values and what it is (in the reader's language).
+    Not padded into columns: it is read as text on a phone, where a long line wraps and
+    padding would not line up."""
     lines = []
-    width = max(len(item.key) for item in ITEMS)
     for item in ITEMS:
         values = table.get(item.key) or []
         shown = "/".join(str(v) for v in values) if values else "-"
-        lines.append(join([f"{item.key:<{width}}  {shown:<12}", Msg(item.label)], " "))
+        lines.append(join([f"{item.key} {shown}", Msg(item.label)], " — "))
     return join(lines)
