@@ -37,6 +37,12 @@ async def test_forged_and_foreign_component_data_do_nothing(dc: DiscordHarness):
     fake_message = json.loads(json.dumps(message).replace(real, forged))
     answer = await dc.reply_to(component(fake_message, forged, ALICE, values=["1"]))
     assert answer["data"]["flags"] & 64 and "no longer valid" in answer["data"]["content"]
+    # a letter no signature has (one that can't be compared as a digest) is as forged
+    odd = head + ".é" + signature[1:]
+    odd_message = json.loads(json.dumps(message).replace(real, odd))
+    answer = await dc.reply_to(component(odd_message, odd, ALICE, values=["1"]))
+    assert "no longer valid" in answer["data"]["content"], answer
+    assert dc.adapter.errors == 0  # refused as forged, not failed as a bug
     elsewhere = {**message, "channel_id": str(int(message["channel_id"]) + 1)}
     answer = await dc.reply_to(component(elsewhere, real, ALICE, values=["1"]))
     assert "no longer valid" in answer["data"]["content"]

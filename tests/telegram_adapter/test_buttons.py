@@ -115,11 +115,14 @@ async def test_forged_and_foreign_button_data_do_nothing(tg: Harness):
         f"{payload.replace('.' + str(ALICE['id']) + '.', '.' + str(CAROL['id']) + '.')}"
         f".{signature}|{value}",  # someone else's flow, keeping the signature
         "hw.0.1.1|1",  # no signature at all
+        f"{payload}.{signature[:-1]}é|{value}",  # a letter no signature has
+        f"{payload}\ud800.{signature}|{value}",  # a lone surrogate, as JSON can carry
     ]
     for i, data in enumerate(forged, 1):
         await tg.tap(CAROL, flow, data, query_id=f"forged-{i}")
     answers = await tg.fake.wait_for("answerCallbackQuery", len(forged))
     assert all("no longer valid" in a["text"] for a in answers), answers
+    assert tg.adapter.errors == 0  # refused as forged, not failed as a bug
     # the same, real button data sent from another chat is foreign there
     other = {**flow, "chat": {"id": GROUP - 1, "type": "supergroup", "title": "Other"}}
     await tg.tap(ALICE, other, real, query_id="foreign")
