@@ -64,7 +64,7 @@ async def play(call: Call) -> Outcome:
     if not _changes(outcome):
         return Outcome(Reply(call.tr.render(outcome.text)))
     permissions.check(spec.may, call.roles, _("use /{command} here", command=spec.name),
-                      hand_count=session.hand_count)
+                      hand_count=session.hand_count, waiting=pending is not None)
     if outcome.rules is not None:
         await events.rules_changed(call, session.rules, outcome.rules)  # /setmaal
         session.rules = outcome.rules
