@@ -401,3 +401,18 @@ async def test_a_deleted_live_board_is_posted_again(dc: DiscordHarness):
     await dc.reply_to(slash("hand", ALICE, winner="bob", seen="alice", maal="alice=1 bob=2"))
     second = await dc.live_board(containing="2 hands")
     assert second["id"] != first["id"]
+
+
+async def test_a_command_full_of_mentions_is_refused_before_anyone_is_looked_up(
+        dc: DiscordHarness):
+    """Each <@id> typed in a text option is a person to look up, a round trip to Discord
+    for anyone not cached. A line typed full of them (a 6,000-character option holds over a
+    thousand) spent that many lookups of the bot's rate limit, seconds of them, before
+    anything was checked: more people than any table seats are refused, nobody looked up."""
+    await new_game(dc)
+    many = " ".join(f"<@{100000000000000000 + i}>" for i in range(26))
+    answer = await dc.answer_to(slash("hand", ALICE, winner="alice", seen=many,
+                                      maal="alice=1"))
+    assert "names more than 25 people" in answer["content"], answer
+    assert [c for c in dc.fake.captured if c.path.startswith("users/1")] == []
+    assert (await board(dc))["hand_count"] == 0
