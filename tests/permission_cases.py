@@ -16,6 +16,7 @@ from typing import Any
 MEMBER, PLAYER, STARTER, ADMIN = "member", "player", "starter", "admin"
 ROLES = (MEMBER, PLAYER, STARTER, ADMIN)
 HAND = "/hand winner:zed seen:hana pia maal:zed=1 hana=1 pia=1"
+WAITING = "/hand winner:zed seen:hana pia"  # hand 1, waiting for its maal
 MONEY = "/rules currency:Rs"  # the chat plays for Rs: a payment's currency
 # maal 0, 4, 0, P = 4, n = 3: exchange pia -4, hana +8, zed -4; hana and zed pay pia 3 each:
 # pia +2, hana +5, zed -7 (Rs at 1 a point, once the game has ended)
@@ -60,6 +61,12 @@ CASES = [
          frozenset({PLAYER, STARTER, ADMIN}), (), ("rules", "marriage", {"seen": 4})),
     Case("change the rate mid-game", "/rules rate:2", frozenset({STARTER, ADMIN}), (HAND,),
          ("rules", "marriage", {"rate": "2"})),
+    # the first hand waits for its maal, its winner known: it would be scored at the new
+    # rate, so a player who sees who won can't set it
+    Case("change the rate while the first hand waits", "/rules rate:2",
+         frozenset({STARTER, ADMIN}), (WAITING,), ("rules", "marriage", {"rate": "2"})),
+    Case("change the maal table while the first hand waits", "/setmaal tiplu:3 8",
+         frozenset({STARTER, ADMIN}), (WAITING,), ("setmaal", None, {"tiplu": "3 8"})),
     Case("change the maal table mid-game", "/setmaal tiplu:3 8",
          frozenset({STARTER, ADMIN}), (HAND,), ("setmaal", None, {"tiplu": "3 8"})),
     Case("end the game", "/endgame", frozenset({PLAYER, STARTER, ADMIN}), (),

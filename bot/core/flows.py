@@ -102,6 +102,10 @@ def seal(token: Token, chat: str, secret: bytes) -> str:
 
 def unseal(data: str, chat: str, secret: bytes) -> Token | None:
     """The token in `data` if the bot issued it for this chat; None for anything else."""
+    # a token the bot made is ASCII; a forged one may hold any letter, even a lone
+    # surrogate, on which compare_digest and encode() raise rather than say no
+    if not data.isascii():
+        return None
     payload, _, signature = data.rpartition(".")
     if not payload or not hmac.compare_digest(signature, _signature(payload, chat, secret)):
         return None

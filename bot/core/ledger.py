@@ -172,12 +172,15 @@ class Ledger:
 
 
 def is_person(person: Person, actor: Actor) -> bool:
-    """Whether `actor` is `person` by their account: the account id, or the @username a
-    seat of theirs was named by; in the console (people known by the name they type) a
-    guest seat of their name."""
+    """Whether `actor` is `person` by their account: the account id, or (for someone no
+    account is known for) the @username a seat of theirs was named by; in the console
+    (people known by the name they type) a guest seat of their name."""
     if actor.id == person.key or actor.id in person.accounts:
         return True
-    if person.handles & {h.lower().lstrip("@") for h in actor.handles}:
+    # an @username is someone only while no account holds their seats: a username is given
+    # up and taken by another account, an account id never is
+    if not person.accounts and person.handles & {h.lower().lstrip("@")
+                                                 for h in actor.handles}:
         return True
     return actor.by_name and person.key == f"name:{actor.name.lower()}"
 

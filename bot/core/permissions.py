@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 class Rule(StrEnum):
     ANYONE = "anyone"
     PLAYER = "player"  # a player seated (by account) at the open game, its starter, an admin
-    TABLE_RULES = "table_rules"  # before the first hand: PLAYER; after: STARTER
+    TABLE_RULES = "table_rules"  # before the first hand: PLAYER; after (or while the first
+    # waits to be scored, with whatever rules there are then): STARTER
     STARTER = "starter"  # the person who started the open game, or an admin
     ADMIN = "admin"  # a chat admin (Telegram) or someone who can manage the server (Discord)
     RECORDER = "recorder"  # the hand's recorder, the starter, an admin (undo)
@@ -99,7 +100,7 @@ def needs_admin_status(rule: Rule) -> bool:
 def allowed(rule: Rule, roles: Roles, *, hand_count: int = 0,
             hand: HandRecord | None = None, recorded_by: str | None = None,
             seats: Iterable[Player] = (), claim: bool = False, payee: bool = False,
-            within: bool = True, whole_chat: bool = False) -> bool:
+            within: bool = True, whole_chat: bool = False, waiting: bool = False) -> bool:
     if roles.admin or rule == Rule.ANYONE:
         return True
     if rule == Rule.ADMIN:
@@ -119,7 +120,9 @@ def allowed(rule: Rule, roles: Roles, *, hand_count: int = 0,
     if rule == Rule.PLAYER:
         return roles.seat is not None
     if rule == Rule.TABLE_RULES:
-        return roles.seat is not None and hand_count == 0
+        # a hand waiting (for its maal) is scored with the rules of the moment it is done:
+        # a player who sees who won it must not set its stake
+        return roles.seat is not None and hand_count == 0 and not waiting
     if rule == Rule.STARTER:
         return False
     if rule == Rule.RECORDER:
@@ -147,6 +150,11 @@ def check(rule: Rule, roles: Roles, what: Text, **facts: object) -> None:
                 # TRANSLATORS: {who} and {what} as in "Only {who} can {what}."
                 raise UserError(_("Only {who} can {what} once hands are recorded.",
                                   who=WHO[Rule.STARTER], what=what))
+            if facts.get("waiting"):
+                # TRANSLATORS: {who} and {what} as in "Only {who} can {what}."
+                raise UserError(_("Only {who} can {what} while a hand waits: it would be "
+                                  "scored with the new rules.", who=WHO[Rule.STARTER],
+                                  what=what))
             rule = Rule.PLAYER
         # TRANSLATORS: {who} is one of the "who may" phrases (a chat admin; the person who
         # started the game ...), {what} what was tried (use /hand here; undo hand 3 ...)

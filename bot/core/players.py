@@ -81,6 +81,14 @@ _LOOK_ALIKES = str.maketrans({**_LOWER_LOOK_ALIKES,
                               **{k.upper(): v.upper() for k, v in _LOWER_LOOK_ALIKES.items()
                                  if len(k.upper()) == 1}})
 _CONFUSABLE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
+# Characters that show as nothing (Unicode's Default_Ignorable_Code_Point). Most are format
+# characters, refused as symbols; these few are letters or marks (a grapheme joiner, the
+# Hangul fillers, variation selectors), so "ace" with one after it would sit beside "ace"
+# looking the same. A name never holds them; a display name drops them.
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
 
 
 def fold(name: str) -> str:
@@ -91,7 +99,7 @@ def fold(name: str) -> str:
 def skeleton(name: str) -> str:
     """What a name looks like: compatibility forms folded, accents and case dropped,
     look-alike letters of other alphabets read as Latin."""
-    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    decomposed = unicodedata.normalize("NFKD", _INVISIBLE.sub("", name.casefold()))
     plain = "".join(c for c in decomposed if not unicodedata.combining(c))
     return plain.translate(_LOOK_ALIKES)
 
@@ -118,7 +126,8 @@ def check_name(raw: str, *, username: bool = False) -> str:
                           "most {limit}.", name=clip(name), length=len(name),
                           limit=limit))
     for char in name:
-        if not (unicodedata.category(char)[0] in "LMN" or char in "-_.'"):
+        if not (unicodedata.category(char)[0] in "LMN" or char in "-_.'") \
+                or _INVISIBLE.match(char):
             raise UserError(_(
                 "`{name}` can't be a name: use letters, digits and - _ . ' "
                 "(no spaces, emoji or symbols), so it can be typed back in a command.",
@@ -142,7 +151,7 @@ def check_name(raw: str, *, username: bool = False) -> str:
 def suggest_name(display_name: str, taken: Iterable[str]) -> str:
     """A typeable, unique name from a display name ("Ram Bahadur 🎲" -> "Ram_Bahadur"); it
     never looks like a name already taken."""
-    display = unicodedata.normalize("NFKC", display_name)
+    display = _INVISIBLE.sub("", unicodedata.normalize("NFKC", display_name))
     if len(_scripts(display)) > 1:  # "Аlice" with a Cyrillic А: read the look-alikes as Latin
         display = display.translate(_LOOK_ALIKES)
     kept = "".join(

@@ -208,10 +208,11 @@ class Service:
     @staticmethod
     def _check(call: Call) -> None:
         if call.spec.may in permissions.UP_FRONT:
-            hand_count = call.session.hand_count if call.session else 0
+            session = call.session
             permissions.check(call.spec.may, call.roles,
                               _("use /{command} here", command=call.spec.name),
-                              hand_count=hand_count)
+                              hand_count=session.hand_count if session else 0,
+                              waiting=session is not None and session.pending is not None)
 
     # --- answers to the bot's questions --------------------------------------------------
 

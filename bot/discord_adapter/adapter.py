@@ -44,6 +44,10 @@ FORM_WAIT = 1.5  # seconds a form waits for who still owes a value; then it asks
 COMPLETE_WAIT = 1.5  # seconds autocomplete waits for the table; then it offers nothing
 PUBLISH_AFTER = 0.5  # seconds: changes within this are one edit of the live board
 MAX_FILE_BYTES = 25_000_000  # Discord's attachment limit for bots
+# People mentioned in one command's text options, each looked up (a round trip to Discord
+# for anyone not cached): more than any table seats. Without a cap, one command typed full
+# of <@id>s spent hundreds of lookups of the bot's rate limit before anything was checked.
+MAX_MENTIONED = 25
 MAX_CHOICE = 100  # characters of an autocomplete choice's name and value
 _MENTION = re.compile(r"<@!?(\d+)>")
 # Discord takes no more answers to an interaction: too late for the first (10062 Unknown
@@ -79,6 +83,13 @@ def may_post(interaction: discord.Interaction) -> bool:
     thread = isinstance(interaction.channel, discord.Thread)
     return may.view_channel and (may.send_messages_in_threads if thread
                                  else may.send_messages)
+
+
+def _typed_mentions(values: dict[Any, Any]) -> set[int]:
+    """The people mentioned (<@id>) in a slash command's text options."""
+    return {int(m.group(1)) for option, value in values.items()
+            if value is not None and option.kind not in (Kind.FILE, Kind.MEMBER, Kind.BOOL)
+            for m in _MENTION.finditer(str(value))}
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -272,6 +283,10 @@ class DiscordAdapter:
         async def run() -> Reply:
             # reading the file and looking up the people mentioned take round trips (ten
             # mentions, ten lookups): inside the time after which the answer is deferred
+            if len(_typed_mentions(values)) > MAX_MENTIONED:
+                tr = person_tr(interaction)
+                return Reply.error(tr("That names more than {limit} people; nothing was "
+                                      "done.", limit=MAX_MENTIONED), tr.language)
             attachment = await files[0].read() if files else None
             options, mentions = await self._core_options(interaction, values)
             core = Command(chat=chat_key(interaction.channel_id),

@@ -79,6 +79,8 @@ MAX_MENU_DESCRIPTION = 256
 ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.CALLBACK_QUERY,
                    Update.MY_CHAT_MEMBER]
 IN_CHAT = (ChatMember.OWNER, ChatMember.ADMINISTRATOR, ChatMember.MEMBER)
+AS_CHANNEL = _("Send commands as yourself, not as a channel: the scorebook knows people by "
+               "their own account, and everyone posting as a channel looks the same to me.")
 
 
 def person_tr(user: User | None) -> Tr:
@@ -213,6 +215,9 @@ class TelegramAdapter:
             return
         if not self.service.knows(parsed.name) and not (addressed or private):
             return  # maybe another bot's command: stay quiet in groups
+        if _as_channel(message):
+            await self._refuse_channel(message, place, user)
+            return
         try:
             attachment = await self._document(message)
         except UserError as error:
@@ -240,11 +245,23 @@ class TelegramAdapter:
             return
         user = message.from_user
         assert user is not None
+        if _as_channel(message):
+            await self._refuse_channel(message, place, user)
+            return
         reply = await self.service.answer(place.key, self._actor_for(user, False), token,
                                           text.strip(), self._origin(message),
                                           self._admin_check(message, user),
                                           locale=user.language_code)
         await self._deliver(place, message.message_id, reply)
+
+    async def _refuse_channel(self, message: Message, place: Place, user: User) -> None:
+        """A command sent as a channel: every person who posts as any channel is the same
+        "Channel" account to the bot, so none of them can be anyone at the table. A channel
+        post forwarded into its discussion group by Telegram is nobody's command: no word."""
+        if message.is_automatic_forward:
+            return
+        await self._send(place, _error_reply(UserError(AS_CHANNEL), await self._tr(place, user)),
+                         message.message_id)
 
     async def _document(self, message: Message) -> bytes | None:
         """The file sent with a command (an /import), if any and not too large."""
@@ -618,6 +635,14 @@ class TelegramAdapter:
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         self.errors += 1
         log.error("telegram: update failed: %s", context.error, exc_info=context.error)
+
+
+def _as_channel(message: Message) -> bool:
+    """Sent as a channel (or forwarded from the linked one), not by a person: its from_user
+    is Telegram's one "Channel" account, shared by everyone who posts as any channel. An
+    admin posting anonymously, as the group itself, is no channel (an admin: _is_admin)."""
+    sender = message.sender_chat
+    return sender is not None and sender.id != message.chat_id
 
 
 def _progress(message: Message) -> Callable[[str], Awaitable[None]]:

@@ -42,6 +42,17 @@ def test_suggested_names_never_look_like_a_taken_one():
     assert suggest_name("🎲🎲", []) == "player"
 
 
+def test_a_letter_that_shows_as_nothing_is_no_part_of_a_name():
+    # a grapheme joiner, a Hangul filler, a variation selector: "bob" followed by one shows
+    # as bob, so it is refused when typed, dropped from a display name, and a name stored
+    # with one (from before) still looks like bob
+    for invisible in ("\u034f", "\u3164", "\u115f", "\ufe0f", "\U000e0100"):
+        with pytest.raises(UserError):
+            check_name(f"bob{invisible}")
+        assert suggest_name(f"bob{invisible}", ["bob"]) == "bob2"
+        assert skeleton(f"b{invisible}ob") == skeleton("bob")
+
+
 def test_a_mention_finds_a_seat_by_account_or_username_never_by_display_name():
     jo = Actor("telegram:5", "Someone", handles=("jo",))  # the @jo josé's seat was named by
     assert ROSTER.resolve("@jo", {"@jo": jo}).seat == 3

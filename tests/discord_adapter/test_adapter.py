@@ -401,3 +401,35 @@ async def test_a_deleted_live_board_is_posted_again(dc: DiscordHarness):
     await dc.reply_to(slash("hand", ALICE, winner="bob", seen="alice", maal="alice=1 bob=2"))
     second = await dc.live_board(containing="2 hands")
     assert second["id"] != first["id"]
+
+
+async def test_a_command_full_of_mentions_is_refused_before_anyone_is_looked_up(
+        dc: DiscordHarness):
+    """Each <@id> typed in a text option is a person to look up, a round trip to Discord
+    for anyone not cached. A line typed full of them (a 6,000-character option holds over a
+    thousand) spent that many lookups of the bot's rate limit, seconds of them, before
+    anything was checked: more people than any table seats are refused, nobody looked up."""
+    await new_game(dc)
+    many = " ".join(f"<@{100000000000000000 + i}>" for i in range(26))
+    answer = await dc.answer_to(slash("hand", ALICE, winner="alice", seen=many,
+                                      maal="alice=1"))
+    assert "names more than 25 people" in answer["content"], answer
+    assert [c for c in dc.fake.captured if c.path.startswith("users/1")] == []
+    assert (await board(dc))["hand_count"] == 0
+
+
+async def test_a_reason_is_a_line_not_a_page(dc: DiscordHarness):
+    """As on Telegram: a reason over 200 characters is refused, nothing undone or changed
+    (Discord lets a text option hold 6,000)."""
+    await new_game(dc)
+    await dc.reply_to(slash("hand", ALICE, winner="alice", seen="bob", maal="alice=1 bob=2"))
+    played = (await board(dc))["totals"]
+    answer = await dc.answer_to(slash("undo", ALICE, reason="r" * 201))
+    assert "at most 200 characters" in answer["content"], answer
+    edit = slash("edit", ALICE)  # a subcommand per game: /edit marriage hand:1 ...
+    edit["data"]["options"] = [{"name": "marriage", "type": 1, "options": slash(
+        "edit", ALICE, hand=1, maal="alice=4", reason="r" * 5000)["data"]["options"]}]
+    answer = await dc.answer_to(edit)
+    assert "at most 200 characters" in answer["content"], answer
+    now = await board(dc)
+    assert now["hand_count"] == 1 and now["totals"] == played  # the hand as played

@@ -37,6 +37,33 @@ async def test_forged_and_foreign_component_data_do_nothing(dc: DiscordHarness):
     fake_message = json.loads(json.dumps(message).replace(real, forged))
     answer = await dc.reply_to(component(fake_message, forged, ALICE, values=["1"]))
     assert answer["data"]["flags"] & 64 and "no longer valid" in answer["data"]["content"]
+    # a letter no signature has (one that can't be compared as a digest) is as forged
+    odd = head + ".é" + signature[1:]
+    odd_message = json.loads(json.dumps(message).replace(real, odd))
+    answer = await dc.reply_to(component(odd_message, odd, ALICE, values=["1"]))
+    assert "no longer valid" in answer["data"]["content"], answer
+    assert dc.adapter.errors == 0  # refused as forged, not failed as a bug
     elsewhere = {**message, "channel_id": str(int(message["channel_id"]) + 1)}
     answer = await dc.reply_to(component(elsewhere, real, ALICE, values=["1"]))
     assert "no longer valid" in answer["data"]["content"]
+
+
+async def test_an_old_games_board_buttons_start_nothing_in_the_next_game(dc: DiscordHarness):
+    """Next hand and Undo under a board are about that board's game: once it has ended, its
+    buttons (the board still in the channel) are no longer valid in the game open now."""
+    await new_game(dc)
+    await dc.reply_to(slash("hand", ALICE, **HAND))
+    shown = slash("board", ALICE)
+    await dc.reply_to(shown)
+    old = dc.message_of(shown)
+    assert set(custom_ids(old)) == {"Next hand", "Undo"}
+    end = slash("endgame", ALICE)
+    await dc.reply_to(end)
+    asked = dc.message_of(end)
+    await dc.reply_to(component(asked, custom_ids(asked)["Yes, end it"], ALICE))
+    await new_game(dc)
+    await dc.reply_to(slash("hand", ALICE, **HAND))
+    for label in ("Undo", "Next hand"):
+        answer = await dc.reply_to(component(old, custom_ids(old)[label], ALICE))
+        assert "no longer valid" in answer["data"]["content"], answer
+    assert (await board(dc))["hand_count"] == 1

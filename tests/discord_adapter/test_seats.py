@@ -175,3 +175,22 @@ async def test_the_small_things(dc: DiscordHarness):
     await dc.reply_to(slash("undo", ALICE, reason="edited: typo"))
     text, _ = await said(dc, slash("history", ALICE))
     assert "(reason: edited: typo)" in text and "replaced by an edit" not in text
+
+
+async def test_an_invisible_letter_never_makes_a_seat_that_looks_like_another(
+        dc: DiscordHarness):
+    """As on Telegram: "bob" with a grapheme joiner after it is refused when typed and
+    dropped from a display name, so a copied name is a /join of bob, not a second bob."""
+    known(dc)
+    channel = next(_channels)
+    await dc.reply_to(slash("newgame", ALICE, channel_id=channel, players="<@301> bob carol"))
+    await dc.reply_to(slash("hand", ALICE, channel_id=channel, winner="Alice",
+                            seen="bob carol", maal="Alice=3 bob=1 carol=0"))
+    text, error = await said(dc, slash("join", STRANGER, channel_id=channel,
+                                       name="bob\u034f"))
+    assert error and "can't be a name" in text
+    copied = {**user(305, "Bob2"), "global_name": "bob\u3164"}
+    text, error = await said(dc, slash("join", copied, channel_id=channel))
+    assert not error and "asks to sit at bob." in text
+    text, _ = await said(dc, slash("players", ALICE, channel_id=channel))
+    assert "3 players" in text and "\u3164" not in text

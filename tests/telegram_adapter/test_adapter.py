@@ -307,3 +307,19 @@ async def test_tranca_teams_seat_accounts_as_players_does(tg: Harness):
     # carol's account is that @carol seat: she may record a round for her side
     await tg.say(CAROL, "/round side:A table:300")
     assert "Side A: +300" in (await tg.replies(2))[-1]["text"]
+
+
+async def test_a_reason_is_a_line_not_a_page(tg: Harness):
+    """An undo's or edit's reason is kept with the hand and shown in /history, read on a
+    phone: one over 200 characters is refused and nothing is undone or changed."""
+    await tg.say(ALICE, NEW)
+    await tg.reply_to(await tg.say(ALICE, "/hand winner:alice seen:carol maal:alice=3 carol=1"))
+    played = (await board(tg))["totals"]
+    long = "r" * 201
+    for line in (f"/undo reason:{long}", f"/edit hand:1 maal:alice=4 reason:{long}"):
+        refused = await tg.reply_to(await tg.say(ALICE, line))
+        assert refused["text"].startswith("⚠️") and "at most 200 characters" in refused["text"]
+    now = await board(tg)
+    assert now["hand_count"] == 1 and now["totals"] == played  # the hand as played
+    undone = await tg.reply_to(await tg.say(ALICE, "/undo reason:" + "r" * 200))
+    assert undone["text"].startswith("Undid hand 1")

@@ -115,14 +115,41 @@ async def test_forged_and_foreign_button_data_do_nothing(tg: Harness):
         f"{payload.replace('.' + str(ALICE['id']) + '.', '.' + str(CAROL['id']) + '.')}"
         f".{signature}|{value}",  # someone else's flow, keeping the signature
         "hw.0.1.1|1",  # no signature at all
+        f"{payload}.{signature[:-1]}é|{value}",  # a letter no signature has
+        f"{payload}\ud800.{signature}|{value}",  # a lone surrogate, as JSON can carry
     ]
     for i, data in enumerate(forged, 1):
         await tg.tap(CAROL, flow, data, query_id=f"forged-{i}")
     answers = await tg.fake.wait_for("answerCallbackQuery", len(forged))
     assert all("no longer valid" in a["text"] for a in answers), answers
+    assert tg.adapter.errors == 0  # refused as forged, not failed as a bug
     # the same, real button data sent from another chat is foreign there
     other = {**flow, "chat": {"id": GROUP - 1, "type": "supergroup", "title": "Other"}}
     await tg.tap(ALICE, other, real, query_id="foreign")
     answers = await tg.fake.wait_for("answerCallbackQuery", len(forged) + 1)
     assert "no longer valid" in answers[-1]["text"]
     assert tg.fake.sent("editMessageText") == []  # nothing moved
+
+
+async def test_an_old_games_board_buttons_start_nothing_in_the_next_game(tg: Harness):
+    """Next hand and Undo under a board are about that board's game: once it has ended, its
+    buttons (the reply still in the chat) are no longer valid in the game open now."""
+    await tg.say(ALICE, NEW)
+    await tg.say(ALICE, HAND)
+    shown = await tg.reply_to(await tg.say(ALICE, "/board"))
+    old = await message_of(tg, shown)
+    assert set(tg.buttons(shown)) == {"Next hand", "Undo"}
+    end = await tg.reply_to(await tg.say(ALICE, "/endgame"))
+    await tg.tap(ALICE, await message_of(tg, end), tg.buttons(end)["Yes, end it"])
+    await tg.said("Game over", method="editMessageText")
+    await tg.say(ALICE, NEW)
+    await tg.reply_to(await tg.say(ALICE, HAND))
+    for label in ("Undo", "Next hand"):
+        await tg.tap(ALICE, old, tg.buttons(shown)[label], query_id=f"old-{label}")
+        told = await tg.fake.wait_until(lambda label=label: next(
+            (p for p in tg.fake.sent("answerCallbackQuery")
+             if p.get("callback_query_id") == f"old-{label}"), None))
+        assert "no longer valid" in told.get("text", ""), told
+    assert not [p for p in tg.fake.sent("sendMessage") if "Undo hand 1" in p["text"]
+                or "who won?" in p["text"]]
+    assert (await board(tg))["hand_count"] == 1

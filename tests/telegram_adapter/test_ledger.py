@@ -4,7 +4,7 @@ a bare /undo with no game open confirmed by a tap."""
 
 from __future__ import annotations
 
-from tests.telegram_helpers import ALICE, CAROL, STRANGER, Harness
+from tests.telegram_helpers import ALICE, CAROL, STRANGER, Harness, person
 
 # @alice and @carol are accounts (by username); dave is a guest typed by name
 NEW = "/newgame marriage players:@alice @carol dave"
@@ -58,3 +58,28 @@ async def test_paid_and_the_ledger_on_telegram(tg: Harness):
     await tg.say(CAROL, "/ledger history")
     history = await tg.said("The ledger, oldest first")
     assert "payment 1: carol paid alice 90 Rs (recorded by Alice), undone" in history["text"]
+
+
+
+async def test_a_username_given_up_is_not_the_person_paid(tg: Harness):
+    """Dave sat down by his account (/join), and the ledger keeps him by it. Once he has
+    given up his @username and another account has taken it, that account is not Dave:
+    it can't record payments to him (forgiving what he is owed)."""
+    dave = person(160, "Dave", "davey")
+    await tg.say(ALICE, NEW)
+    await tg.say(dave, "/join dave")
+    await tg.said("Dave sits at dave.")
+    for line in ("/rules rate:10 currency:Rs",
+                 "/hand winner:dave seen:carol maal:dave=10 carol=2 alice=0"):
+        await tg.say(ALICE, line)
+    await tg.said("Hand 1")
+    await tg.say(ALICE, "/endgame")
+    ask = await tg.said("End the game after 1 hand")
+    await tg.tap(ALICE, tg.sent_message(ask), tg.buttons(ask)["Yes, end it"])
+    await tg.fake.wait_for("editMessageText", 1)
+    impostor = person(170, "Dave", "davey")  # @davey, given up by Dave, taken by another
+    await tg.say(impostor, "/paid carol 90 to:dave")
+    refused = await tg.said("⚠️ Only the person who was paid")
+    assert "record a payment to dave" in refused["text"]
+    await tg.say(dave, "/paid carol 90 to:dave")  # Dave himself, by his account
+    await tg.said("Payment 1 recorded: carol paid dave 90 Rs.")

@@ -19,6 +19,7 @@ from tests.permission_cases import (
     cells,
     judged,
 )
+from tests.telegram_adapter.test_adapter import board
 from tests.telegram_adapter.test_buttons import message_of
 from tests.telegram_helpers import Harness, person
 
@@ -109,3 +110,62 @@ async def test_a_new_admin_only_command_needs_no_adapter_change(store):
         await tg.say(PEOPLE[ADMIN], "/audit", chat_id=chat)
         assert (await tg.replies(3, chat_id=chat))[-1]["text"] == "Audited."
         assert "audit" in {c["command"] for c in tg.fake.sent("setMyCommands")[0]["commands"]}
+
+
+# Telegram sends a message posted as a channel from one shared account, "Channel_Bot": the
+# same from_user whoever posts as whichever channel; sender_chat is the channel.
+CHANNEL_BOT = {"id": 136817688, "is_bot": True, "first_name": "Channel",
+               "username": "Channel_Bot"}
+
+
+async def as_channel(tg: Harness, chat: int, channel: int, text: str, *,
+                     reply_to: dict | None = None, forwarded: bool = False) -> dict:
+    """A message sent in `chat` as the channel `channel` (or, `forwarded`, a post of the
+    linked channel that Telegram forwards into its discussion group)."""
+    message: dict = {"message_id": tg.fake.next_message_id(), "date": 1,
+                     "chat": tg.fake.chat(chat).to_json(), "from": CHANNEL_BOT,
+                     "sender_chat": {"id": channel, "type": "channel", "title": "News"},
+                     "text": text}
+    if text.startswith("/"):
+        message["entities"] = [{"type": "bot_command", "offset": 0,
+                                "length": len(text.split()[0])}]
+    if reply_to is not None:
+        message["reply_to_message"] = reply_to
+    if forwarded:
+        message["is_automatic_forward"] = True
+    update = {"update_id": tg.fake.next_update_id(), "message": message}
+    await tg.fake.push(update)
+    return update
+
+
+async def test_a_command_sent_as_a_channel_is_nobodys(tg: Harness):
+    """Everyone posting as any channel is one account to the bot: had it taken a seat,
+    anyone posting as another channel would have played it, undone hands, changed the
+    rate. So a command sent as a channel is refused and changes nothing; the channel's
+    own posts forwarded into the group are not answered at all."""
+    chat = -1007000000001
+    said = await tg.reply_to(await tg.say(PEOPLE[STARTER], NEW, chat_id=chat))
+    assert "zed" in said["text"]
+    refused = []
+    for channel, line in ((-1005550001, "/join zed"),
+                          (-1005550002, "/hand winner:zed seen:hana maal:zed=5 hana=0"),
+                          (-1005550002, "/newgame players:ann bob"),
+                          (-1005550003, "/board")):
+        answer = await tg.reply_to(await as_channel(tg, chat, channel, line))
+        refused.append(answer["text"])
+    assert all(t.startswith("⚠️") and "as yourself" in t for t in refused), refused
+    # a hand waiting for maal: its prompt answered as a channel records nothing
+    await tg.say(PEOPLE[STARTER], "/hand winner:hana seen:pia zed", chat_id=chat)
+    prompt = await tg.said("reply", chat_id=chat)
+    answered = await tg.reply_to(await as_channel(
+        tg, chat, -1005550001, "hana=3 pia=1 zed=0",
+        reply_to=await message_of(tg, prompt)))
+    assert "as yourself" in answered["text"]
+    forward = await as_channel(tg, chat, -1005550004, "/board", forwarded=True)
+    after = await tg.reply_to(await tg.say(PEOPLE[STARTER], "/players", chat_id=chat))
+    assert not [p for p in tg.fake.sent("sendMessage", chat)
+                if (p.get("reply_parameters") or {}).get("message_id")
+                == forward["message"]["message_id"]]
+    assert "zed" in after["text"] and "Channel" not in after["text"]
+    state = await board(tg, chat)
+    assert state["hand_count"] == 0 and state["waiting_for"] == ["hana", "pia", "zed"]

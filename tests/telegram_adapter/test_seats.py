@@ -140,3 +140,22 @@ async def test_the_small_things(tg: Harness):
     history = await answer(tg, ALICE, "/history")
     assert "(reason: edited: typo)" in history["text"]
     assert "replaced by an edit" not in history["text"]
+
+
+async def test_an_invisible_letter_never_makes_a_seat_that_looks_like_another(tg: Harness):
+    """"bob" with a grapheme joiner (or a Hangul filler) after it shows as "bob": typed, it
+    is refused; in a display name it is dropped, so a bare /join of someone so named is a
+    /join of bob (asked, once hands are recorded), never a second "bob" at the table."""
+    chat = next(_chats)
+    tg.fake.admins[chat] = []
+    await answer(tg, ALICE, NEW, chat_id=chat)
+    await answer(tg, ALICE, "/hand winner:alice seen:bob carol maal:alice=3 bob=1 carol=0",
+                 chat_id=chat)
+    for invisible in ("\u034f", "\u3164", "\ufe0f"):
+        typed = await answer(tg, STRANGER, f"/join name:bob{invisible}", chat_id=chat)
+        assert typed["text"].startswith("⚠️") and "can't be a name" in typed["text"]
+    copied = person(106, "bob\u034f")  # a display name copied with a joiner after it
+    asked = await answer(tg, copied, "/join", chat_id=chat)
+    assert "asks to sit at bob." in asked["text"]
+    players = await answer(tg, ALICE, "/players", chat_id=chat)
+    assert "3 players" in players["text"] and "\u034f" not in players["text"]

@@ -131,7 +131,7 @@ async def answer(tap: Tap, token: Token, value: str) -> Reply:
         return Reply(tr("Cancelled; nothing changed."), in_place=True, language=tr.language)
     step = token.step
     if step == Step.BOARD:
-        return await _board_action(tap, value)
+        return await _board_action(tap, token, value)
     if step == Step.FORGET and value == flows.YES and len(token.args) == 1:
         return await _forget(tap, token, actor)
     if step == Step.SIT and len(token.args) == 1:
@@ -313,12 +313,15 @@ def _seat_of(snapshot: Snapshot, value: str) -> Player | None:
     return next((p for p in snapshot.session.players if p.seat == int(value)), None)
 
 
-async def _board_action(tap: Tap, value: str) -> Reply:
-    if value == flows.NEXT:
-        return await tap.handle("hand")
-    if value == flows.UNDO:
-        return await tap.handle("undo")
-    return await tap.error(INVALID)
+async def _board_action(tap: Tap, token: Token, value: str) -> Reply:
+    """Next hand or Undo under a board: about that board's game only. A board of a game
+    since ended (its reply still in the chat) starts nothing in the game open now."""
+    if value not in (flows.NEXT, flows.UNDO):
+        return await tap.error(INVALID)
+    snapshot = await tap.service.snapshot(tap.chat)
+    if snapshot is None or tuple(token.args) != (snapshot.session.id,):
+        return await tap.error(INVALID, snapshot)
+    return await tap.handle("hand" if value == flows.NEXT else "undo")
 
 
 def _origin(origin: str | None, step: str) -> str | None:

@@ -22,7 +22,17 @@ from bot.core.players import Roster
 from bot.core.points import show
 from bot.core.session import HandRecord, SessionState, Void, WaitingHand
 
+MAX_REASON = 200  # characters
 STALE = _("The table changed since this was asked; nothing was done. Ask again.")
+
+
+def _reason(typed: str | None) -> str | None:
+    """An undo's or edit's reason, kept with the hand and shown in /history on a phone: a
+    line, not a page (one typed 4,000 characters long was kept and shown whole)."""
+    if typed and len(typed) > MAX_REASON:
+        raise UserError(_("`{key}` is at most {limit} characters.", key="reason",
+                          limit=MAX_REASON))
+    return typed or None
 
 
 def _changes(outcome: PlayOutcome) -> bool:
@@ -64,7 +74,7 @@ async def play(call: Call) -> Outcome:
     if not _changes(outcome):
         return Outcome(Reply(call.tr.render(outcome.text)))
     permissions.check(spec.may, call.roles, _("use /{command} here", command=spec.name),
-                      hand_count=session.hand_count)
+                      hand_count=session.hand_count, waiting=pending is not None)
     if outcome.rules is not None:
         await events.rules_changed(call, session.rules, outcome.rules)  # /setmaal
         session.rules = outcome.rules
@@ -198,7 +208,7 @@ async def undo(call: Call) -> Outcome:
 
         return await undo_payment(call)
     session, game = call.open_session(), call.game
-    reason = command.options.get("reason") or None
+    reason = _reason(command.options.get("reason"))
     asked = command.expect
     # a bare /undo on a platform with buttons asks first; a typed reason is a decision made
     asking = command.buttons and asked is None and reason is None
@@ -260,7 +270,7 @@ async def edit(call: Call) -> Outcome:
     if session.hand_count == 0:
         raise UserError(_("There are no {hands} to edit yet.", **words))
     no = parse_int(options.pop(word), word, 1, session.hand_count)
-    reason = options.pop("reason", None) or None
+    reason = _reason(options.pop("reason", None))
     assert session.id is not None
     live = await call.tx.all_hands(session.id)
     assert [h.no for h in live] == list(range(1, session.hand_count + 1)), \
