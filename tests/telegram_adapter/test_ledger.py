@@ -17,6 +17,11 @@ async def _finished_game(tg: Harness) -> None:
     for line in (NEW, "/rules rate:10 currency:Rs", HAND):
         await tg.say(ALICE, line)
     await tg.said("Hand 1")
+    await _end_game(tg)
+
+
+async def _end_game(tg: Harness) -> None:
+    """Alice ends the game of one hand, by its confirmation's button."""
     await tg.say(ALICE, "/endgame")
     ask = await tg.said("End the game after 1 hand")
     await tg.tap(ALICE, tg.sent_message(ask), tg.buttons(ask)["Yes, end it"])
@@ -73,10 +78,7 @@ async def test_a_username_given_up_is_not_the_person_paid(tg: Harness):
                  "/hand winner:dave seen:carol maal:dave=10 carol=2 alice=0"):
         await tg.say(ALICE, line)
     await tg.said("Hand 1")
-    await tg.say(ALICE, "/endgame")
-    ask = await tg.said("End the game after 1 hand")
-    await tg.tap(ALICE, tg.sent_message(ask), tg.buttons(ask)["Yes, end it"])
-    await tg.fake.wait_for("editMessageText", 1)
+    await _end_game(tg)
     impostor = person(170, "Dave", "davey")  # @davey, given up by Dave, taken by another
     await tg.say(impostor, "/paid carol 90 to:dave")
     refused = await tg.said("⚠️ Only the person who was paid")
