@@ -94,3 +94,18 @@ async def test_a_moved_chat_forgets_the_old_prompts(tg: Harness):
     async with tg.service.store.engine.begin() as conn:  # type: ignore[attr-defined]
         moved = await read_settings(conn, "telegram:-1009999")
     assert moved == ChatSettings()
+
+
+async def test_an_export_leaves_the_old_prompts_behind_and_imports(tg: Harness):
+    prompt = await waiting_prompt(tg)
+    await tg.say(ALICE, "alice=10 carol=2", reply_to=prompt)
+    await tg.said("Hand 1: alice won")
+    async with tg.service.store.transaction(chat_key(GROUP)) as tx:
+        assert (await tx.settings()).answered is not None
+        session = await tx.open_session()
+        assert session is not None and session.id is not None
+        data = await tx.export([session.id], ledger=True)
+    assert "answered" not in data.get("settings", {})  # message ids of this chat only
+    async with tg.service.store.transaction("telegram:-1008888") as tx:
+        assert await tx.restore(data) == 1
+        assert (await tx.settings()).answered is None
