@@ -27,7 +27,8 @@ class Rule(StrEnum):
     TABLE_RULES = "table_rules"  # before the first hand: PLAYER; after (or while the first
     # waits to be scored, with whatever rules there are then): STARTER
     STARTER = "starter"  # the person who started the open game, or an admin
-    ADMIN = "admin"  # a chat admin (Telegram) or someone who can manage the server (Discord)
+    ADMIN = "admin"  # a chat admin (Telegram) or someone who can manage the server (Discord);
+    # in a private chat or DM with the bot, its one person (the adapters decide it)
     RECORDER = "recorder"  # the hand's recorder, the starter, an admin (undo)
     HAND_PLAYER = "hand_player"  # the hand's players, its recorder, the starter, an admin
     SELF = "self"  # your own seat; someone else's: the starter or an admin

@@ -37,11 +37,13 @@ from bot.core.handlers.flow_answers import Snapshot
 from bot.core.i18n import Msg, Text, _
 from bot.core.session import (
     LIVE,
+    OPEN,
     ChatSettings,
     ChatTransaction,
     DuplicateOrigin,
     SessionState,
     Store,
+    WaitingHand,
 )
 
 log = logging.getLogger(__name__)
@@ -163,7 +165,12 @@ class Service:
         call = Call(tx, self.table, command, spec, session, game, settings,
                     permissions.roles_of(command.actor, session), self.board_rows, tr,
                     self.store)
+        waiting = session.pending if session is not None else None
+        asked = session.hand_count + 1 if session is not None else 0  # the waiting hand's no
         outcome = await self._run(call)
+        if waiting is not None and waiting.prompts and session is not None \
+                and (session.pending is not waiting or session.status != OPEN):
+            await self._keep_answered(tx, session.id, asked, waiting)
         # the answer's language: the command's, or the one /settings language: just chose
         outcome.reply.language = call.tr.language
         if outcome.changed and command.buttons and settings.board == LIVE:
@@ -171,6 +178,16 @@ class Service:
         if outcome.changed and command.origin_id is not None:
             await tx.record_origin(command.origin_id, outcome.reply.to_json())
         return outcome
+
+    @staticmethod
+    async def _keep_answered(tx: ChatTransaction, session: int | None, hand: int,
+                             waiting: WaitingHand) -> None:
+        """A hand asked for by prompts stopped waiting: its prompts are kept (the last such
+        hand's), so a reply to one that comes too late is told what became of it."""
+        settings = await tx.settings()  # as the command left them
+        settings.answered = {"session": session, "hand": hand,
+                             "prompts": list(waiting.prompts)}
+        await tx.save_settings(settings)
 
     def _route(self, name: str, game: Game, session: SessionState | None) -> CommandSpec:
         spec = self.table.lookup(name, game)
@@ -313,6 +330,21 @@ class Service:
 
         return seal(Token(Step.INPUT, 0, (session.id, session.hand_count + 1)), chat,
                     self.secret)
+
+    async def late_answer(self, chat: str, ref: str, locale: str | None) -> Reply | None:
+        """A reply to prompt `ref` of the last hand that stopped waiting: what became of
+        that hand (scored, undone, its game ended). None for any other message."""
+        async with self.store.transaction(chat, write=False) as tx:
+            settings = await tx.settings()
+            answered = settings.answered or {}
+            if ref not in answered.get("prompts", ()):
+                return None
+            session = await tx.session(int(answered["session"]))
+        game = self.table.games.get(session.game) if session is not None else None
+        tr = i18n.translator(i18n.choose(settings.language, locale),
+                             game.key if game is not None else None)
+        return Reply.error(tr.render(answers.done_with(session, game, int(answered["hand"]))),
+                           tr.language)
 
     async def publish_board(self, chat: str, session_id: int,
                             edit: Callable[[Reply, str | None], Awaitable[str | None]]) -> None:

@@ -230,6 +230,10 @@ class ChatSettings:
     # The chat moved (a Telegram group upgraded to a supergroup): its records are under this
     # key now, and a command here is answered there (bot/storage/rekey.py)
     moved_to: str | None = None
+    # The maal prompts of the last hand that stopped waiting (scored, undone or its game
+    # ended): {"session": id, "hand": no, "prompts": [message ids]}, so a late reply to one
+    # is told what became of it. Never exported, and a moved chat starts without it.
+    answered: dict[str, Any] | None = None
 
     @property
     def zone(self) -> ZoneInfo:
@@ -243,6 +247,8 @@ class ChatSettings:
                                 "board": self.board, "links": self.links}
         if self.moved_to:
             data["moved_to"] = self.moved_to
+        if self.answered:
+            data["answered"] = self.answered
         return data
 
     @classmethod
@@ -252,7 +258,8 @@ class ChatSettings:
                    str(data.get("language") or DEFAULT_LANGUAGE),
                    str(data.get("board") or LIVE),
                    {str(k): dict(v) for k, v in (data.get("links") or {}).items()},
-                   str(data["moved_to"]) if data.get("moved_to") else None)
+                   str(data["moved_to"]) if data.get("moved_to") else None,
+                   dict(data["answered"]) if data.get("answered") else None)
 
 
 class ChatTransaction(Protocol):

@@ -93,10 +93,15 @@ def _typed_mentions(values: dict[Any, Any]) -> set[int]:
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
+    """The person: an admin where they can manage the server or channel, and in a DM with
+    the bot, whose one person they are (Discord gives no permissions there), as in a
+    private chat on Telegram. A group DM (`private_channel`) is not a DM with the bot."""
     user = interaction.user
     perms = interaction.permissions
+    in_dm = interaction.guild_id is None and bool(interaction.context.dm_channel)
     return Actor(id=f"discord:{user.id}", name=user.display_name,
-                 is_admin=perms.administrator or perms.manage_guild or perms.manage_channels,
+                 is_admin=in_dm or perms.administrator or perms.manage_guild
+                 or perms.manage_channels,
                  handles=(user.name,))
 
 

@@ -235,16 +235,21 @@ class TelegramAdapter:
 
     async def _maybe_answer(self, message: Message, place: Place, text: str) -> None:
         """A reply to one of the bot's prompts (the maal for a waiting hand) is its answer;
-        anything else that is not a command is none of our business."""
+        to the last finished hand's, told it is too late; anything else that is not a
+        command is none of our business."""
         original = message.reply_to_message
         if original is None or original.from_user is None \
                 or original.from_user.id != self.app.bot.id:
             return
         token = await self.service.prompt_token(place.key, str(original.message_id))
-        if token is None:
-            return
         user = message.from_user
         assert user is not None
+        if token is None:  # a prompt of a hand no longer waiting is told what became of it
+            late = await self.service.late_answer(place.key, str(original.message_id),
+                                                  user.language_code)
+            if late is not None:
+                await self._send(place, late, message.message_id)
+            return
         if _as_channel(message):
             await self._refuse_channel(message, place, user)
             return

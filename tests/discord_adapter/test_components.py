@@ -187,3 +187,59 @@ async def test_a_tap_that_fails_on_our_side_is_still_answered(
     answer = (await dc.reply_to(payload))["data"]
     assert answer["flags"] & 64 and "Something went wrong on my side" in answer["content"]
     assert dc.adapter.errors == 1
+
+
+async def confirmed(dc: DiscordHarness, ask: dict[str, Any], yes: str) -> str:
+    """A command, confirmed if it asks first: what it then says."""
+    said = (await dc.reply_to(ask))["data"]["content"]
+    message = dc.message_of(ask)
+    if yes not in custom_ids(message):
+        return said
+    return (await dc.reply_to(component(message, custom_ids(message)[yes], ALICE)))[
+        "data"]["content"]
+
+
+async def test_a_form_sent_again_after_the_hand_is_scored_says_so_and_how_to_change_it(
+        dc: DiscordHarness):
+    message = await waiting_hand(dc)
+    form = await open_form(dc, message, ALICE)
+    filled = {fields(form)["Alice"]: "10", fields(form)["Bob"]: "2"}
+    scored = await dc.reply_to(modal_submit(message, form["custom_id"], ALICE, filled))
+    assert "Hand 1: Alice won" in scored["data"]["content"].replace("\\", ""), scored
+    # bob had the same form open and sends it too: hand 1 is scored, /edit changes it
+    late = await dc.reply_to(modal_submit(message, form["custom_id"], BOB,
+                                          {fields(form)["Bob"]: "3"}))
+    text = late["data"]["content"]
+    assert "Hand 1 is already scored" in text and "/edit hand:1" in text, late
+    assert "Ask again" not in text
+
+
+async def test_a_form_sent_after_its_hand_was_dropped_or_the_game_ended_says_so(
+        dc: DiscordHarness):
+    message = await waiting_hand(dc)
+    form = await open_form(dc, message, ALICE)
+    dropped = await confirmed(dc, slash("undo", ALICE), "Yes, drop it")
+    assert "Dropped the waiting hand" in dropped, dropped
+    late = await dc.reply_to(modal_submit(message, form["custom_id"], ALICE,
+                                          {fields(form)["Alice"]: "10"}))
+    assert "Hand 1 was dropped; nothing changed." in late["data"]["content"], late
+    assert "closed" in await confirmed(dc, slash("endgame", ALICE), "Yes, end it")
+    late = await dc.reply_to(modal_submit(message, form["custom_id"], ALICE,
+                                          {fields(form)["Alice"]: "10"}))
+    assert "That game has ended; nothing changed." in late["data"]["content"], late
+
+
+async def test_an_empty_form_says_to_fill_it_in(dc: DiscordHarness):
+    message = await waiting_hand(dc)
+    form = await open_form(dc, message, ALICE)
+    empty = await dc.reply_to(modal_submit(message, form["custom_id"], ALICE,
+                                           {fields(form)["Alice"]: "",
+                                            fields(form)["Bob"]: " "}))
+    text = empty["data"]["content"]
+    assert "The form was empty" in text and "Fill in a number" in text, empty
+    assert "maal:" not in text and "=" not in text
+    # nothing changed: the same form still scores the hand
+    scored = await dc.reply_to(modal_submit(message, form["custom_id"], ALICE,
+                                            {fields(form)["Alice"]: "10",
+                                             fields(form)["Bob"]: "2"}))
+    assert "Hand 1: Alice won" in scored["data"]["content"].replace("\\", ""), scored

@@ -21,6 +21,7 @@ from tests.permission_cases import (
     Case,
     cells,
     judged,
+    refused,
 )
 
 PEOPLE = {STARTER: user(501, "hana"), PLAYER: user(502, "pia"), MEMBER: user(503, "mo"),
@@ -103,3 +104,40 @@ async def test_who_may_change_what_on_discord(dc: DiscordHarness, monkeypatch):
         if not judged(case, role, text, bool(answer.get("flags", 0) & 64)):
             wrong.append(f"{role} / {case.what}: {text}")
     assert not wrong, "\n".join(wrong)
+
+
+def in_dm(data: dict[str, Any]) -> dict[str, Any]:
+    """A command sent in a DM with the bot, as Discord sends it: no server, no member (so no
+    permissions), the person as `user`, a DM channel."""
+    who = data.pop("member")["user"]
+    data.pop("guild_id")
+    data["channel"] = {"id": data["channel_id"], "type": 1, "recipients": [who]}
+    data["user"], data["context"] = who, 1
+    return data
+
+
+async def test_the_one_person_in_a_dm_is_its_admin(dc: DiscordHarness, monkeypatch):
+    """As in a private chat on Telegram: nobody else is there to ask."""
+    monkeypatch.setattr(adapter_module, "DEFER_AFTER", 60.0)
+    channel = next(_channels)
+    settings = await dc.answer_to(in_dm(slash("settings", PEOPLE[MEMBER], channel_id=channel,
+                                              timezone="Asia/Kathmandu")))
+    assert not refused(settings["content"]) and "Asia/Kathmandu" in settings["content"], \
+        settings
+    imported = await dc.answer_to(in_dm(slash("import", PEOPLE[MEMBER], channel_id=channel)))
+    assert not refused(imported["content"]), imported  # (no file: said what to send)
+    # in a server's channel the same person, who can't manage it, is refused
+    refusal = await dc.answer_to(slash("settings", PEOPLE[MEMBER],
+                                       channel_id=next(_channels), timezone="UTC"))
+    assert refused(refusal["content"]), refusal
+
+
+async def test_a_group_dm_is_no_dm_with_the_bot(dc: DiscordHarness, monkeypatch):
+    """Discord's private_channel context (a group DM, were the bot ever used there): several
+    people, none with permissions: nobody is its admin."""
+    monkeypatch.setattr(adapter_module, "DEFER_AFTER", 60.0)
+    group = in_dm(slash("settings", PEOPLE[MEMBER], channel_id=next(_channels),
+                        timezone="UTC"))
+    group["channel"]["type"], group["context"] = 3, 2
+    refusal = await dc.answer_to(group)
+    assert refused(refusal["content"]), refusal

@@ -18,6 +18,7 @@ from tests.permission_cases import (
     STARTER,
     cells,
     judged,
+    refused,
 )
 from tests.telegram_adapter.test_adapter import board
 from tests.telegram_adapter.test_buttons import message_of
@@ -169,3 +170,19 @@ async def test_a_command_sent_as_a_channel_is_nobodys(tg: Harness):
     assert "zed" in after["text"] and "Channel" not in after["text"]
     state = await board(tg, chat)
     assert state["hand_count"] == 0 and state["waiting_for"] == ["hana", "pia", "zed"]
+
+
+async def test_the_one_person_in_a_private_chat_is_its_admin(tg: Harness):
+    """As in a DM on Discord: nobody else is there to ask."""
+    private = PEOPLE[MEMBER]["id"]  # a private chat's id is its person's
+    settings = await tg.reply_to(await tg.say(PEOPLE[MEMBER], "/settings timezone:Asia/Kathmandu",
+                                              chat_id=private))
+    assert not refused(settings["text"]) and "Asia/Kathmandu" in settings["text"], settings
+    imported = await tg.reply_to(await tg.say(PEOPLE[MEMBER], "/import", chat_id=private))
+    assert not refused(imported["text"]), imported  # (no file: said what to send)
+    # in a group the same person, no admin there, is refused
+    group = next(_chats)
+    tg.fake.admins[group] = [PEOPLE[ADMIN]["id"]]
+    refusal = await tg.reply_to(await tg.say(PEOPLE[MEMBER], "/settings timezone:UTC",
+                                             chat_id=group))
+    assert refused(refusal["text"]), refusal

@@ -20,9 +20,10 @@ from bot.core.games.base import Game
 from bot.core.handlers.board_commands import waiting_names
 from bot.core.handlers.call import Call, Outcome, platform_number
 from bot.core.handlers.hands import STALE
-from bot.core.i18n import N_, Text, Tr, choose, translator
+from bot.core.i18n import N_, Text, Tr, _, choose, translator
+from bot.core.i18n.words import placeholders
 from bot.core.players import Player
-from bot.core.session import ChatSettings, HandRecord, SessionState
+from bot.core.session import OPEN, ChatSettings, HandRecord, SessionState
 
 AdminCheck = Callable[[], Awaitable[bool]]
 # What a tap becomes, decided on the table as the command's own transaction reads it (None:
@@ -32,6 +33,10 @@ Decide = Callable[["Snapshot | None", ChatSettings], Awaitable["Reply | Command"
 NOT_YOURS = N_("Only the person who started this, or a chat admin, can use these buttons.")
 INVALID = N_("This button is no longer valid.")
 NOT_YOURS_ALONE = N_("Only the person who asked can use these buttons.")
+GAME_ENDED = _("That game has ended; nothing changed.")
+# TRANSLATORS: the maal form (Discord) sent with no box filled in
+EMPTY_FORM = _("The form was empty; nothing changed. Fill in a number for at least one "
+               "player, then send it.")
 
 
 @dataclass(frozen=True)
@@ -205,6 +210,19 @@ def _fresh(snapshot: Snapshot | None, token: Token) -> bool:
             and (session.pending is None) == (token.step != Step.INPUT))
 
 
+def done_with(session: SessionState | None, game: Game | None, hand: int) -> Text:
+    """What became of `hand` of `session`, no longer waiting, for an answer to its question
+    that came too late: scored (and how to change it), dropped (or undone), or its game
+    ended."""
+    if session is None or game is None or session.status != OPEN:
+        return GAME_ENDED
+    words = placeholders(game.hand_word)
+    if session.hand_count >= hand:
+        return _("{Hand} {no} is already scored; nothing changed. /edit {key}:{no} changes "
+                 "it.", **words, no=hand, key=game.edit_key)
+    return _("{Hand} {no} was dropped; nothing changed.", **words, no=hand)
+
+
 async def _hand_flow(tap: Tap, token: Token, value: str, snapshot: Snapshot | None
                      ) -> Reply | Command:
     if not _fresh(snapshot, token):
@@ -236,10 +254,15 @@ async def _hand_flow(tap: Tap, token: Token, value: str, snapshot: Snapshot | No
 
 async def _input(tap: Tap, token: Token, value: str, snapshot: Snapshot | None
                  ) -> Reply | Command:
-    if not _fresh(snapshot, token):
-        return await tap.error(STALE, snapshot)
+    if not _fresh(snapshot, token):  # answered, undone or ended since it was asked
+        if snapshot is None or snapshot.session.id != token.args[0]:
+            return await tap.error(GAME_ENDED, snapshot)
+        return await tap.error(done_with(snapshot.session, snapshot.game, token.args[1]),
+                               snapshot)
     assert snapshot is not None
     session, game = snapshot.session, snapshot.game
+    if not value.strip():
+        return await tap.error(EMPTY_FORM, snapshot)
     if value == flows.OPEN:  # show the form: who still has to answer
         assert session.id is not None
         names = waiting_names(game, session)
