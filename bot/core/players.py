@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.actor import Actor
+from bot.core.confusables import LOOK_ALIKES
 from bot.core.errors import UserError
 from bot.core.grammar import clip, cut, parse_pairs, split_list
 from bot.core.i18n.text import Msg, Text, _, join
+from bot.core.lookalike import shape, shapes
 
 MAX_NAME_LENGTH = 24  # a name people type
 # An @username names its account whole: Telegram allows 5 to 32 characters, Discord 2 to 32.
@@ -68,18 +70,9 @@ def account_handle(actor: Actor) -> str | None:
     return handle or None
 
 
-# Letters of other alphabets that look like Latin ones: a name is compared by its skeleton,
-# so "аlice" (Cyrillic а) can't sit beside "alice".
-_LOWER_LOOK_ALIKES = {
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
-    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j",
-    "ѕ": "s", "ԁ": "d", "ɡ": "g", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w",
-    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
-    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ϲ": "c", "ϳ": "j", "ѵ": "v",
-}
-_LOOK_ALIKES = str.maketrans({**_LOWER_LOOK_ALIKES,
-                              **{k.upper(): v.upper() for k, v in _LOWER_LOOK_ALIKES.items()
-                                 if len(k.upper()) == 1}})
+# A name is compared by its skeletons (bot/core/lookalike.py, Unicode's confusables), so
+# "аlice" (Cyrillic а), "ᴀᴄᴇ" (small capitals) or "ıce" (dotless i) can't sit beside the
+# player it copies.
 _CONFUSABLE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
 # Characters that show as nothing (Unicode's Default_Ignorable_Code_Point). Most are format
 # characters, refused as symbols; these few are letters or marks (a grapheme joiner, the
@@ -97,11 +90,31 @@ def fold(name: str) -> str:
 
 
 def skeleton(name: str) -> str:
-    """What a name looks like: compatibility forms folded, accents and case dropped,
-    look-alike letters of other alphabets read as Latin."""
-    decomposed = unicodedata.normalize("NFKD", _INVISIBLE.sub("", name.casefold()))
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return plain.translate(_LOOK_ALIKES)
+    """What a name looks like in any case: compatibility forms folded, accents and case
+    dropped, each letter read as the one it looks like (Unicode's confusables)."""
+    return shape(_INVISIBLE.sub("", name))
+
+
+def skeletons(name: str) -> frozenset[str]:
+    """Every skeleton of a name: also as its capitals read (ЬоЬ looks like bob)."""
+    return shapes(_INVISIBLE.sub("", name))
+
+
+def look_alike(name: str, other: str) -> bool:
+    """Whether two names read the same to someone looking at them."""
+    return not skeletons(name).isdisjoint(skeletons(other))
+
+
+def _as_latin(text: str) -> str:
+    """Letters of other alphabets that look like Latin ones, read as Latin (in their case)."""
+    read = []
+    for char in text:
+        latin = LOOK_ALIKES.get(char, char) if not char.isascii() else char
+        if latin.isascii() and latin.isalpha() and char not in latin:
+            read.append(latin.upper() if char.isupper() else latin)
+        else:
+            read.append(char)
+    return "".join(read)
 
 
 def _scripts(name: str) -> set[str]:
@@ -153,7 +166,7 @@ def suggest_name(display_name: str, taken: Iterable[str]) -> str:
     never looks like a name already taken."""
     display = _INVISIBLE.sub("", unicodedata.normalize("NFKC", display_name))
     if len(_scripts(display)) > 1:  # "Аlice" with a Cyrillic А: read the look-alikes as Latin
-        display = display.translate(_LOOK_ALIKES)
+        display = _as_latin(display)
     kept = "".join(
         c if unicodedata.category(c)[0] in "LMN" or c in "-_.'" else "_" for c in display
     )
@@ -163,9 +176,9 @@ def suggest_name(display_name: str, taken: Iterable[str]) -> str:
         base = "player"
     if base[0].isdecimal() or base.lower() in RESERVED_NAMES:
         base = cut("p_" + base, MAX_NAME_LENGTH)
-    shapes = {skeleton(t) for t in taken}
+    seen = frozenset().union(*(skeletons(t) for t in taken))
     candidate, n = base, 2
-    while skeleton(candidate) in shapes:
+    while not skeletons(candidate).isdisjoint(seen):
         suffix = str(n)
         candidate = cut(base, MAX_NAME_LENGTH - len(suffix)) + suffix
         n += 1
@@ -232,8 +245,7 @@ class Roster:
 
     def looks_like(self, name: str) -> Player | None:
         """A player whose name looks the same as `name` (alice and аlice, jose and josé)."""
-        key = skeleton(name)
-        return next((p for p in self.players if skeleton(p.name) == key), None)
+        return next((p for p in self.players if look_alike(p.name, name)), None)
 
     def find_user(self, user_id: str) -> Player | None:
         return next((p for p in self.players if p.user_id == user_id), None)

@@ -2,10 +2,21 @@
 mention of someone who is not playing never finds a seat."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.core.command import Actor
+from bot.core.confusables import LOOK_ALIKES
 from bot.core.errors import UserError
-from bot.core.players import Player, Roster, check_name, skeleton, suggest_name
+from bot.core.players import (
+    Player,
+    Roster,
+    check_name,
+    look_alike,
+    skeleton,
+    skeletons,
+    suggest_name,
+)
 
 ROSTER = Roster([Player(1, "alice"), Player(2, "Ann"), Player(3, "josé", handle="jo")])
 
@@ -28,6 +39,57 @@ def test_look_alikes_share_a_skeleton_but_other_names_do_not():
     assert skeleton("ram") != skeleton("rám".replace("á", "o"))
     assert ROSTER.looks_like("ALICE").seat == 1 and ROSTER.looks_like("jose").seat == 3
     assert ROSTER.looks_like("bob") is None
+
+
+@pytest.mark.parametrize(("copy", "original"), [
+    ("ᴀᴄᴇ", "ace"),  # Latin small capitals (U+1D00, U+1D04, U+1D07)
+    ("ıce", "ice"),  # dotless i (U+0131)
+    ("ЬоЬ", "bob"),  # Cyrillic capital soft sign (U+042C) and small o (U+043E)
+    ("ΑΝΝΑ", "anna"),  # Greek capitals alpha and nu
+    ("ꜱᴀᴍ", "Sam"),  # small capitals again, beside a name typed with a capital
+])
+def test_a_name_copied_in_look_alike_letters_looks_like_the_original(copy: str,
+                                                                      original: str):
+    check_name(copy)  # each is a name of one alphabet: only the look-alike check stops it
+    roster = Roster([Player(1, original), Player(2, "cat")])
+    assert look_alike(copy, original)
+    assert roster.looks_like(copy).seat == 1
+
+
+def test_names_that_read_differently_keep_apart():
+    # Devanagari: a vowel sign, an anusvara, a virama (a conjunct) or a nukta makes another
+    # name, though UTS #39 reads some of those signs as accents
+    for name, other in [("राम", "रम"), ("हंस", "हस"), ("श्याम", "शयाम"), ("ज़रा", "जरा"),
+                        ("ऑ", "आ"), ("anna", "аннa"), ("ian", "lan"), ("ьоь", "bob")]:
+        assert not look_alike(name, other), (name, other)
+    # accents are dropped (tests above: josé is jose), and an rn reads as an m: on a phone
+    # "rnark" is "mark", and a name refused for it is picked again at no cost
+    assert look_alike("José", "jose") and look_alike("rnark", "mark")
+    # a capital is read as written too: Ian looks like lan, and is still ian
+    assert look_alike("Ian", "lan") and look_alike("Ian", "ian")
+
+
+def _twins() -> dict[str, list[str]]:
+    """Lowercase Latin letter -> the characters Unicode's confusables read as it."""
+    twins: dict[str, list[str]] = {}
+    for char, reads in LOOK_ALIKES.items():
+        if len(reads) == 1 and "a" <= reads <= "z" and not char.isascii():
+            twins.setdefault(reads, []).append(char)
+    return twins
+
+
+TWINS = _twins()
+
+
+@given(st.data())
+def test_a_name_and_its_confusable_twin_share_a_skeleton(data: st.DataObject):
+    name = data.draw(st.text(st.sampled_from(sorted(TWINS)), min_size=1, max_size=12))
+    twin = "".join(data.draw(st.sampled_from([c, *TWINS[c]])) for c in name)
+    # they share a skeleton (a capital twin, like Greek Η for h, by the skeleton as written)
+    assert not skeletons(twin).isdisjoint(skeletons(name)) and look_alike(twin, name)
+    if twin == twin.casefold():
+        assert skeleton(twin) == skeleton(name)
+    assert skeleton(skeleton(twin)) == skeleton(twin)  # a skeleton reads as itself
 
 
 def test_a_name_needs_a_letter():

@@ -38,7 +38,7 @@ from bot.core.players import (
     Player,
     account_handle,
     check_name,
-    skeleton,
+    skeletons,
     suggest_name,
 )
 from bot.core.points import as_json, show
@@ -580,13 +580,13 @@ def _seat_players(text: str, command: Command, game: Game) -> list[Player]:
             user_id: str | None = mentioned.id
         else:  # an @username names its account whole (up to 32 characters)
             name, user_id = check_name(word, username=word.startswith("@")), None
-        twin = seen.get(skeleton(name))
+        twin = next((seen[s] for s in skeletons(name) if s in seen), None)
         if twin is not None:
             raise UserError(_("{name} is named twice; every player needs a different name.",
                               name=name) if twin == name.casefold() else
                             _("`{name}` looks like {twin}: every player needs a name that "
                               "reads differently.", name=name, twin=twin))
-        seen[skeleton(name)] = name.casefold()
+        seen.update(dict.fromkeys(skeletons(name), name.casefold()))
         # an account keeps its own @username; a seat typed as @name is that username's
         handle = account_handle(mentioned) if mentioned is not None else (
             name.lower() if word.startswith("@") else None)

@@ -79,6 +79,26 @@ async def test_join_takes_the_seat_of_ones_own_name_and_never_makes_a_second(
     assert "Bob2" not in (await say(service, HOST, "/players")).text
 
 
+async def test_a_name_in_look_alike_letters_never_sits_beside_the_one_it_copies(
+        service: Service):
+    """ᴀᴄᴇ in Latin small capitals reads as ace: a second seat under it would let a
+    stranger pass for ace when money is counted."""
+    await say(service, HOST, "/newgame marriage players:ace bob cat")
+    copy = await say(service, MO, "/join name:ᴀᴄᴇ")
+    assert not copy.ok
+    assert copy.text == ("`ᴀᴄᴇ` looks like ace, who is already at the table; pick a name "
+                         "that reads differently.")
+    cyrillic = await say(service, MO, "/join name:ЬоЬ")  # Cyrillic Ь and о
+    assert not cyrillic.ok and "looks like bob" in cyrillic.text
+    players = (await say(service, HOST, "/players")).text
+    assert "ᴀᴄᴇ" not in players and players.count("\n") == 3  # the heading and 3 seats
+    own = await say(service, MO, "/join name:mo")  # a name that reads differently sits
+    assert own.ok and "seat 4" in own.text
+    # named together at /newgame: refused the same way
+    both = await say(service, HOST, "/newgame marriage players:ice ıce bob", chat="console")
+    assert not both.ok and "`ıce` looks like ice" in both.text
+
+
 async def test_after_the_first_hand_a_claim_waits_for_the_starters_tap(service: Service):
     await say(service, HOST, NEW)
     await say(service, HOST, "/hand winner:hana seen:bob maal:hana=3 bob=1")

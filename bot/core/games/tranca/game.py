@@ -31,7 +31,7 @@ from bot.core.grammar import clip, parse_bool, parse_int, split_list
 from bot.core.i18n import Msg, Num, Text, _, _n, join
 from bot.core.money import money_rules
 from bot.core.permissions import Rule
-from bot.core.players import Player, Roster, check_name, skeleton
+from bot.core.players import Player, Roster, check_name, look_alike
 from bot.core.rules import ADDITION, WHOLE_TABLE, Preset, RuleBook, int_rule
 
 LETTERS = "ABC"
@@ -158,7 +158,7 @@ class TrancaGame(Game):
                 seated = seat(order)
             else:
                 names = [check_name(n) for n in order]
-                if len({skeleton(n) for n in names}) != len(names):
+                if any(look_alike(a, b) for i, a in enumerate(names) for b in names[:i]):
                     raise UserError(_("Every player needs a name that reads differently."))
                 seated = [Player(seat=i, name=n) for i, n in enumerate(names, 1)]
             sides = [[p.seat for p in seated if (p.seat - 1) % 2 == side] for side in (0, 1)]
