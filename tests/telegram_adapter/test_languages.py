@@ -137,10 +137,10 @@ async def test_menu_texts_with_the_games_word_are_translated_too(tg: Harness):
     """A summary holding the game's word ("sit out the next {hands}") is translated from
     its declared text, like any other: in the default menus and in a Tranca chat's."""
     assert described(tg.fake.menu(""))["sitout"] == "sit out the next hands"
-    assert described(tg.fake.menu("pt"))["sitout"] == "ficar de fora das próximas mãos"
-    assert described(tg.fake.menu("hi"))["sitout"] == "अगले हाथ में बाहर बैठें"
+    assert described(tg.fake.menu("pt"))["sitout"] == "ficar de fora de mãos daqui em diante"
+    assert described(tg.fake.menu("hi"))["sitout"] == "आगे के हाथ न खेलें (बाहर बैठें)"
     assert described(tg.fake.menu("ne"))["sitout"] == "अबका हातमा बाहिर बस्ने"
     await tg.say(ALICE, "/newgame tranca teams:alice+carol bob+dave")
     chat_menu = await tg.fake.wait_until(lambda: tg.fake.menu("pt", chat_id=GROUP))
-    assert described(chat_menu)["sitout"] == "ficar de fora das próximas rodadas"
+    assert described(chat_menu)["sitout"] == "ficar de fora de rodadas daqui em diante"
     assert described(tg.fake.menu("", chat_id=GROUP))["sitout"] == "sit out the next rounds"

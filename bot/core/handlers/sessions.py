@@ -77,6 +77,8 @@ async def newgame(call: Call) -> Outcome:
     rules = game.rulebook.defaults()
     if "preset" in options:
         rules = game.rulebook.with_preset(rules, options["preset"])
+    if players:  # a preset the table named can't play (Riichi: sanma's with four)
+        game.check_rules(rules, len(players))
     # money={}: a new game's book is empty (None would have its first hand read every hand
     # to build it, as for a session from before the book was kept)
     state = SessionState(chat=command.chat, game=game.key, players=players, rules=rules,
@@ -131,6 +133,7 @@ async def join(call: Call) -> Outcome:
         raise UserError(_n("{game} takes at most {n} player; the table is full.",
                            "{game} takes at most {n} players; the table is full.",
                            game.max_players, game=Msg(game.title)))
+    game.check_rules(call.rules(), len(session.players) + 1)  # can a table one larger play?
     player = Player(seat=_next_seat(session.players), name=name, user_id=actor.id,
                     joined_after=session.hand_count, handle=account_handle(actor))
     session.players.append(player)

@@ -10,7 +10,7 @@ from tests.conftest import Table
 @pytest.mark.parametrize("typed", ["pt", "pt-br", "PT-BR", "pt_BR", "Pt"])
 async def test_a_language_is_understood_as_people_write_it(table: Table, typed: str):
     saved = await table.ok(f"/settings language:{typed}")
-    assert saved.language == "pt-BR" and "language: pt-BR" in saved.text
+    assert saved.language == "pt-BR" and "idioma: pt-BR" in saved.text
 
 
 async def test_a_language_we_do_not_speak_is_refused_with_the_choices(table: Table):

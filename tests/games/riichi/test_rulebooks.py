@@ -160,6 +160,38 @@ async def test_a_sanma_game_through_the_commands(table: Table):
     assert sum(finals.values()) == 0
 
 
+
+SANMA_FOR_THREE = ("Sanma's start and back (35,000 and 40,000) are for three players, not "
+                   "four. For four, take a four-player table: preset:tenhou, ema or mleague "
+                   "(or set start: and back:).")
+
+
+async def test_a_sanma_table_refuses_a_fourth_player_and_says_how_to_play_four(table: Table):
+    # sanma: three players' 35,000 start and 40,000 back (oka 15 for three); with a fourth
+    # the four scores would add to 4 x 35,000 and the end pay three players' uma
+    await table.ok("/newgame riichi players:alice bob carol preset:sanma")
+    assert await table.error("/join dave", by="dave") == SANMA_FOR_THREE
+    board = await table.ok("/board")
+    assert "dave" not in board.text  # nothing changed: still three at the table
+    # as the reply says: a four-player table first, then the fourth sits down
+    await table.ok("/rules preset:tenhou")
+    assert (await table.ok("/join dave", by="dave")).text.startswith(
+        "dave joins at seat 4, from the first result.")
+    # and back: four at the table can't take sanma's start and back
+    assert await table.error("/rules preset:sanma") == SANMA_FOR_THREE
+    await table.ok("/endgame")
+    assert await table.error(f"{NEW} preset:sanma") == SANMA_FOR_THREE
+
+
+async def test_a_fourth_player_must_fit_the_noten_payment(table: Table):
+    # three players share noten in multiples of 200; a fourth needs a multiple of 600
+    await table.ok("/newgame riichi players:alice bob carol")
+    await table.ok("/rules noten:2000")
+    assert "with 4 players it is a multiple of 600" in await table.error("/join dave",
+                                                                      by="dave")
+    assert "dave" not in (await table.ok("/board")).text
+
+
 # --- presets ------------------------------------------------------------------------------
 
 PUBLISHED = {

@@ -274,6 +274,14 @@ class RiichiGame(Game):
 
     def check_rules(self, rules: Mapping[str, Any], players: int) -> None:
         pay.check_noten(rules["noten"], players)
+        sanma = RULEBOOK.preset("sanma").values
+        # sanma's start and back share three players' oka: with a fourth (at /newgame,
+        # /join or /rules) the table would keep three players' points and uma
+        if players == 4 and all(rules[key] == sanma[key] for key in ("start", "back")):
+            raise UserError(_("Sanma's start and back ({start} and {back}) are for three "
+                              "players, not four. For four, take a four-player table: "
+                              "preset:tenhou, ema or mleague (or set start: and back:).",
+                              start=Num(sanma["start"]), back=Num(sanma["back"])))
 
     def setup(self, options: Mapping[str, str], players: list[Player], named: bool,
               seat: Seat | None = None) -> tuple[list[Player], dict[str, Any] | None]:
