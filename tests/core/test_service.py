@@ -350,6 +350,19 @@ async def test_a_game_that_scores_every_seat_refuses_sitting_out(table: Table, g
     assert "already playing" in await table.error("/back dave")
 
 
+async def test_riichi_takes_a_new_seat_only_before_its_first_result(table: Table):
+    """riichi.md: the scores plus the sticks on the table always add to players x start; a
+    seat that joined after a result would break that, so it is refused until the next game.
+    Before the first result a fourth player may still sit down."""
+    await table.ok("/newgame riichi players:alice bob carol")  # Riichi's default rules
+    await table.ok("/join dave", by="dave")
+    await table.ok("/ron winner:alice from:bob han:1 fu:30")
+    error = await table.error("/join erin", by="erin")
+    assert "the seats are set once a result is recorded" in error, error
+    players = (await table.ok("/players")).text
+    assert "erin" not in players and "dave" in players  # nothing changed
+
+
 async def test_another_games_newgame_option_is_refused_not_ignored(table: Table):
     assert "Nepali Marriage has no /newgame option teams:" in await table.error(
         "/newgame marriage teams:a+b c+d")

@@ -97,6 +97,9 @@ class Game(ABC):
     hand_word: str = "hand"  # what one scored entry is called on the board
     newgame_options: tuple[Option, ...] = ()  # extra /newgame options (Tranca: teams)
     seats_fixed: str = ""  # why nobody can /join once the game is set up (Tranca: sides)
+    # why nobody new can /join once an entry is recorded (Riichi: the scores add up to the
+    # players times the start, and a seat that joined late would start from nothing)
+    seats_set_by_play: str = ""
     # why nobody can /sitout: the game scores every seat in every hand (Riichi) or its sides
     # (Tranca), so a seat sitting out would still be scored
     no_sitting_out: str = ""

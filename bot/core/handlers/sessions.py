@@ -129,6 +129,8 @@ async def join(call: Call) -> Outcome:
         return await _take(call, session, existing)
     if game.seats_fixed:  # a seat typed by name can be taken (above); a new one can't
         raise UserError(Msg(game.seats_fixed))
+    if game.seats_set_by_play and session.hand_count > 0:
+        raise UserError(Msg(game.seats_set_by_play))
     if len(roster) >= game.max_players:
         raise UserError(_n("{game} takes at most {n} player; the table is full.",
                            "{game} takes at most {n} players; the table is full.",

@@ -67,9 +67,8 @@ def _from_data() -> Iterator[tuple[str, Found]]:
         domain = _game_domain(game)
         where = f"bot/core/games/{domain}"
         for text in (game.title, game.glossary, game.rules_note, game.hand_word,
-                     game.seats_fixed, game.no_sitting_out, game.edit_example,
-                     game.rules_example,
-                     game.waiting_input):
+                     game.seats_fixed, game.seats_set_by_play, game.no_sitting_out,
+                     game.edit_example, game.rules_example, game.waiting_input):
             if text:
                 yield domain, (text, where, 0, ())
         for spec in game.commands:

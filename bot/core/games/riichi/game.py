@@ -222,6 +222,9 @@ class RiichiGame(Game):
     edit_key = "result"  # /edit result:3 han:4 (hand: is the tiles)
     no_sitting_out = ("In Riichi every seat plays every hand, so nobody sits out: /endgame, "
                       "then /newgame riichi players:... with who plays now.")
+    seats_set_by_play = ("In Riichi the seats are set once a result is recorded: every score "
+                         "began from the same start. /endgame, then /newgame riichi "
+                         "players:... with who plays now.")
     edit_example = ("/edit result:3 from:carol   /edit result:3 winner:bob han:2 fu:30   "
                     "/edit result:3 tenpai:alice   /edit result:3 declared:none")
     rules_example = ("/rules   /rules preset:mleague   /rules uma:20 10 -10 -20 tobi:no "
