@@ -338,13 +338,18 @@ def _seat_of(snapshot: Snapshot, value: str) -> Player | None:
 
 async def _board_action(tap: Tap, token: Token, value: str) -> Reply:
     """Next hand or Undo under a board: about that board's game only. A board of a game
-    since ended (its reply still in the chat) starts nothing in the game open now."""
+    since ended (its reply still in the chat) starts nothing in the game open now. The
+    look at the game and the command are one transaction (Tap.become)."""
     if value not in (flows.NEXT, flows.UNDO):
         return await tap.error(INVALID)
-    snapshot = await tap.service.snapshot(tap.chat)
-    if snapshot is None or tuple(token.args) != (snapshot.session.id,):
-        return await tap.error(INVALID, snapshot)
-    return await tap.handle("hand" if value == flows.NEXT else "undo")
+    name = "hand" if value == flows.NEXT else "undo"
+
+    async def decide(look: Snapshot | None) -> Reply | Command:
+        if look is None or tuple(token.args) != (look.session.id,):
+            return await tap.error(INVALID, look)
+        return tap.command(name)
+
+    return await tap.become((name,), None, decide)
 
 
 def _origin(origin: str | None, step: str) -> str | None:
