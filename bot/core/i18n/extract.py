@@ -150,27 +150,45 @@ def update(check: bool = False, only: list[str] | None = None) -> list[str]:
 
 
 def _write(path: Path, catalog: Catalog, check: bool, omit_locations: bool) -> bool:
+    written = _as_po(catalog, omit_locations)
+    if not _differs(path, written):
+        return False
+    if not check:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(written)
+    return True
+
+
+def is_stale(path: Path, catalog: Catalog, omit_locations: bool) -> bool:
+    """Would writing `catalog` change the messages of the file at `path`?"""
+    return _differs(path, _as_po(catalog, omit_locations))
+
+
+def _as_po(catalog: Catalog, omit_locations: bool) -> bytes:
     import io
 
     buffer = io.BytesIO()
     write_po(buffer, catalog, width=100, omit_header=False, sort_output=False,
              no_location=omit_locations, ignore_obsolete=True)
-    new = _messages_only(buffer.getvalue())
+    return buffer.getvalue()
+
+
+def _differs(path: Path, written: bytes) -> bool:
     old = _messages_only(path.read_bytes()) if path.exists() else b""
-    if new == old:
-        return False
-    if not check:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(buffer.getvalue())
-    return True
+    return _messages_only(written) != old
 
 
 def _messages_only(data: bytes) -> bytes:
-    """What makes a catalogue stale: its messages. The header's dates change on every run
-    and the source lines (#:) with every edit above a message; neither counts."""
+    """What makes a catalogue stale: its messages. The header's dates change on every run,
+    its Generated-By with the Babel that wrote it, and the source lines (#:) with every edit
+    above a message; none of them counts."""
     return b"\n".join(line for line in data.split(b"\n")
-                      if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date',
-                                              b"#: ")))
+                      if not line.startswith(_NOT_MESSAGES))
+
+
+# Header lines a tool writes of itself or of the moment (issue 38: Babel 2.19 on a fresh
+# machine made every catalogue "stale" by its version alone).
+_NOT_MESSAGES = (b'"POT-Creation-Date', b'"PO-Revision-Date', b'"Generated-By', b"#: ")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,8 +10,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.core.i18n import LANGUAGES, babel_locale, translator
-from bot.core.i18n.catalogues import po_path
-from bot.core.i18n.extract import LANGUAGE_LOCALES, collect, update
+from bot.core.i18n.catalogues import po_path, pot_path
+from bot.core.i18n.extract import LANGUAGE_LOCALES, collect, is_stale, update
 
 FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 TEMPLATES = collect()
@@ -57,6 +57,23 @@ def test_the_catalogues_are_in_step_with_the_code():
     stale = update(check=True)
     assert not stale, ("run `python -m bot.core.i18n.extract`, then translate what it adds: "
                        + ", ".join(stale))
+
+
+@pytest.mark.parametrize("domain", sorted(TEMPLATES))
+def test_a_catalogue_written_by_another_babel_is_not_stale(domain, tmp_path):
+    # issue 38: a fresh machine's newer Babel writes "Generated-By: Babel 2.19.0" where the
+    # kept files say 2.18.0; that header line says nothing about the messages
+    kept = tmp_path / "kept.pot"
+    kept.write_bytes(re.sub(rb"Generated-By: Babel [0-9.]+", b"Generated-By: Babel 0.1",
+                            pot_path(domain).read_bytes()))
+    assert b"Babel 0.1" in kept.read_bytes()
+    assert not is_stale(kept, TEMPLATES[domain], omit_locations=False)
+
+
+def test_a_changed_message_is_stale(tmp_path):
+    kept = tmp_path / "kept.pot"
+    kept.write_bytes(pot_path("maalbot").read_bytes().replace(b'msgid "', b'msgid "x', 1))
+    assert is_stale(kept, TEMPLATES["maalbot"], omit_locations=False)
 
 
 def test_plural_forms_follow_each_language():
