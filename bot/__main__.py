@@ -61,6 +61,8 @@ def _parser(tr: Tr) -> argparse.ArgumentParser:
     console.add_argument("--json", action="store_true",
                          help=tr("print one JSON object per reply"))
     console.add_argument("--chat", default="console", help=tr("which chat's session to use"))
+    console.add_argument("--no-web", action="store_true",
+                         help=tr("no scorepad or scoreboard pages on 127.0.0.1"))
     console.add_argument("--files", default=None,
                          help=tr("folder for charts and exports (default {folder})",
                                  folder=str(default_files())))
@@ -95,13 +97,49 @@ async def _console(settings: Settings, args: argparse.Namespace) -> int:
 
     if settings.log_level != "DEBUG":  # the console's replies are on stdout; keep stderr quiet
         logging.getLogger("bot.core.service").setLevel(logging.WARNING)
+        logging.getLogger("bot.web").setLevel(logging.WARNING)
     url = f"sqlite:///{args.db}" if args.db else settings.database_url
     store = await _store(url)
+    service = Service(store)
+    server = None
     try:
-        return await run_console(Service(store), args.user, args.json, chat=args.chat,
+        # a person's console has its pages; --json (scripts, tests) only when WEB_PORT asks
+        if not args.no_web and (not args.json or settings.web_port):
+            server = await _console_pages(settings, args, service)
+        return await run_console(service, args.user, args.json, chat=args.chat,
                                  files=Path(args.files) if args.files else default_files())
     finally:
+        if server is not None:
+            await server.stop()
         await store.close()
+
+
+async def _console_pages(settings: Settings, args: argparse.Namespace,
+                         service: Any) -> Any:
+    """The console's web pages on 127.0.0.1 (WEB_PORT, else a free port), and their links
+    for the console's table: stdout for a person, stderr beside --json's replies."""
+    from bot.console import ConsoleFace, console_actor, page_links
+    from bot.web.faces import platform_of
+    from bot.web.server import WebServer
+
+    port = settings.web_port or 0
+    base = settings.web_url or f"http://127.0.0.1:{port}"
+    tr = cli_tr()
+    face = ConsoleFace(sys.stdout, args.json, console_actor(args.user))
+    server = WebServer(service, base_url=base, secret=service.secret, host="127.0.0.1",
+                       port=port, faces={platform_of(args.chat): face},
+                       local=(args.chat, console_actor(args.user)))
+    try:
+        await server.start()
+    except OSError as error:  # the port is taken: the console works without its pages
+        print(tr("No web pages: {why}", why=str(error)), file=sys.stderr)
+        return None
+    links = await page_links(service, args.chat, args.user)
+    if links is not None:
+        out = sys.stderr if args.json else sys.stdout
+        print(tr("Scorepad: {link}", link=links[0]), file=out)
+        print(tr("Scoreboard: {link}", link=links[1]), file=out)
+    return server
 
 
 async def _migrate(settings: Settings) -> int:

@@ -21,8 +21,12 @@ from typing import TextIO
 from bot.core.command import Actor, Command, Reply
 from bot.core.errors import UserError
 from bot.core.grammar import parse_command_text
+from bot.core.handlers import pages as pages_of_call
+from bot.core.handlers.call import Call
 from bot.core.i18n import _, translator
+from bot.core.pages import BOARD, WebSide
 from bot.core.service import Service
+from bot.core.views import read_view
 from bot.failures import environment_language
 
 _AS_SOMEONE = re.compile(r"^([^\s:/]{1,64}):\s*(/.*)$", re.DOTALL)
@@ -135,6 +139,44 @@ def _read_line(stdin: TextIO) -> str | None:
         return "\x00not-utf8"
 
 
+class ConsoleFace:
+    """The console as the web side sees it: a pad's hand is printed as a typed one's reply
+    would be, and the console's one person is its admin."""
+
+    def __init__(self, stdout: TextIO, as_json: bool, user: Actor) -> None:
+        self.stdout, self.as_json, self.user = stdout, as_json, user
+
+    async def post(self, chat: str, reply: Reply) -> None:
+        _write(self.stdout, reply, None, self.as_json)
+
+    async def is_admin(self, chat: str, actor: Actor) -> bool:
+        return actor.id == self.user.id
+
+
+def console_actor(user: str) -> Actor:
+    """The console's own person (--user): its admin."""
+    return Actor(id=f"console:{user.lower()}", name=user, is_admin=True, by_name=True)
+
+
+async def page_links(service: Service, chat: str, user: str) -> tuple[str, str] | None:
+    """The console table's scorepad and scoreboard addresses."""
+    web = service.web
+    if web is None:
+        return None
+    # new links each time: the console's secret is new each run, so last run's open nothing
+    me = console_actor(user)
+    pad = await service.handle(Command(chat, me, "scorepad", {"": "new"}))
+    await service.handle(Command(chat, me, "scoreboard", {"": "new"}))
+
+    async def board_token(call: Call) -> str | None:
+        return pages_of_call.token(call, BOARD)
+
+    board = await read_view(service, chat, None, board_token)
+    if not pad.ok or pad.pad is None or board is None:
+        return None
+    return web.pad_url(pad.pad), web.board_url(board)
+
+
 async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO = sys.stdin,
                       stdout: TextIO = sys.stdout, chat: str = CONSOLE_CHAT,
                       files: Path = Path(".")) -> int:
@@ -175,7 +217,7 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
                 path = save_file(reply, files)
             except OSError as error:
                 path, reply = None, _not_written(reply, files, error)
-            _write(stdout, reply, path, as_json)
+            _write(stdout, reply, path, as_json, pad_link(service.web, chat, reply))
 
 
 async def _progress(stdout: TextIO, as_json: bool, line: str) -> None:
@@ -193,14 +235,25 @@ def _not_written(reply: Reply, files: Path, error: OSError) -> Reply:
                           why=str(error.strerror)), reply.language)
 
 
-def _write(stdout: TextIO, reply: Reply, path: Path | None, as_json: bool) -> None:
+def pad_link(web: WebSide | None, chat: str, reply: Reply) -> str | None:
+    """The scorepad's address where a reply offers it (/newgame, /scorepad)."""
+    if web is None or reply.pad is None or not web.opens_pad(chat):
+        return None
+    return web.pad_url(reply.pad)
+
+
+def _write(stdout: TextIO, reply: Reply, path: Path | None, as_json: bool,
+           pad: str | None = None) -> None:
     if as_json:
         data = reply.to_json()
         if path is not None:
             data["file"] = str(path)
+        if pad is not None:
+            data["pad"] = pad
         stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
         tr = translator(reply.language)
         saved = "\n" + tr("File: {path}", path=str(path)) if path is not None else ""
-        stdout.write(render_plain(reply) + saved + "\n\n")
+        opened = "\n" + tr("Scorepad: {link}", link=pad) if pad is not None else ""
+        stdout.write(render_plain(reply) + saved + opened + "\n\n")
     stdout.flush()

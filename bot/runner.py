@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from typing import Protocol
+from typing import Any, Protocol
 
 from aiohttp import web
 
 from bot.core.i18n import _
 from bot.core.service import Service
-from bot.failures import PLATFORM, Failure, database_failure
+from bot.failures import BAD_SETTING, PLATFORM, Failure, database_failure
 from bot.settings import Settings
 from bot.storage import SqlStore, open_store
 from bot.storage.health import engine_health
@@ -53,6 +53,7 @@ def build_adapters(settings: Settings, service: Service) -> list[Adapter]:
             webhook_secret=settings.telegram_webhook_secret,
             poll_timeout=settings.telegram_poll_timeout,
             rate_limiter=ChatRateLimiter(group_max_rate=settings.telegram_group_rate),
+            miniapp=settings.telegram_miniapp if settings.web_port else None,
         ))
     if settings.discord_token:
         from bot.discord_adapter import DiscordAdapter
@@ -81,6 +82,26 @@ async def serve_health(store: SqlStore, port: int) -> web.AppRunner:
     return runner
 
 
+def build_web(settings: Settings, service: Service, adapters: list[Adapter]) -> Any:
+    """The web server of the scorepad and the scoreboard, when WEB_PORT is set."""
+    if not settings.web_port:
+        return None
+    from bot.web.server import WebServer
+
+    if settings.telegram_miniapp and not settings.web_url:
+        raise Failure(BAD_SETTING, _("TELEGRAM_MINIAPP needs WEB_URL: the https address "
+                                     "the Mini App is registered at, without /pad."))
+    faces = {type(a).__name__.removesuffix("Adapter").lower(): a for a in adapters}
+    base = settings.web_url or f"http://127.0.0.1:{settings.web_port}"
+    if not settings.web_url:
+        log.warning("web: WEB_URL is not set; links say %s, which only this machine opens",
+                    base)
+    telegram = settings.telegram_token if settings.telegram_miniapp else None
+    return WebServer(service, base_url=base, secret=service.secret, host=settings.web_host,
+                     port=settings.web_port, faces=faces,  # type: ignore[arg-type]
+                     telegram_token=telegram)
+
+
 async def run(settings: Settings) -> int:
     try:
         store = await open_store(settings.database_url)
@@ -88,6 +109,7 @@ async def run(settings: Settings) -> int:
         raise database_failure(settings.database_url, error) from error
     service = Service(store, secret=settings.button_key())
     adapters = build_adapters(settings, service)
+    pages = build_web(settings, service, adapters)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -99,6 +121,15 @@ async def run(settings: Settings) -> int:
     try:
         if settings.health_port:
             health = await serve_health(store, settings.health_port)
+        if pages is not None:
+            try:
+                await pages.start()
+            except OSError as error:
+                pages = None
+                raise Failure(BAD_SETTING, _("The web pages can't listen on WEB_PORT={port} "
+                                             "({error}): choose a free port.",
+                                             port=settings.web_port,
+                                             error=str(error)[:120])) from error
         for adapter in adapters:
             try:
                 await adapter.start()
@@ -115,6 +146,8 @@ async def run(settings: Settings) -> int:
                 await adapter.stop()
             except Exception:
                 log.exception("an adapter failed to stop cleanly")
+        if pages is not None:
+            await pages.stop()
         pruning.cancel()
         await asyncio.gather(pruning, return_exceptions=True)
         if health is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 from pydantic import ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -21,6 +22,13 @@ class Settings(BaseSettings):
     log_format: str = "plain"  # or "json": one object a line, with chat and command ids
     health_port: int | None = None  # serve GET /health on this port while running
     button_secret: str | None = None  # seals button data; derived from the tokens if unset
+    # The web pages (the scorepad, the scoreboard): WEB_PORT is where the bot's web server
+    # listens (on WEB_HOST), WEB_URL the public https address its links use (a reverse proxy
+    # in front of WEB_PORT); TELEGRAM_MINIAPP the Mini App's short name (BotFather's /newapp)
+    web_port: int | None = None
+    web_host: str = "0.0.0.0"
+    web_url: str | None = None
+    telegram_miniapp: str | None = None
 
     # Telegram: polling by default; a webhook when TELEGRAM_WEBHOOK_URL is set (several
     # processes behind a load balancer). TELEGRAM_API_URL points at another Bot API server.
@@ -44,7 +52,7 @@ class Settings(BaseSettings):
     @field_validator("discord_token", "telegram_token", "telegram_webhook_url", "button_secret",
                      "telegram_webhook_secret", "discord_api_url", "discord_gateway_url",
                      "discord_shard_ids", "discord_test_guild", "discord_shard_count",
-                     "health_port", mode="before")
+                     "health_port", "web_port", "web_url", "telegram_miniapp", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -63,6 +71,27 @@ class Settings(BaseSettings):
         if value.lower() not in ("plain", "json"):
             raise ValueError(_("LOG_FORMAT is plain or json"))
         return value.lower()
+
+    @field_validator("web_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip().rstrip("/")
+        local = value.startswith(("http://127.0.0.1", "http://localhost", "http://[::1]"))
+        if not (value.startswith("https://") or local) or " " in value:
+            raise ValueError(_("WEB_URL is the https address of the bot's pages, like "
+                               "https://maal.example.org (http only for 127.0.0.1)"))
+        return value
+
+    @field_validator("telegram_miniapp")
+    @classmethod
+    def _short_name(cls, value: str | None) -> str | None:
+        # BotFather's short names: 3 to 30 letters, digits and underscores
+        if value is not None and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", value.strip()):
+            raise ValueError(_("TELEGRAM_MINIAPP is the Mini App's short name from "
+                               "BotFather's /newapp: 3 to 30 letters, digits or _"))
+        return value.strip() if value is not None else None
 
     @field_validator("discord_shard_ids")
     @classmethod

@@ -77,6 +77,9 @@ class Reply:
     brief: str | None = None
     publish: int | None = None
     language: str = "en"  # what the text is in: a platform renders its own buttons in it
+    # The table's scorepad (its link's token, bot/core/pages.py): a face that opens it shows
+    # a button for it (Telegram: its Mini App; the console: the page's address)
+    pad: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         if not self.ok:

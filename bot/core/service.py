@@ -35,6 +35,7 @@ from bot.core.handlers.board_commands import board_reply
 from bot.core.handlers.call import LIMIT, NO_GAME, Call, Outcome
 from bot.core.handlers.flow_answers import Snapshot
 from bot.core.i18n import Msg, Text, _
+from bot.core.pages import WebSide
 from bot.core.session import (
     LIVE,
     OPEN,
@@ -76,8 +77,9 @@ class ChatMoved(Exception):
 class Service:
     def __init__(self, store: Store, board_rows: int = BOARD_ROWS,
                  table: CommandTable = TABLE, secret: bytes | None = None,
-                 command_seconds: float = COMMAND_SECONDS) -> None:
+                 command_seconds: float = COMMAND_SECONDS, web: WebSide | None = None) -> None:
         self.store = store
+        self.web = web  # the web pages it serves, if any (set once the server listens)
         self.command_seconds = command_seconds
         self.board_rows = board_rows
         self.table = table
@@ -164,7 +166,7 @@ class Service:
         command = replace(command, options=options)
         call = Call(tx, self.table, command, spec, session, game, settings,
                     permissions.roles_of(command.actor, session), self.board_rows, tr,
-                    self.store)
+                    self.store, self.web)
         waiting = session.pending if session is not None else None
         asked = session.hand_count + 1 if session is not None else 0  # the waiting hand's no
         outcome = await self._run(call)
@@ -363,7 +365,7 @@ class Service:
                 call = Call(tx, self.table, Command(chat, Actor("bot", "bot"), "board"),
                             self.table.core["board"], session, game, settings,
                             permissions.roles_of(Actor("bot", "bot"), session),
-                            self.board_rows, tr)
+                            self.board_rows, tr, web=self.web)
                 board = await board_reply(call, session, "")
                 board.language = tr.language  # its buttons, rendered by the platform
             ref = await edit(board, session.board_ref)
@@ -498,6 +500,7 @@ def live_board(reply: Reply) -> None:
     if reply.brief is None or reply.board.ended:
         return  # /endgame's standings are the answer; the live board is only closed
     reply.text, reply.table = reply.brief, None
+    reply.pad = None  # the scorepad's button is on the board
     if reply.question is not None and reply.question.ask in (Ask.ACTIONS, Ask.TYPE) \
             and not reply.question.prompt_now:
         reply.question = None  # the next hand, undo and "enter maal" live on the board
@@ -518,7 +521,7 @@ def starting(game: Game) -> str:
 # (/settle is no /setmaal, /standings no /settings, /pay no /players)
 MEANT = {
     "settle": "endgame", "settleup": "endgame", "settle_up": "endgame", "finish": "endgame",
-    "score": "board", "scores": "board", "scoreboard": "board", "standings": "board",
+    "score": "board", "scores": "board", "standings": "board",
     "total": "board", "totals": "board", "table": "board",
     "pay": "paid", "payment": "paid",
     "owe": "ledger", "owes": "ledger", "owed": "ledger", "debt": "ledger", "debts": "ledger",

@@ -234,6 +234,9 @@ class ChatSettings:
     # ended): {"session": id, "hand": no, "prompts": [message ids]}, so a late reply to one
     # is told what became of it. Never exported, and a moved chat starts without it.
     answered: dict[str, Any] | None = None
+    # The nonces of the table's web pages, kind -> nonce (bot/core/pages.py): the link is
+    # made from it with the bot's secret. Never exported: a file opens no page.
+    pages: dict[str, str] = field(default_factory=dict)
 
     @property
     def zone(self) -> ZoneInfo:
@@ -249,6 +252,8 @@ class ChatSettings:
             data["moved_to"] = self.moved_to
         if self.answered:
             data["answered"] = self.answered
+        if self.pages:
+            data["pages"] = self.pages
         return data
 
     @classmethod
@@ -259,7 +264,8 @@ class ChatSettings:
                    str(data.get("board") or LIVE),
                    {str(k): dict(v) for k, v in (data.get("links") or {}).items()},
                    str(data["moved_to"]) if data.get("moved_to") else None,
-                   dict(data["answered"]) if data.get("answered") else None)
+                   dict(data["answered"]) if data.get("answered") else None,
+                   {str(k): str(v) for k, v in (data.get("pages") or {}).items()})
 
 
 class ChatTransaction(Protocol):
@@ -286,6 +292,7 @@ class ChatTransaction(Protocol):
     async def restore(self, data: Mapping[str, Any] | bytes) -> int: ...
     async def settings(self) -> ChatSettings: ...
     async def save_settings(self, values: ChatSettings) -> None: ...
+    async def set_page(self, kind: str, digest: str | None) -> None: ...
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None: ...
     async def payments(self) -> list[PaymentRecord]: ...
     async def add_payment(self, payment: PaymentRecord) -> PaymentRecord: ...

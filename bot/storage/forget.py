@@ -38,6 +38,7 @@ from bot.storage.tables import (
     hands,
     inbox,
     origins,
+    pages,
     payments,
     rule_sets,
     seasons,
@@ -356,5 +357,5 @@ async def _delete_chat(conn: Any, key: str, done: ChatForgotten) -> None:
     for table, counter in ((payments, "payments"), (seasons, "seasons")):
         result = await conn.execute(delete(table).where(table.c.chat == key))
         setattr(done, counter, getattr(done, counter) + result.rowcount)
-    for table in (origins, chat_settings):
+    for table in (origins, chat_settings, pages):  # its pages' links open nothing now
         await conn.execute(delete(table).where(table.c.chat == key))

@@ -366,6 +366,21 @@ async def _0017_summaries_checked(conn: AsyncConnection) -> None:
                             " SELECT coalesce(max(id), 0) FROM hands"))
 
 
+async def _0018_pages(conn: AsyncConnection) -> None:
+    # The web pages of a table (its scorepad, its scoreboard): the link is the key, and only
+    # its hash is kept, to find the table a link opens (bot/storage/pages.py)
+    meta = MetaData()
+    Table(
+        "pages", meta,
+        Column("digest", Text, primary_key=True),  # sha256 of the link's token, hex
+        Column("chat", Text, nullable=False),
+        Column("kind", Text, nullable=False),  # pad or board
+        Column("created_at", DateTime(timezone=True), nullable=False),
+        Index("pages_by_chat", "chat", "kind"),
+    )
+    await conn.run_sync(meta.create_all)
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
@@ -381,6 +396,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (15, "kept replies emptied after their platform's window", _0015_replies_pruned),
     (16, "rules kept once per change, summaries derived when shown", _0016_rules_once),
     (17, "summaries derived by a background pass, not at /hand", _0017_summaries_checked),
+    (18, "the web pages of a table, by their links' hashes", _0018_pages),
 ]
 
 

@@ -23,10 +23,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, or_, select, text, update
+from sqlalchemy import delete, insert, or_, select, text, update
 
 from bot.core.session import OPEN, ChatSettings, WaitingHand
-from bot.storage.tables import chat_settings, inbox, origins, payments, seasons, sessions
+from bot.storage.tables import (
+    chat_settings,
+    inbox,
+    origins,
+    pages,
+    payments,
+    seasons,
+    sessions,
+)
 
 MOVED_BY = "moved"  # who ended a game or season a move left with two open (never an actor)
 CHAT_TABLES = (sessions, payments, seasons, origins, chat_settings)
@@ -129,14 +137,21 @@ async def _move_key(conn: Any, old: str, new: str, moved: Moved) -> None:
     moved.payments += result.rowcount
     await conn.execute(update(origins).where(origins.c.chat == old).values(chat=new))
     # the settings: the new chat's own choices over the old chat's; the old key says where
-    merged = _merge(await read_settings(conn, old), await read_settings(conn, new))
+    before, after = await read_settings(conn, old), await read_settings(conn, new)
+    # the old chat's page links open the moved table, but for a page the new one has
+    for kind in before.pages:
+        if kind in after.pages:
+            await conn.execute(delete(pages).where(pages.c.chat == old, pages.c.kind == kind))
+    await conn.execute(update(pages).where(pages.c.chat == old).values(chat=new))
+    merged = _merge(before, after)
     await write_settings(conn, new, merged)
     await write_settings(conn, old, ChatSettings(moved_to=new))
 
 
 def _merge(old: ChatSettings, new: ChatSettings) -> ChatSettings:
     default = ChatSettings()
-    merged = ChatSettings(old.timezone, old.language, old.board, {**old.links, **new.links})
+    merged = ChatSettings(old.timezone, old.language, old.board, {**old.links, **new.links},
+                          pages={**old.pages, **new.pages})
     for name in ("timezone", "language", "board"):
         if getattr(new, name) != getattr(default, name):
             setattr(merged, name, getattr(new, name))

@@ -30,7 +30,7 @@ from bot.core.session import (
     Void,
     WaitingHand,
 )
-from bot.storage import forget, hot, rekey, rule_sets
+from bot.storage import forget, hot, pages, rekey, rule_sets
 from bot.storage.backup import (
     Part,
     export_parts,
@@ -177,6 +177,14 @@ class SqlStore:
         """Every record of the chat and its topics deleted (bot/storage/forget.py)."""
         done = await forget.forget_chat(self, chat)
         return Forgotten(games=done.games, payments=done.payments, seasons=done.seasons)
+
+    async def page(self, digest: str) -> tuple[str, str] | None:
+        """The table (chat) and kind of page a link opens, by the link's hash."""
+        return await pages.page_of(self.engine, digest)
+
+    async def versions(self, chats: list[str]) -> dict[str, pages.Version]:
+        """What each chat's live pages watch: it changes with every change they show."""
+        return await pages.versions(self.engine, chats)
 
     def problem(self, error: BaseException) -> Any:
         """What the host must mend, as a message, when `error` is the database's own
@@ -506,6 +514,11 @@ class SqlChatTransaction:
             update(chat_settings).where(chat_settings.c.chat == self.chat).values(data=data))
         if updated.rowcount == 0:
             await self.conn.execute(insert(chat_settings).values(chat=self.chat, data=data))
+
+    async def set_page(self, kind: str, digest: str | None) -> None:
+        """The chat's page of `kind` is opened by the link hashed `digest` (None: none)."""
+        self._writable()
+        await pages.set_page(self.conn, self.chat, kind, digest)
 
     async def payments(self) -> list[PaymentRecord]:
         """Every payment of the chat's ledger, undone ones too, oldest first."""

@@ -111,6 +111,14 @@ origins = table(
     column("created_at", DateTime(timezone=True)),
 )
 
+pages = table(
+    "pages",
+    column("digest", Text),
+    column("chat", Text),
+    column("kind", Text),
+    column("created_at", DateTime(timezone=True)),
+)
+
 chat_settings = table(
     "chat_settings",
     column("chat", Text),

@@ -59,7 +59,7 @@ from bot.telegram_adapter import keyboards as kb
 from bot.telegram_adapter import welcome
 from bot.telegram_adapter.intake import Intake, delivery
 from bot.telegram_adapter.outbox import Outbox
-from bot.telegram_adapter.places import Place, chat_key
+from bot.telegram_adapter.places import Place, chat_key, place_of
 from bot.telegram_adapter.ratelimit import ChatRateLimiter
 from bot.telegram_adapter.render import reply_chunks
 
@@ -110,8 +110,10 @@ class TelegramAdapter:
         webhook_secret: str | None = None,
         poll_timeout: int = 10,
         rate_limiter: BaseRateLimiter | None = None,
+        miniapp: str | None = None,
     ) -> None:
         self.service = service
+        self.miniapp = miniapp  # the scorepad's Mini App short name (BotFather's /newapp)
         self.webhook_url = webhook_url
         self.webhook_listen = webhook_listen
         self.webhook_port = webhook_port
@@ -427,11 +429,17 @@ class TelegramAdapter:
         return ref
 
     def _markup_for(self, place: Place, reply: Reply) -> InlineKeyboardMarkup | None:
-        """The reply's question as buttons, sealed for the table they are shown in."""
-        if reply.question is None or not reply.question.choices:
-            return None
-        token = seal(reply.question.token, place.key, self.service.secret)
-        return kb.markup_for(reply.question, token, translator(reply.language))
+        """The reply's question as buttons, sealed for the table they are shown in; and
+        the scorepad's button where the reply offers it (a game begun, the board)."""
+        tr = translator(reply.language)
+        markup = None
+        if reply.question is not None and reply.question.choices:
+            token = seal(reply.question.token, place.key, self.service.secret)
+            markup = kb.markup_for(reply.question, token, tr)
+        if reply.pad is not None and self.miniapp and self.app.bot.username:
+            markup = kb.with_pad(markup, kb.pad_link(self.app.bot.username, self.miniapp,
+                                                     reply.pad), tr)
+        return markup
 
     async def _prompt(self, place: Place, reply: Reply) -> None:
         """Ask for a typed answer in a message people reply to; the core remembers it."""
@@ -532,6 +540,22 @@ class TelegramAdapter:
 
     # --- people --------------------------------------------------------------------------
 
+    # --- the web side: a scorepad's hand, posted as if typed (bot/web/faces.py) ----------
+
+    async def post(self, chat: str, reply: Reply) -> None:
+        """What a hand sent from the scorepad answered, in its table's chat or topic, with
+        the live board brought up to date: as if it had been typed there."""
+        await self._deliver(place_of(chat), None, reply)
+
+    async def is_admin(self, chat: str, actor: Actor) -> bool:
+        platform, _, user = actor.id.partition(":")
+        if platform != "telegram" or not user.lstrip("-").isdigit():
+            return False
+        place = place_of(chat)
+        if place.chat_id > 0:  # a private chat: its one person
+            return place.chat_id == int(user)
+        return int(user) in await self._admins_of(place.chat_id)
+
     def _admin_check(self, message: Message, user: User) -> Callable[[], Awaitable[bool]]:
         """Asked by the core only when a permission can depend on it."""
         return lambda: self._is_admin(message, user)
@@ -569,15 +593,19 @@ class TelegramAdapter:
         if user.id == ANONYMOUS_ADMIN_ID and message.sender_chat is not None \
                 and message.sender_chat.id == chat.id:
             return True
-        cached = self._admins.get(chat.id)
+        return user.id in await self._admins_of(chat.id)
+
+    async def _admins_of(self, chat_id: int) -> set[int]:
+        cached = self._admins.get(chat_id)
         if cached is None or time.monotonic() - cached[0] > ADMIN_CACHE_SECONDS:
             try:
-                members = await self.outbox.retry(lambda: chat.get_administrators())
+                members = await self.outbox.retry(
+                    lambda: self.app.bot.get_chat_administrators(chat_id))
                 cached = (time.monotonic(), {m.user.id for m in members})
             except TelegramError:  # not there any more, upgraded: nobody is, for now
                 cached = (time.monotonic(), set())
-            self._admins[chat.id] = cached
-        return user.id in cached[1]
+            self._admins[chat_id] = cached
+        return cached[1]
 
     @staticmethod
     def _origin(message: Message) -> str:

@@ -42,3 +42,17 @@ def markup_for(question: Question, token: str, tr: Tr) -> InlineKeyboardMarkup:
         seats = [button(c.label, c.value) for c in question.choices]
         return InlineKeyboardMarkup([seats[i:i + 2] for i in range(0, len(seats), 2)])
     return InlineKeyboardMarkup([[button(c.label, c.value) for c in question.choices]])
+
+
+def pad_link(username: str, short_name: str, token: str) -> str:
+    """The scorepad as a Direct Link Mini App, opened in the group in compact mode (a group
+    can't carry web_app buttons: core.telegram.org/bots/webapps#direct-link-mini-apps)."""
+    return f"https://t.me/{username}/{short_name}?startapp={token}&mode=compact"
+
+
+def with_pad(markup: InlineKeyboardMarkup | None, link: str,
+             tr: Tr) -> InlineKeyboardMarkup:
+    """`markup` with a last row that opens the scorepad."""
+    rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
+    rows.append([InlineKeyboardButton(tr("📝 Scorepad"), url=link)])
+    return InlineKeyboardMarkup(rows)

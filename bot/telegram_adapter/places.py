@@ -18,6 +18,13 @@ def chat_key(chat_id: int, thread_id: int | None = None) -> str:
     return f"telegram:{chat_id}" if thread_id is None else f"telegram:{chat_id}:{thread_id}"
 
 
+def place_of(key: str) -> Place:
+    """The place a table's key names ("telegram:CHAT" or "telegram:CHAT:THREAD")."""
+    _platform, chat, *thread = key.split(":")
+    topic = int(thread[0]) if thread else None
+    return Place(int(chat), topic, forum=topic is not None)
+
+
 @dataclass(frozen=True)
 class Place:
     chat_id: int

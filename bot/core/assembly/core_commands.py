@@ -15,6 +15,7 @@ from bot.core.handlers import (
     help,
     ledger_commands,
     looking_back,
+    pages,
     season_commands,
     sessions,
 )
@@ -293,6 +294,28 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             (Option("", Kind.CHOICE, "me (the default) or chat (a chat admin: all of it)",
                     name="what", choices=("me", "chat")),),
             may=Rule.FORGET, needs=Needs.NOTHING, run=forget.forget, confirm=True),
+        CommandSpec(
+            "scoreboard", "the live scoreboard page",
+            "/scoreboard   /scoreboard new   /scoreboard off",
+            "A page that shows the game as the board does, with a chart of the running "
+            "totals, kept up to date as {hands} are recorded; with ?tv, large for a TV "
+            "across the room; a second view lists the finished games, the ledger and the "
+            "season. The link is its key: anyone who has it sees the scores. new gives it a "
+            "new link and off turns it off (a chat admin); the old link then opens nothing.",
+            (Option("", Kind.CHOICE, "new: a new link; off: no page (a chat admin)",
+                    name="action", choices=("new", "off")),),
+            may=Rule.ADMIN, free_view=True, needs=Needs.NOTHING, run=pages.scoreboard),
+        CommandSpec(
+            "scorepad", "a whole {hand} on one screen",
+            "/scorepad   /scorepad new",
+            "On Telegram, a button opens the scorepad (a Mini App) in the group: every "
+            "player's row, the winner, who has seen, each maal on a number pad, in a few "
+            "taps; it is sent as if typed here, with the same checks. Its button is also "
+            "under /newgame and the board. new gives it a new link (a chat admin): the old "
+            "one opens nothing. On Discord, /hand with no options is the same as one form.",
+            (Option("", Kind.CHOICE, "new: a new link (a chat admin)", name="action",
+                    choices=("new",)),),
+            may=Rule.ADMIN, free_view=True, needs=Needs.NOTHING, run=pages.scorepad),
         CommandSpec(
             "help", "this help", "/help [command]   /help rules",
             "", (Option("", Kind.TEXT, "a command, rules, words or a game", name="topic"),),

@@ -54,6 +54,10 @@ class Option:
     # CHOICE: what a word people type means when it is no choice as written (language:pt
     # and pt_br are pt-BR), or None
     reads: Callable[[str], str | None] | None = None
+    # TEXT: a number for each player, typed `alice=10 bob=2` (Marriage's maal, a round's
+    # points): a form shows a number box on every player's row (bot/core/pad.py); low and
+    # high, if given, bound each number there
+    each: bool = False
 
     def __post_init__(self) -> None:
         if not self.key and not self.name:
@@ -135,6 +139,13 @@ class CommandSpec:
     hidden: bool = False  # answered, but not in menus or the help list (/start)
     free_view: bool = False  # with no options it only shows: anyone may (/rules, /settings)
     read_only: bool = False  # never writes: its transaction waits for no writer
+    # On a whole-hand form (the scorepad, Discord's form): None, the command that records
+    # (records); True for a game's other result commands (Riichi's /tsumo, Call Break's /bid)
+    pad: bool | None = None
+
+    @property
+    def on_pad(self) -> bool:
+        return self.records if self.pad is None else self.pad
 
     def option(self, label: str) -> Option | None:
         for option in self.options:
@@ -177,4 +188,4 @@ def describe_kind(option: Option) -> dict[str, Any]:
     """An option as plain data (tests and tools that print the table)."""
     return {"key": option.key, "label": option.label, "kind": str(option.kind),
             "required": option.required, "low": option.low, "high": option.high,
-            "choices": list(option.choices)}
+            "choices": list(option.choices), "each": option.each}

@@ -8,6 +8,7 @@ from bot.core import flows
 from bot.core.board import board_view, render_table
 from bot.core.command import Reply
 from bot.core.games.base import Game
+from bot.core.handlers import pages
 from bot.core.handlers.call import Call, Outcome
 from bot.core.i18n import Msg, Tr
 from bot.core.i18n.words import count, numbered, placeholders
@@ -91,8 +92,11 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
     view.session = session.id
     if game.money_at_end:  # paid on the final results, nothing hand by hand
         view.money, view.moneys = {}, {}
-    return Reply("\n".join(lines), table=table, board=view, question=question,
-                 brief=head or None, language=tr.language)
+    reply = Reply("\n".join(lines), table=table, board=view, question=question,
+                  brief=head or None, language=tr.language)
+    if not ended:
+        reply.pad = pages.pad_token(call)
+    return reply
 
 
 def dropped_line(tr: Tr, game: Game) -> str:

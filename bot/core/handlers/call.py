@@ -13,6 +13,7 @@ from bot.core.errors import UserError
 from bot.core.games.base import Game
 from bot.core.i18n import Msg, Tr, _, _n
 from bot.core.i18n.words import placeholders
+from bot.core.pages import WebSide
 from bot.core.permissions import Roles
 from bot.core.session import ChatSettings, ChatTransaction, SessionState, Store
 
@@ -70,6 +71,8 @@ class Call:
     # the whole store, for work after this chat's transaction, in transactions of its own
     # (/forget's across chats, a big /import's batches)
     store: Store | None = None
+    # the bot's web pages, if it serves any (/scoreboard, /scorepad, the pad's button)
+    web: WebSide | None = None
 
     @property
     def options(self) -> Mapping[str, str]:

@@ -13,6 +13,7 @@ from bot.core.errors import UserError
 from bot.core.examples import personal
 from bot.core.games.base import Game, PlayContext
 from bot.core.grammar import clip, split_list
+from bot.core.handlers import pages
 from bot.core.handlers.board_commands import (
     board_reply,
     dropped_line,
@@ -107,7 +108,9 @@ async def newgame(call: Call) -> Outcome:
         question = flows.seats(tr, state.id, typed)
         lines.append(tr("Seats typed by name: tap yours below, or /join {name}.",
                         name=typed[0].name))
-    return Outcome(Reply("\n".join(lines), menu=game.key, question=question), changed=True)
+    reply = Reply("\n".join(lines), menu=game.key, question=question)
+    reply.pad = await pages.ensure_pad(call)  # the whole hand on one screen, from now
+    return Outcome(reply, changed=True)
 
 
 async def join(call: Call) -> Outcome:

@@ -91,8 +91,10 @@ TRICKS_USAGE = "/tricks alice=5 bob=2 carol=3 dave=3   /tricks 5 2 3 3 (seat ord
 TRICKS_DETAILS = ("The tricks each player took; they add up to 13. The round is scored as "
                   "soon as every bid and every count of tricks is in.")
 ROUND_OPTIONS = (
-    Option("bids", Kind.TEXT, "each player's bid: alice=3 bob=4, or 3 4 2 3 in seat order"),
-    Option("tricks", Kind.TEXT, "tricks taken: alice=5 bob=2, or 5 2 3 3 in seat order"),
+    Option("bids", Kind.TEXT, "each player's bid: alice=3 bob=4, or 3 4 2 3 in seat order",
+           each=True, low=1, high=13),
+    Option("tricks", Kind.TEXT, "tricks taken: alice=5 bob=2, or 5 2 3 3 in seat order",
+           each=True, low=0, high=13),
 )
 GLOSSARY = (
     "Call Break words: call = bid, the tricks a player undertakes to take; trick (also "
@@ -157,13 +159,14 @@ class CallBreakGame(Game):
             CommandSpec("bid", "the bids (calls) before a round is played", BID_USAGE,
                         BID_DETAILS,
                         (Option("", Kind.TEXT, "alice=3 bob=4 ..., 3 4 2 3 in seat order, "
-                                "or your own bid", name="bids"),),
-                        may=Rule.PLAYER, play=self._bid),
+                                "or your own bid", name="bids", each=True, low=1, high=13),),
+                        may=Rule.PLAYER, play=self._bid, pad=True),
             CommandSpec("tricks", "the tricks taken: scores the waiting round", TRICKS_USAGE,
                         TRICKS_DETAILS,
                         (Option("", Kind.TEXT, "alice=5 bob=2 ..., 5 2 3 3 in seat order, "
-                                "or your own tricks", name="tricks"),),
-                        may=Rule.PLAYER, play=self._tricks),
+                                "or your own tricks", name="tricks", each=True, low=0,
+                                high=13),),
+                        may=Rule.PLAYER, play=self._tricks, pad=True),
         )
 
     def setup(self, options: Mapping[str, str], players: list[Player], named: bool,

@@ -29,7 +29,7 @@ from bot.core.games.marriage.scoring import (
     settle,
 )
 from bot.core.grammar import parse_pairs
-from bot.core.i18n import Msg, Num, Text, _, _n, join
+from bot.core.i18n import N_, Msg, Num, Text, _, _n, join
 from bot.core.permissions import Rule
 from bot.core.players import Roster
 
@@ -50,16 +50,18 @@ HAND_DETAILS = (
     "each must fit in the packs (rule packs: 3 packs deal to 7 players at most). /hand "
     "maal:7 alone reports your own maal for the waiting hand."
 )
+CARDS = N_("cards")  # the topic of the options that count maal from the cards
 HAND_OPTIONS = (
     Option("winner", Kind.PLAYER, "who finished the hand"),
     Option("seen", Kind.PLAYERS, "the players who have seen (the winner is)"),
-    Option("maal", Kind.TEXT, "name=number pairs, e.g. alice=10 bob=5 (a number alone: yours)"),
+    Option("maal", Kind.TEXT, "name=number pairs, e.g. alice=10 bob=5 (a number alone: yours)",
+           each=True),
     Option("dublee", Kind.BOOL, "the winner finished with dublees"),
     Option("foul", Kind.PLAYERS, "players who fouled"),
     Option("dublee_route", Kind.PLAYERS, "seen losers who went the dublee route"),
-    Option("tiplu", Kind.TEXT, "the tiplu card, e.g. 8H, to count maal from cards"),
-    Option("cards", Kind.TEXT, "cards per player: bob=8H 9H 7H carol=..."),
-    Option("tunnella", Kind.TEXT, "tunnellas shown at the deal: bob=7S"),
+    Option("tiplu", Kind.TEXT, "the tiplu card, e.g. 8H, to count maal from cards", topic=CARDS),
+    Option("cards", Kind.TEXT, "cards per player: bob=8H 9H 7H carol=...", topic=CARDS),
+    Option("tunnella", Kind.TEXT, "tunnellas shown at the deal: bob=7S", topic=CARDS),
 )
 MAAL_OPTIONS = (
     Option("", Kind.TEXT, "your maal (7) or name=number pairs (bob=5 carol=8)", name="value"),

@@ -242,23 +242,25 @@ class RiichiGame(Game):
                         "As /ron, without from:; with the tiles also haitei: (the last "
                         "tile), rinshan:, tenhou: or chiihou:. pao:NAME pays the whole "
                         "daisangen or daisuushii.", TSUMO_OPTIONS, may=Rule.PLAYER,
-                        play=self._result),
+                        play=self._result, pad=True),
             CommandSpec("riichi", "put a riichi stick down", "/riichi alice",
                         "The stick is on the table from now; the next winner takes them all. "
                         "A riichi needs the stick's 1,000 points unless rule riichi_below "
                         "allows it.",
                         (Option("", Kind.PLAYERS, "who declares riichi (you if empty)",
-                                name="player"),), may=Rule.PLAYER, play=self._declare),
+                                name="player"),), may=Rule.PLAYER, play=self._declare,
+                        pad=True),
             CommandSpec("draw", "a draw: exhaustive, nagashi mangan or abortive",
                         "/draw tenpai:alice carol   /draw tenpai:none nagashi:bob   "
                         "/draw abort:kyuushu", DRAW_DETAILS,
                         DRAW_OPTIONS,
-                        may=Rule.PLAYER, play=self._result),
+                        may=Rule.PLAYER, play=self._result, pad=True),
             CommandSpec("chombo", "a penalty", "/chombo bob",
                         "A reverse mangan: the offender pays as if each other player won a "
                         "mangan by tsumo. The hand is replayed.",
                         (Option("", Kind.PLAYER, "who pays the penalty", name="player",
-                                required=True),), may=Rule.PLAYER, play=self._result),
+                                required=True),), may=Rule.PLAYER, play=self._result,
+                        pad=True),
         )
 
     def edit_options(self) -> tuple[Option, ...]:

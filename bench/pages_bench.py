@@ -1,0 +1,139 @@
+"""The scoreboard under load (issue 36): many open pages of one table on one bot process, each
+told of a new hand; the process's memory; page loads a second.
+
+    python bench/pages_bench.py [--pages 500] [--hands 5] [--loads 2000]
+
+The bot is another process (`python -m bot console` with WEB_PORT, on a temporary SQLite
+file), so its memory is its own: this process opens the pages (Server-Sent Events, as a
+browser's EventSource does) and sends each hand through the scorepad's API, as a phone
+would. For every hand it prints how long the last of the pages took to be told (from the
+moment the hand was sent), and the p50; then the bot's RSS with the pages open beside its RSS
+with none (the baseline, same run); then page loads a second (the page, and its data) at 50
+at a time, beside the same for the static stylesheet (the baseline: what the server answers
+with no table behind it). Aims: every page told within 2 s with 500 open, RSS under 250 MB,
+100 page loads a second. Figures only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import aiohttp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.figures import percentile
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def next_event(response: aiohttp.ClientResponse) -> str:
+    """The data of the next "table" event of a feed."""
+    event, data = "", []
+    while True:
+        line = (await response.content.readline()).decode().rstrip("\r\n")
+        if not line:
+            if event == "table" and data:
+                return "\n".join(data)
+            event, data = "", []
+        elif line.startswith("event:"):
+            event = line.split(":", 1)[1].strip()
+        elif line.startswith("data:"):
+            data.append(line.split(":", 1)[1].lstrip())
+
+
+async def loads(http: aiohttp.ClientSession, url: str, total: int, at_once: int = 50) -> float:
+    """Answers a second to `total` GETs of `url`, `at_once` at a time."""
+    left = total
+
+    async def worker() -> None:
+        nonlocal left
+        while left > 0:
+            left -= 1
+            async with http.get(url) as response:
+                await response.read()
+                assert response.status == 200, response.status
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(at_once)))
+    return total / (time.perf_counter() - started)
+
+
+async def main(pages: int, hands: int, total_loads: int) -> None:
+    folder = Path(tempfile.mkdtemp())
+    port = 20000 + os.getpid() % 20000
+    env = {**os.environ, "WEB_PORT": str(port), "LOG_LEVEL": "WARNING"}
+    bot = subprocess.Popen([sys.executable, "-m", "bot", "console", "--db",
+                            str(folder / "bench.db")], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                           cwd=folder)
+    assert bot.stdin is not None and bot.stdout is not None
+    bot.stdin.write("/newgame marriage players:asha bikash chandra dipa\n")
+    bot.stdin.flush()
+    links: dict[str, str] = {}
+    while len(links) < 2:
+        line = bot.stdout.readline()
+        found = re.match(r"(Scorepad|Scoreboard): (\S+)", line)
+        if found:
+            links[found.group(1)] = found.group(2)
+    board, pad = links["Scoreboard"], links["Scorepad"]
+    table = pad.split("#t=")[1]
+    base = f"http://127.0.0.1:{port}"
+    await asyncio.sleep(0.5)
+    idle = rss_mb(bot.pid)
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector,
+                                     timeout=aiohttp.ClientTimeout(total=None)) as http:
+        feeds = [await http.get(board + "/events") for _ in range(pages)]
+        await asyncio.gather(*(next_event(f) for f in feeds))  # each page's first look
+        opened = rss_mb(bot.pid)
+        told: list[float] = []
+        for n in range(hands):
+            options = {"winner": "asha", "seen": "bikash", "maal": "asha=3 bikash=1"}
+            started = time.perf_counter()
+            waiting = [asyncio.ensure_future(next_event(f)) for f in feeds]
+            async with http.post(base + "/pad/api/send", json={
+                    "table": table, "command": "hand", "options": options,
+                    "submit": uuid.uuid4().hex}) as answer:
+                assert answer.status == 200, await answer.text()
+            await asyncio.gather(*waiting)
+            told.append(time.perf_counter() - started)
+            print(f"hand {n + 1}: all {pages} pages told in {told[-1] * 1000:.0f} ms")
+        peak = rss_mb(bot.pid)
+        for feed in feeds:
+            feed.close()
+        page_rate = await loads(http, board, total_loads)
+        data_rate = await loads(http, board + "/data", total_loads)
+        static_rate = await loads(http, base + "/static/board.css", total_loads)
+    bot.stdin.close()
+    bot.wait(20)
+    print(f"\n{pages} open pages: told of a hand in p50 {percentile(told, 50) * 1000:.0f} ms, "
+          f"the slowest {max(told) * 1000:.0f} ms (aim: under 2,000)")
+    print(f"bot RSS: {idle:.0f} MB with no page, {opened:.0f} MB with {pages} open, "
+          f"{peak:.0f} MB after {hands} hands (x{peak / idle:.2f} of none; aim: under 250)")
+    print(f"page loads: {page_rate:.0f}/s the page, {data_rate:.0f}/s its data, "
+          f"{static_rate:.0f}/s a static file (x{page_rate / static_rate:.2f} and "
+          f"x{data_rate / static_rate:.2f} of it; aim: 100/s)")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=500)
+    parser.add_argument("--hands", type=int, default=5)
+    parser.add_argument("--loads", type=int, default=2000)
+    args = parser.parse_args()
+    asyncio.run(main(args.pages, args.hands, args.loads))

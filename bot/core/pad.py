@@ -1,0 +1,112 @@
+"""The scorepad as data: a whole hand on one screen, described from the command table.
+
+A page (bot/web/static/pad.js) lays out what this says and sends back the options a person
+would type; it knows no rule and scores nothing. Each command of the game that records a
+result (`CommandSpec.on_pad`) is a form; each option a control, chosen by its kind:
+
+- a player (winner:) is a radio column, players (seen:) a checkbox column, and a number for
+  each player (maal:, an Option marked `each`) a number box column, all on one row per
+  seated player, in seat order: Marriage's whole hand reads across each player's row;
+- a yes/no is a switch, a choice a row of buttons, a whole number a number box, anything
+  else a line of text, under the rows;
+- options with a topic (Marriage's cards, Riichi's tiles) are folded under it.
+
+A game added later gets its pad from its declarations alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.commands.spec import CommandSpec, Kind, Option, spec_text
+from bot.core.games.base import Game
+from bot.core.handlers import pages
+from bot.core.handlers.board_commands import board_reply
+from bot.core.handlers.call import Call
+from bot.core.i18n import Tr
+from bot.core.session import OPEN
+
+# The control each kind of option is shown as; kinds a form can't give are left out
+CONTROLS = {Kind.PLAYER: "player", Kind.PLAYERS: "players", Kind.BOOL: "bool",
+            Kind.CHOICE: "choice", Kind.INT: "int", Kind.TEXT: "text"}
+ON_ROWS = ("player", "players", "each")  # a column on the players' rows
+
+
+def pad_commands(game: Game) -> list[CommandSpec]:
+    """The game's commands a form records with, its recording command first."""
+    specs = [s for s in game.commands if s.on_pad and s.play is not None and not s.hidden]
+    return sorted(specs, key=lambda s: not s.records)
+
+
+def control(option: Option, tr: Tr, game: Game) -> dict[str, Any] | None:
+    """One option as a control: what it is called (its word as /help shows it), what it
+    takes and its help in the reader's language."""
+    kind = "each" if option.each else CONTROLS.get(option.kind)
+    if kind is None:
+        return None
+    data: dict[str, Any] = {"key": option.key, "label": option.label, "control": kind,
+                            "help": spec_text(tr, option.help, game),
+                            "required": option.required}
+    if option.low is not None:
+        data["low"], data["high"] = option.low, option.high
+    if option.choices:
+        data["choices"] = list(option.choices)
+    if option.topic:
+        data["topic"] = tr.text(option.topic)
+    return data
+
+
+def form(spec: CommandSpec, tr: Tr, game: Game) -> dict[str, Any]:
+    """A command as a form: its name, what it does, and its controls in declared order."""
+    controls = [c for o in spec.options if (c := control(o, tr, game)) is not None]
+    return {"command": spec.name, "title": spec_text(tr, spec.summary, game),
+            "usage": spec.usage.split("   ")[0], "controls": controls}
+
+
+async def pad_view(call: Call) -> dict[str, Any]:
+    """The pad for the table of `call`: its game's forms, its players in seat order and the
+    standings as the board shows them, in the reader's language."""
+    tr, session, game = call.tr, call.session, call.game
+    data: dict[str, Any] = {"language": tr.language, "words": words(tr)}
+    if session is None or session.status != OPEN:
+        data["open"] = False
+        data["note"] = tr("No game is open at this table. Start one in the chat with "
+                          "/newgame.")
+        return data
+    assert session.id is not None
+    rules = game.rulebook.complete(session.rules)
+    board = await board_reply(call, session, "")
+    data.update({
+        "open": True,
+        "game": game.key,
+        "title": tr.text(game.title),
+        "hand_word": game.hand_word,
+        "players": [{"name": p.name, "playing": not p.sitting_out}
+                    for p in session.roster.players],
+        "status": board.text,
+        "board": board.table or "",
+        "standings": board.board.to_json() if board.board is not None else None,
+        "rules": " · ".join(f"{key} {tr.render(value)}"
+                            for key, value in game.brief_rules(rules,
+                                                               len(session.players))),
+        "forms": [form(spec.for_game(game), tr, game) for spec in pad_commands(game)],
+        "waiting": session.pending is not None,
+    })
+    if call.web is not None:
+        data["scoreboard"] = pages.token(call, "board") is not None
+    return data
+
+
+def words(tr: Tr) -> dict[str, str]:
+    """The pad's own words, in the reader's language."""
+    return {
+        "send": tr("Send"),
+        "sending": tr("Sending…"),
+        "sent": tr("Recorded."),
+        "clear": tr("Clear"),
+        "more": tr("More"),
+        "player": tr("Player"),
+        "standings": tr("Standings"),
+        "retry": tr("Not sent: the connection dropped. Tap Send again; it is recorded once."),
+        "closed": tr("Open the scorepad again from the group's button."),
+    }

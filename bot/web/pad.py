@@ -1,0 +1,207 @@
+"""The scorepad's routes: the page, what it shows (`state`) and what it sends (`send`).
+
+Who taps is the person Telegram's init data names (checked, bot/web/initdata.py), never
+the page; in the console, its one person. The table is the one the link's token names (the
+`startapp` of the group's button, inside the signed init data). A hand sent is the command
+a person types, with the same checks and permissions, in their language; once recorded, the
+bot posts the same answer and board to the group. The page's `submit` id makes its origin:
+a retry or a double tap is recorded once.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+
+from bot.core import i18n, pages
+from bot.core.command import Actor, Command, Reply
+from bot.core.i18n import Msg, _
+from bot.core.pad import pad_commands, pad_view
+from bot.core.views import read_view
+from bot.web import initdata
+from bot.web.faces import platform_of
+
+log = logging.getLogger(__name__)
+
+SUBMIT = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+MAX_OPTIONS, MAX_VALUE = 24, 2000
+
+NOT_OPENED = _("Open the scorepad from the Scorepad button in the group.")
+NOT_TELEGRAM = _("This scorepad didn't come from Telegram, or was opened too long ago: "
+                 "close it and open it again from the group's Scorepad button.")
+ANOTHER_TABLE = _("This scorepad was opened for another table: open it again from this "
+                  "group's Scorepad button.")
+GONE = _("This scorepad link opens nothing: it was replaced. Use the newest Scorepad button "
+         "in the group.")
+NOT_A_PAD_COMMAND = _("The scorepad sends results only.")
+
+
+@dataclass(frozen=True)
+class Person:
+    chat: str
+    actor: Actor
+    locale: str | None
+    token: str
+
+
+class Refusal(web.HTTPException):
+    """A request that records nothing: its status and a sentence in the person's language."""
+
+    def __init__(self, status: int, text: str) -> None:
+        self.status_code = status
+        super().__init__(text=_json({"ok": False, "error": text}),
+                         content_type="application/json")
+
+
+def _json(data: Mapping[str, Any]) -> str:
+    import json
+
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _said(message: Msg, locale: str | None) -> str:
+    return i18n.translator(i18n.choose(None, locale)).render(message)
+
+
+def _hinted_locale(raw: str, request: web.Request) -> str | None:
+    """The person's language for a refusal, before their init data is trusted: what it
+    says, else what the browser asks for. It only picks the words of the refusal."""
+    import json
+    from urllib.parse import parse_qsl
+
+    try:
+        user = json.loads(dict(parse_qsl(raw)).get("user", "{}"))
+        if isinstance(user, dict) and user.get("language_code"):
+            return str(user["language_code"])
+    except ValueError:
+        pass
+    header = request.headers.get("Accept-Language", "")
+    return header.split(",")[0].split(";")[0].strip() or None
+
+
+async def person(request: web.Request, body: Mapping[str, Any]) -> Person:
+    """Who is tapping, at which table; refused with 401 (unproven), 403 (another table's)
+    or 404 (a link that opens nothing)."""
+    server = server_of(request)
+    raw = body.get("init_data")
+    asked = body.get("table")
+    if isinstance(raw, str) and raw:
+        locale = _hinted_locale(raw, request)
+        if not server.telegram_token:
+            raise Refusal(401, _said(NOT_TELEGRAM, locale))
+        try:
+            data = initdata.check(raw, server.telegram_token)
+        except initdata.Refused as refused:
+            log.info("web: init data refused: %s", refused.reason)
+            raise Refusal(401, _said(NOT_TELEGRAM, locale)) from refused
+        user = data.user
+        actor = Actor(f"telegram:{user.id}", user.full_name or str(user.id),
+                      handles=(user.username,) if user.username else ())
+        token, platform, locale = data.start_param or "", "telegram", user.language_code
+    elif server.local is not None and isinstance(asked, str):
+        local_chat, actor = server.local
+        token, locale, platform = asked, None, platform_of(local_chat)
+    else:
+        raise Refusal(401, _said(NOT_OPENED, _hinted_locale("", request)))
+    if isinstance(asked, str) and asked and asked != token:
+        raise Refusal(403, _said(ANOTHER_TABLE, locale))
+    found = await server.service.store.page(pages.digest_of(token)) \
+        if pages.looks_like_token(token) else None
+    if found is None or found[1] != pages.PAD:
+        raise Refusal(404, _said(GONE, locale))
+    chat = found[0]
+    if platform_of(chat) != platform:
+        raise Refusal(403, _said(ANOTHER_TABLE, locale))
+    return Person(chat, actor, locale, token)
+
+
+async def body_of(request: web.Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise Refusal(400, "JSON object expected")
+    return body
+
+
+async def page_(request: web.Request) -> web.StreamResponse:
+    from bot.web.server import page
+
+    return page("pad.html")
+
+
+async def state(request: web.Request) -> web.Response:
+    server = server_of(request)
+    who = await person(request, await body_of(request))
+    view = await read_view(server.service, who.chat, who.locale, pad_view, who.actor)
+    view["table"] = who.token
+    view["you"] = who.actor.name
+    return web.json_response(view, dumps=_json)
+
+
+def _options(raw: object) -> dict[str, str]:
+    if not isinstance(raw, dict) or len(raw) > MAX_OPTIONS:
+        raise Refusal(400, "options: an object of text")
+    options = {}
+    for key, value in raw.items():
+        if not isinstance(key, str) or not isinstance(value, str) or len(value) > MAX_VALUE:
+            raise Refusal(400, "options: an object of text")
+        if value.strip():
+            options[key] = value.strip()
+    return options
+
+
+def pad_command_names(server: Any) -> frozenset[str]:
+    return frozenset(spec.name for game in server.service.table.games.values()
+                     for spec in pad_commands(game))
+
+
+async def send(request: web.Request) -> web.Response:
+    server = server_of(request)
+    body = await body_of(request)
+    who = await person(request, body)
+    name, submit = body.get("command"), body.get("submit")
+    if not isinstance(name, str) or name not in pad_command_names(server):
+        raise Refusal(400, _said(NOT_A_PAD_COMMAND, who.locale))
+    if not isinstance(submit, str) or not SUBMIT.match(submit):
+        raise Refusal(400, "submit: 8 to 64 letters, digits, - or _")
+    platform = platform_of(who.chat)
+    face = server.faces.get(platform)
+    command = Command(chat=who.chat, actor=who.actor, name=name,
+                      options=_options(body.get("options")),
+                      origin_id=f"pad:{who.actor.id}:{submit}", buttons=platform == "telegram",
+                      locale=who.locale)
+
+    async def admin() -> bool:
+        return face is not None and await face.is_admin(who.chat, who.actor)
+
+    reply: Reply = await server.service.handle(command, admin)
+    if reply.ok and not reply.duplicate:
+        server.watcher.poke()
+        if face is not None:
+            try:
+                await face.post(who.chat, reply)
+            except Exception:  # recorded all the same: the group's board catches up
+                log.exception("web: a pad's answer was not posted to %s", who.chat)
+    answer = {"ok": reply.ok, "duplicate": reply.duplicate,
+              ("text" if reply.ok else "error"): reply.text}
+    return web.json_response(answer, status=200 if reply.ok else 422, dumps=_json)
+
+
+def routes(app: web.Application) -> None:
+    app.router.add_get("/pad", page_)
+    app.router.add_post("/pad/api/state", state)
+    app.router.add_post("/pad/api/send", send)
+
+
+def server_of(request: web.Request) -> Any:
+    """The WebServer this request came to (bot/web/server.py)."""
+    from bot.web.server import SERVER
+
+    return request.app[SERVER]

@@ -1,0 +1,159 @@
+"""The scoreboard's routes: the page (`/s/TOKEN`, `?tv` for a TV), its data, and its live
+feed of Server-Sent Events.
+
+A link that opens nothing (made up, replaced, turned off, its chat forgotten) answers 404
+and says nothing of what was there. The feed sends the whole table as one event whenever it
+changes (bot/web/watch.py); the event's id is a hash of the table's version, so a page that
+reconnects (EventSource sends Last-Event-ID) is sent nothing it has already. Every open page
+of a table shares one build of its data per version and language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+from collections import OrderedDict
+from typing import Any
+
+from aiohttp import web
+from aiohttp_sse import sse_response
+
+from bot.core import pages
+from bot.core.scoreboard import scoreboard_view
+from bot.core.views import read_view
+from bot.web.security import secure
+
+log = logging.getLogger(__name__)
+
+PING_SECONDS = 15  # a comment line this often keeps proxies from closing the feed
+RETRY_MS = 1000  # how soon a browser reconnects after the feed drops
+BUILDS_KEPT = 256  # (table, version, language) builds kept for the pages that share them
+
+
+class Builds:
+    """The JSON of a table's page per (chat, version, language): built once, sent to every
+    page that shows it."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple[object, ...], str] = OrderedDict()
+        self._building: dict[tuple[object, ...], asyncio.Task[str]] = {}
+
+    async def get(self, server: Any, chat: str, version: object, locale: str | None) -> str:
+        key = (chat, version, locale)
+        found = self._kept.get(key)
+        if found is not None and version is not None:
+            self._kept.move_to_end(key)
+            return found
+        task = self._building.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._build(server, chat, locale))
+            self._building[key] = task
+        try:
+            built = await asyncio.shield(task)
+        finally:
+            self._building.pop(key, None)
+        if version is not None:
+            self._kept[key] = built
+            while len(self._kept) > BUILDS_KEPT:
+                self._kept.popitem(last=False)
+        return built
+
+    async def opens(self, server: Any, digest: str, version: object) -> bool:
+        """Whether the link hashed `digest` still opens its page at this version of its
+        table (a page's link turned off or replaced changes the version)."""
+        key = ("link", digest, version)
+        found = self._kept.get(key)
+        if found is None:
+            found = "1" if await server.service.store.page(digest) is not None else ""
+            self._kept[key] = found
+        return found == "1"
+
+    @staticmethod
+    async def _build(server: Any, chat: str, locale: str | None) -> str:
+        view = await read_view(server.service, chat, locale, scoreboard_view)
+        return json.dumps(view, ensure_ascii=False)
+
+
+def locale_of(request: web.Request) -> str | None:
+    """The reader's language, for a table that has not chosen one."""
+    header = request.headers.get("Accept-Language", "")
+    return header.split(",")[0].split(";")[0].strip() or None
+
+
+async def table_of(request: web.Request) -> str:
+    """The chat whose scoreboard the link opens; 404 for any other link."""
+    token = request.match_info["token"]
+    if not pages.looks_like_token(token):
+        raise web.HTTPNotFound()
+    found = await server_of(request).service.store.page(pages.digest_of(token))
+    if found is None or found[1] != pages.BOARD:
+        raise web.HTTPNotFound()
+    return found[0]
+
+
+async def page_(request: web.Request) -> web.StreamResponse:
+    from bot.web.server import page
+
+    await table_of(request)
+    return page("board.html")
+
+
+async def data(request: web.Request) -> web.Response:
+    server = server_of(request)
+    chat = await table_of(request)
+    built = await server.builds.get(server, chat, None, locale_of(request))
+    return web.Response(text=built, content_type="application/json", charset="utf-8")
+
+
+def event_id(version: object) -> str:
+    return hashlib.sha256(repr(version).encode()).hexdigest()[:16]
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    """The table, whenever it changes, until the page goes or its link stops opening it."""
+    server = server_of(request)
+    chat = await table_of(request)
+    digest = pages.digest_of(request.match_info["token"])
+    locale = locale_of(request)
+    watch = server.watcher.watch(chat)
+    try:
+        headers: dict[str, str] = {}
+        secure(headers, request.path)  # sent as the feed starts, before any middleware could
+        async with sse_response(request, ping_interval=PING_SECONDS,
+                                headers=headers) as feed:
+            sent = feed.last_event_id
+            if watch.version is None:  # the first page of this table here: read it now
+                await server.watcher.check()
+            while feed.is_connected():
+                version = watch.version
+                watch.changed.clear()
+                if version is not None and event_id(version) != sent:
+                    if not await server.builds.opens(server, digest, version):
+                        await feed.send("{}", event="gone")
+                        break
+                    built = await server.builds.get(server, chat, version, locale)
+                    sent = event_id(version)
+                    await feed.send(built, id=sent, event="table", retry=RETRY_MS)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(watch.changed.wait(), PING_SECONDS)
+            return feed
+    except ConnectionResetError:  # the page went while we wrote to it
+        return web.Response()
+    finally:
+        server.watcher.unwatch(watch)
+
+
+def routes(app: web.Application) -> None:
+    app.router.add_get("/s/{token}", page_)
+    app.router.add_get("/s/{token}/data", data)
+    app.router.add_get("/s/{token}/events", events)
+
+
+def server_of(request: web.Request) -> Any:
+    """The WebServer this request came to (bot/web/server.py)."""
+    from bot.web.server import SERVER
+
+    return request.app[SERVER]

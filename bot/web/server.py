@@ -1,0 +1,113 @@
+"""The bot's web server: one aiohttp app in the bot's process, serving the scorepad
+(bot/web/pad.py) and the scoreboard (bot/web/scoreboard.py) on WEB_PORT, its links made
+with WEB_URL.
+
+Every answer carries the headers of bot/web/security.py.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from bot.core.command import Actor
+from bot.core.pages import WebSide
+from bot.core.service import Service
+from bot.web import pad, scoreboard
+from bot.web.faces import Face, platform_of
+from bot.web.security import secure
+from bot.web.watch import Watcher
+
+log = logging.getLogger(__name__)
+
+STATIC = resources.files("bot.web") / "static"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+SERVER: web.AppKey[WebServer] = web.AppKey("server")
+
+
+@web.middleware
+async def headers(request: web.Request, handler: Handler) -> web.StreamResponse:
+    try:
+        response = await handler(request)
+    except web.HTTPException as error:  # a 404 says no more than a page does
+        secure(error.headers, request.path)
+        raise
+    secure(response.headers, request.path)
+    return response
+
+
+async def static(request: web.Request) -> web.StreamResponse:
+    """The pages' scripts and styles, from the package (no CDN)."""
+    name = request.match_info["name"]
+    types = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}
+    kind = next((t for suffix, t in types.items() if name.endswith(suffix)), None)
+    if kind is None or "/" in name or name.startswith("."):
+        raise web.HTTPNotFound()
+    file = STATIC / name
+    if not file.is_file():
+        raise web.HTTPNotFound()
+    return web.Response(body=file.read_bytes(), content_type=kind, charset="utf-8",
+                        headers={"Cache-Control": "public, max-age=300"})
+
+
+def page(name: str) -> web.Response:
+    return web.Response(body=(STATIC / name).read_bytes(), content_type="text/html",
+                        charset="utf-8")
+
+
+class WebServer:
+    """The app and its listener. `faces`: each chat platform by its name (telegram,
+    console); `telegram_token`: checks a Mini App's init data; `local`: the console's chat
+    and person, who may use that chat's pad with the link alone (the console listens on
+    127.0.0.1 only)."""
+
+    def __init__(self, service: Service, *, base_url: str, secret: bytes,
+                 host: str = "127.0.0.1", port: int = 8080,
+                 faces: dict[str, Face] | None = None, telegram_token: str | None = None,
+                 local: tuple[str, Actor] | None = None) -> None:
+        self.service = service
+        self.host, self.port = host, port
+        self.faces: dict[str, Face] = dict(faces or {})
+        self.telegram_token = telegram_token
+        self.local = local
+        pad_platforms = frozenset({*(["telegram"] if telegram_token else []),
+                                   *([platform_of(local[0])] if local else [])})
+        self.web = WebSide(base_url.rstrip("/"), secret, pad_platforms)
+        self.watcher = Watcher(service.store.versions)  # type: ignore[attr-defined]
+        self.builds = scoreboard.Builds()
+        self.app = self.build()
+        self._runner: web.AppRunner | None = None
+
+    def build(self) -> web.Application:
+        app = web.Application(middlewares=[headers], client_max_size=64 * 1024)
+        app[SERVER] = self
+        app.router.add_get("/static/{name}", static)
+        pad.routes(app)
+        scoreboard.routes(app)
+        return app
+
+    async def start(self) -> None:
+        """Listen, and let the core make links to the pages."""
+        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=2.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        if self.port == 0:  # a port the system chose: the links say which
+            sockets: Any = site._server.sockets  # type: ignore[union-attr]
+            self.port = sockets[0].getsockname()[1]
+            base = self.web.base_url
+            if base.endswith(":0"):
+                self.web = WebSide(base[:-2] + f":{self.port}", self.web.secret,
+                                   self.web.pad_platforms)
+        self.service.web = self.web
+        log.info("web: pages on %s:%d, linked as %s", self.host, self.port, self.web.base_url)
+
+    async def stop(self) -> None:
+        self.service.web = None
+        await self.watcher.stop()
+        if self._runner is not None:
+            await self._runner.cleanup()

@@ -1,0 +1,201 @@
+"""The scoreboard's server, against the real Telegram adapter and its fake Bot API, on both
+databases: /scoreboard gives the table's link, the page shows what /board shows, its feed
+tells of every change within 2 seconds, and a link turned off, replaced, forgotten or made up
+opens nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from typing import Any
+
+import aiohttp
+
+from bot.core.command import Actor, Command
+from bot.telegram_adapter.places import chat_key
+from tests.telegram_helpers import ALICE, BOB, GROUP
+from tests.web.conftest import PUBLIC, Web
+
+NEW = "/newgame marriage players:@alice bob @carol"
+LINK = re.compile(re.escape(PUBLIC) + r"/s/[A-Za-z0-9_-]{43}")
+
+
+async def board_totals(web: Web) -> dict[str, Any]:
+    reply = await web.server.service.handle(Command(chat_key(GROUP),
+                                                    Actor("test:reader", "reader"), "board"))
+    assert reply.board is not None
+    return reply.board.totals
+
+
+async def scoreboard_link(web: Web, who: dict = BOB, line: str = "/scoreboard") -> str:
+    assert web.tg is not None
+    update = await web.tg.say(who, line)
+    answer = await web.tg.reply_to(update)
+    found = LINK.search(answer["text"])
+    assert found, answer["text"]
+    return web.local(found.group(0))
+
+
+async def data(web: Web, link: str) -> dict[str, Any]:
+    async with web.http.get(link + "/data") as response:
+        assert response.status == 200
+        return await response.json()
+
+
+def shown_totals(page: dict[str, Any]) -> dict[str, int]:
+    return {c["label"]: c["value"] for c in page["game"]["columns"]}
+
+
+class Feed:
+    """A page's live feed, read as a browser's EventSource reads it."""
+
+    def __init__(self, response: aiohttp.ClientResponse) -> None:
+        self.response = response
+
+    async def next(self, timeout: float = 2.0) -> tuple[str, str, str]:
+        """(event, id, data) of the next event within `timeout` seconds."""
+        event, ident, lines = "message", "", []
+        async with asyncio.timeout(timeout):
+            while True:
+                raw = (await self.response.content.readline()).decode().rstrip("\r\n")
+                if raw == "" and lines:
+                    return event, ident, "\n".join(lines)
+                if raw.startswith(":") or raw == "":
+                    continue
+                field, _, value = raw.partition(":")
+                value = value.removeprefix(" ")
+                if field == "event":
+                    event = value
+                elif field == "id":
+                    ident = value
+                elif field == "data":
+                    lines.append(value)
+
+
+async def test_the_link_opens_the_tables_board_and_follows_every_hand(web: Web):
+    assert web.tg is not None
+    await web.tg.say(ALICE, NEW)
+    link = await scoreboard_link(web)  # anyone at the chat may ask for it
+    async with web.http.get(link) as page:
+        assert page.status == 200 and "text/html" in page.headers["Content-Type"]
+    for hand, expected in [
+        ("/hand winner:alice seen:bob maal:alice=10 bob=2 carol=0 dublee:yes",
+         {"alice": 41, "bob": -14, "carol": -27}),
+        ("/hand winner:bob seen:alice carol maal:alice=0 bob=0 carol=0",
+         {"alice": 38, "bob": -8, "carol": -30}),
+    ]:
+        update = await web.tg.say(ALICE, hand)
+        await web.tg.reply_to(update)  # recorded
+        page = await data(web, link)
+        assert shown_totals(page) == expected == await board_totals(web)
+    assert page["game"]["title"] == "Nepali Marriage"
+    assert [h["no"] for h in page["game"]["hands"]] == [1, 2]
+    assert page["game"]["running"][0] == [0, 41, 38]
+
+
+async def test_undone_and_edited_hands_stay_on_the_page_marked(web: Web):
+    assert web.tg is not None
+    await web.tg.say(ALICE, NEW)
+    link = await scoreboard_link(web)
+    await web.tg.say(ALICE, "/hand winner:alice seen:bob maal:alice=10 bob=2 carol=0")
+    await web.tg.said("Hand 1")
+    await web.tg.say(ALICE, "/undo reason:wrong winner")
+    await web.tg.said("Undid hand 1")
+    page = await data(web, link)
+    assert [(h["no"], h["state"]) for h in page["game"]["hands"]] == [(1, "undone")]
+    assert shown_totals(page) == {"alice": 0, "bob": 0, "carol": 0}
+
+
+async def test_the_feed_tells_of_a_hand_within_two_seconds(web: Web):
+    assert web.tg is not None
+    await web.tg.say(ALICE, NEW)
+    link = await scoreboard_link(web)
+    async with web.http.get(link + "/events") as response:
+        assert response.headers["Content-Type"].startswith("text/event-stream")
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+        feed = Feed(response)
+        event, first, body = await feed.next()
+        assert event == "table" and shown_totals(json.loads(body)) == {
+            "alice": 0, "bob": 0, "carol": 0}
+        await web.tg.say(ALICE, "/hand winner:alice seen:bob maal:alice=10 bob=2 carol=0 "
+                                "dublee:yes")
+        started = time.monotonic()
+        event, second, body = await feed.next(timeout=5)
+        assert time.monotonic() - started < 2.0
+        assert event == "table" and second != first
+        assert shown_totals(json.loads(body)) == {"alice": 41, "bob": -14, "carol": -27}
+    # a page that reconnects with the last id it saw is sent nothing it has
+    async with web.http.get(link + "/events", headers={"Last-Event-ID": second}) as response:
+        try:
+            event, _, _ = await Feed(response).next(timeout=1.5)
+        except TimeoutError:
+            event = None
+        assert event is None
+
+
+async def test_a_link_turned_off_replaced_or_made_up_opens_nothing(web: Web):
+    assert web.tg is not None
+    web.tg.fake.admins[GROUP] = [ALICE["id"]]
+    await web.tg.say(ALICE, NEW)
+    first = await scoreboard_link(web)
+    async with web.http.get(first) as page:
+        assert page.status == 200
+    # not an admin: the link stays
+    update = await web.tg.say(BOB, "/scoreboard off")
+    assert "admin" in (await web.tg.reply_to(update))["text"]
+    async with web.http.get(first) as page:
+        assert page.status == 200
+    second = await scoreboard_link(web, ALICE, "/scoreboard new")
+    assert second != first
+    made_up = web.base + "/s/" + "C" * 43
+    bodies = set()
+    for gone in (first, made_up, web.base + "/s/short", first + "/data", first + "/events"):
+        async with web.http.get(gone) as page:
+            assert page.status == 404, gone
+            bodies.add(await page.text())
+    assert len(bodies) == 1  # a replaced link says no more than a made-up one
+    async with web.http.get(second + "/events") as response:
+        feed = Feed(response)
+        assert (await feed.next())[0] == "table"
+        update = await web.tg.say(ALICE, "/scoreboard off")
+        await web.tg.reply_to(update)
+        assert (await feed.next(timeout=3))[0] == "gone"
+    async with web.http.get(second) as page:
+        assert page.status == 404
+
+
+async def test_forgetting_the_chat_takes_its_pages(web: Web):
+    assert web.tg is not None
+    web.tg.fake.admins[GROUP] = [ALICE["id"]]
+    await web.tg.say(ALICE, NEW)
+    link = await scoreboard_link(web)
+    ask = await web.tg.reply_to(await web.tg.say(ALICE, "/forget chat"))
+    await web.tg.tap(ALICE, web.tg.sent_message(ask), web.tg.buttons(ask)["Yes, forget it all"])
+    for _ in range(100):
+        async with web.http.get(link) as page:
+            if page.status == 404:
+                break
+        await asyncio.sleep(0.05)
+    assert page.status == 404
+
+
+async def test_the_second_view_lists_finished_games_and_the_ledger(web: Web):
+    assert web.tg is not None
+    await web.tg.say(ALICE, NEW)
+    await web.tg.say(ALICE, "/rules rate:10 currency:Rs")
+    await web.tg.say(ALICE, "/hand winner:alice seen:bob maal:alice=10 bob=2 carol=0 "
+                            "dublee:yes")
+    await web.tg.said("Hand 1")
+    ask = await web.tg.reply_to(await web.tg.say(ALICE, "/endgame"))
+    yes = next(d for text, d in web.tg.buttons(ask).items() if "Yes" in text)
+    await web.tg.tap(ALICE, web.tg.sent_message(ask), yes)
+    await web.tg.said("pays")
+    link = await scoreboard_link(web)
+    page = await data(web, link)
+    finished = page["more"]["finished"]
+    assert [(f["number"], f["title"]) for f in finished] == [(1, "Nepali Marriage")]
+    assert finished[0]["totals"][0] == ["alice", "+41"]
+    # the ledger as /ledger says it: 41 points at Rs 10 a point
+    assert "410" in page["more"]["ledger"] and "Rs" in page["more"]["ledger"]
