@@ -121,7 +121,7 @@ async def main(pages: int, hands: int, total_loads: int) -> None:
         static_rate = await loads(http, base + "/static/board.css", total_loads)
     bot.stdin.close()
     bot.wait(20)
-    print(f"\n{pages} open pages: told of a hand in p50 {percentile(told, 50) * 1000:.0f} ms, "
+    print(f"\n{pages} open pages: told of a hand in p50 {percentile(told, .5) * 1000:.0f} ms, "
           f"the slowest {max(told) * 1000:.0f} ms (aim: under 2,000)")
     print(f"bot RSS: {idle:.0f} MB with no page, {opened:.0f} MB with {pages} open, "
           f"{peak:.0f} MB after {hands} hands (x{peak / idle:.2f} of none; aim: under 250)")

@@ -18,6 +18,7 @@ import asyncio
 import html
 import io
 import re
+import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -31,6 +32,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.core.command import Actor, Command, Reply
 from bot.core.flows import Ask, seal
+from bot.core.grammar import parse_command_text
 from bot.core.i18n import translator
 from bot.core.service import Service
 from bot.discord_adapter import components
@@ -528,12 +530,13 @@ async def _evening(table: Table, out: Path, language: str) -> None:
     reply = await table.tap("done", "taps Done")
     assert reply.question is not None and reply.question.ask == Ask.TYPE
     maal = {a: "3", b: "0", c: "5", d: "9"}
-    fields = list(reply.question.fields)[:components.MAX_MODAL_INPUTS]
-    modal = components.InputModal(seal(reply.question.token, CHAT, SECRET), reply.question,
-                                  translator(reply.language))
+    fields = list(reply.question.fields)[:components.MAX_FORM_FIELDS]
+    modal = components.player_form(seal(reply.question.token, CHAT, SECRET), reply.question,
+                                   translator(reply.language))
     table.discord.append(Post(BOT, form_title=modal.title,
-                              form=[(name[:45], maal[name])
-                                    for name, _field in modal.inputs],
+                              form=[(str(item.label), maal[str(item.label)])
+                                    for item in modal.children
+                                    if isinstance(item, discord.ui.TextInput)],
                               note="presses Enter maal and fills in the form"))
     pairs = " ".join(f"{n}={maal[n]}" for n in fields)
     await table.tap(pairs, "", typed=pairs)
@@ -572,7 +575,81 @@ async def make(out: Path) -> list[Path]:
                 await _evening(Table(Service(store, secret=SECRET), language), out, language)
             finally:
                 await store.close()
+    with tempfile.TemporaryDirectory() as folder:
+        await _web_pages(Path(folder), out)
     return sorted(set(out.glob("*.png")) | before)
+
+
+# --- the web pages, in a real Chromium (the tests' Playwright and Debian's chromium) -----
+
+PAGE_HANDS = [
+    "/hand winner:asha seen:bikash maal:asha=10 bikash=2 chandra=0 dublee:yes",
+    "/hand winner:bikash seen:asha chandra dipa maal:asha=2 bikash=5 chandra=1 dipa=0",
+    "/hand winner:dipa seen:asha maal:asha=4 dipa=6",
+    "/hand winner:chandra seen:asha bikash maal:asha=0 bikash=3 chandra=8",
+]
+
+
+async def _web_pages(folder: Path, out: Path) -> None:
+    """The scorepad and the scoreboard (phone and TV), as the console serves them."""
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:
+        print("no Playwright (pip install -e '.[test]'): the web pages' pictures are kept",
+              file=sys.stderr)
+        return
+    from bot.console import ConsoleFace, console_actor, page_links
+    from bot.web.server import WebServer
+
+    store = await open_store(f"sqlite:///{folder}/pages.db")
+    service = Service(store, secret=SECRET)
+    me = console_actor("asha")
+    server = WebServer(service, base_url="http://127.0.0.1:0", secret=SECRET, port=0,
+                       faces={"console": ConsoleFace(io.StringIO(), False, me)},
+                       local=("console", me))
+    await server.start()
+    try:
+        for line in ["/newgame marriage players:asha bikash chandra dipa",
+                     "/rules rate:10 currency:Rs", *PAGE_HANDS]:
+            typed = parse_command_text(line)
+            reply = await service.handle(Command("console", me, typed.name, typed.options))
+            assert reply.ok, reply.text
+        links = await page_links(service, "console", "asha")
+        assert links is not None
+        pad, board = links
+        async with async_playwright() as driver:
+            browser = await driver.chromium.launch(
+                executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                      "--disable-component-update", "--disable-sync", "--no-first-run"])
+            try:
+                for name, url, size, ready in [
+                    ("web-scorepad", pad, (390, 844), "#pad input"),
+                    ("web-scoreboard", board, (390, 844), "#chart svg"),
+                    ("web-scoreboard-tv", board + "?tv", (1280, 720), "#chart svg")]:
+                    page = await browser.new_page(viewport={"width": size[0],
+                                                            "height": size[1]},
+                                                  color_scheme="light")
+                    await page.goto(url)
+                    await page.wait_for_selector(ready)
+                    if name == "web-scorepad":  # a hand half entered
+                        await page.get_by_role("radio", name="winner bikash").check()
+                        for seen in ("asha", "dipa"):
+                            await page.get_by_role("checkbox", name=f"seen {seen}").check()
+                        for who, maal in (("asha", "3"), ("bikash", "7"), ("dipa", "2")):
+                            await page.get_by_role("textbox", name=f"maal {who}").fill(maal)
+                    await page.screenshot(path=str(out / f"{name}.png"))
+                    await page.close()
+            finally:
+                await browser.close()
+    finally:
+        await server.stop()
+        await store.close()
+
+
+def main_made(out: Path) -> list[Path]:
+    """Every picture, made in `out`."""
+    return asyncio.run(make(out))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -580,7 +657,7 @@ def main(argv: list[str] | None = None) -> int:
                                      description="Remake the docs' pictures.")
     parser.add_argument("--out", type=Path, default=OUT, help=f"folder (default {OUT})")
     args = parser.parse_args(argv)
-    for path in asyncio.run(make(args.out)):
+    for path in main_made(args.out):
         print(path)
     return 0
 

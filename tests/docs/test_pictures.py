@@ -47,3 +47,19 @@ def test_nepali_is_drawn_with_the_devanagari_font() -> None:
     assert [font is face.deva for _, font in runs] == [True, False, True]
     # DejaVu has no Devanagari: without the fallback the word would be drawn as boxes
     assert face.width("आशा") == face.deva.getlength("आशा")
+
+
+def test_the_pictures_script_draws_every_picture(tmp_path) -> None:
+    # what the README says remakes the pictures runs as written, the web pages' included
+    import pytest
+
+    from tests.web.browser import chromium_problem
+
+    problem = chromium_problem()
+    if problem:
+        pytest.skip(problem)
+    made = {path.name for path in pictures.main_made(tmp_path)}
+    assert {"telegram-board.png", "discord-board.png", "chart.png", "web-scorepad.png",
+            "web-scoreboard.png", "web-scoreboard-tv.png"} <= made
+    phone = Image.open(tmp_path / "web-scoreboard.png")
+    assert phone.size == (390, 844)

@@ -103,6 +103,7 @@ async def test_a_marriage_evening_by_taps(web: Web, pages: Any):
     await send(page)
     assert await totals(web) == {"alice": 42, "bob": -26, "carol": -16}
     await group_board_is_the_pads(web, page)
+    assert "Nepali Marriage: 3 hands" in await page.locator("#status").text_content()
     # nothing but our own server and Telegram's (stubbed) script was asked for
     assert pages.outside == [] and page.errors == []
     assert await page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -38,7 +38,7 @@ async function api(path, body) {
   });
   let data = {};
   try { data = await response.json(); } catch (e) { data = {ok: false, error: response.statusText}; }
-  data.status = response.status;
+  data.http = response.status;
   return data;
 }
 
