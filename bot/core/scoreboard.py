@@ -12,6 +12,7 @@ from typing import Any
 from bot.core import points as pts
 from bot.core import summaries
 from bot.core.errors import UserError
+from bot.core.games.base import Placing
 from bot.core.handlers import ledger_commands, season_commands
 from bot.core.handlers.board_commands import board_reply, money_of
 from bot.core.handlers.call import Call
@@ -51,6 +52,8 @@ async def game_view(call: Call, session: SessionState) -> dict[str, Any]:
     live = sorted((h for h in log if h.voided_at is None), key=lambda h: h.no)
     rules = game.rulebook.complete(session.rules)
     goal = game.goal(rules, session.game_state)
+    # each column's place as the game ranks it (Riichi: by the final result, uma and oka in)
+    placings = game.placings(session.totals, rules, session.game_state, session.roster)
     view = board.board.to_json() if board.board is not None else {}
     money = {} if game.money_at_end else await money_of(call, session)
     return {
@@ -60,7 +63,8 @@ async def game_view(call: Call, session: SessionState) -> dict[str, Any]:
         "heading": board.text,
         "columns": [{"key": key, "label": label, "legend": legend.get(key, label),
                      "total": pts.show(session.totals.get(key, 0), places, tr=tr),
-                     "value": pts.as_json(session.totals.get(key, 0), places)}
+                     "value": pts.as_json(session.totals.get(key, 0), places),
+                     **placed(placings.get(key), game.ranked_by == "results", tr)}
                     for key, label in columns],
         # per currency played for, each hand at its own rate, as the board writes it
         "money": {currency or tr("money"): {
@@ -75,6 +79,15 @@ async def game_view(call: Call, session: SessionState) -> dict[str, Any]:
         "count": tr.render(count(game.hand_word, session.hand_count)),
         "hand_word": tr.render(placeholders(game.hand_word)["Hand"]),
     }
+
+
+def placed(placing: Placing | None, with_result: bool, tr: Tr) -> dict[str, Any]:
+    if placing is None:
+        return {}
+    found: dict[str, Any] = {"place": placing.place}
+    if with_result:  # a game settled on its final results: the result as /endgame says it
+        found["result"] = pts.show_value(placing.result, 1, tr=tr)
+    return found
 
 
 def hand_row(call: Call, hand: HandRecord, columns: list[tuple[int, str]],
@@ -146,4 +159,5 @@ def words(tr: Tr) -> dict[str, str]:
         "undone": tr("undone"), "edited": tr("replaced by an edit"), "more": tr("More"),
         "back": tr("This game"), "live": tr("Live"), "offline": tr("Reconnecting…"),
         "total": tr("Total"), "none": tr("No finished games yet."),
+        "result": tr("Result"),
     }

@@ -107,6 +107,12 @@ async def test_a_marriage_evening_by_taps(web: Web, pages: Any):
     # nothing but our own server and Telegram's (stubbed) script was asked for
     assert pages.outside == [] and page.errors == []
     assert await page.evaluate("document.documentElement.scrollWidth") <= 390
+    await page.set_viewport_size({"width": 360, "height": 740})  # the narrowest phone
+    assert await page.evaluate("document.documentElement.scrollWidth") <= 360
+    names = await page.evaluate(
+        "[...document.querySelectorAll('input')].filter(i => !i.labels.length"
+        " && !i.getAttribute('aria-label')).length")
+    assert names == 0  # every control has a name a screen reader says
 
 
 async def test_a_refusal_shows_on_the_pad_and_a_dropped_answer_is_recorded_once(web: Web,

@@ -199,3 +199,96 @@ async def test_the_second_view_lists_finished_games_and_the_ledger(web: Web):
     assert finished[0]["totals"][0] == ["alice", "+41"]
     # the ledger as /ledger says it: 41 points at Rs 10 a point
     assert "410" in page["more"]["ledger"] and "Rs" in page["more"]["ledger"]
+
+
+GAMES = [
+    # (game, newgame, one result, the board's totals after it, from the rules)
+    ("marriage_rummy", "/newgame marriage_rummy players:asha bikash chetan",
+     "/hand winner:asha points:bikash=25 chetan=7 no_turn:bikash",
+     {"asha": 39, "bikash": -25, "chetan": -14}),
+    ("tranca", "/newgame tranca teams:alice+carol bob+dave",
+     "/round side:A table:365 hand:40 dirty:2 red3:3 black3:1 morto:yes out:yes", None),
+    ("riichi", "/newgame riichi players:asha bikash chetan dev",
+     "/ron winner:bikash from:chetan han:3 fu:30",
+     {"asha": 0, "bikash": 3900, "chetan": -3900, "dev": 0}),  # from the start
+    ("callbreak", "/newgame callbreak players:alice bob carol dave",
+     "/round bids:alice=3 bob=4 carol=2 dave=3 tricks:alice=4 bob=4 carol=2 dave=3",
+     {"alice": 3.1, "bob": 4, "carol": 2, "dave": 3}),
+]
+
+
+async def test_every_game_has_its_page(web: Web):
+    from tests.conftest import Table
+
+    for n, (game, newgame, result, expected) in enumerate(GAMES):
+        table = Table(web.server.service, chat=f"telegram:-5{n}")
+        await table.ok(newgame)
+        await table.ok(result)
+        link = LINK.search((await table.ok("/scoreboard")).text)
+        assert link, game
+        page = await data(web, web.local(link.group(0)))
+        board = (await table.board())["totals"]
+        assert shown_totals(page) == board, game
+        if expected is not None:
+            assert board == expected, game
+        columns = page["game"]["columns"]
+        if game == "tranca":  # sides, not players: A with alice and carol
+            assert [c["label"] for c in columns] == ["A", "B"]
+            assert "alice" in columns[0]["legend"] and "carol" in columns[0]["legend"]
+        if game == "riichi":  # places by the final result, uma and oka in
+            assert {c["label"]: c["place"] for c in columns}["bikash"] == 1
+            assert all("result" in c for c in columns)
+        assert page["game"]["key"] == game
+
+
+async def test_the_page_speaks_the_tables_language(web: Web):
+    from tests.conftest import Table
+
+    table = Table(web.server.service, chat="telegram:-61")
+    await table.ok("/newgame marriage players:asha bikash chetan")
+    await table.ok("/settings language:ne")
+    link = LINK.search((await table.ok("/scoreboard")).text)
+    assert link
+    page = await data(web, web.local(link.group(0)))
+    assert page["language"] == "ne"
+    assert all(any("\u0900" <= c <= "\u097f" for c in page["words"][w])
+               for w in ("standings", "hands", "ledger"))
+
+
+async def test_a_page_on_one_process_sees_a_hand_recorded_on_another(database_url: str):
+    """Two bot processes on one database (two stores, two services): the page is served by
+    one, the hand is recorded by the other."""
+    from bot.core.service import Service
+    from bot.storage import open_store
+    from bot.web.server import WebServer
+    from tests.conftest import Table
+
+    first, second = await open_store(database_url), await open_store(database_url)
+    secret = b"shared by both processes"
+    try:
+        serving, recording = Service(first, secret=secret), Service(second, secret=secret)
+        server = WebServer(serving, base_url=PUBLIC, secret=secret, port=0)
+        await server.start()
+        try:
+            there = Table(recording, chat="telegram:-71")
+            await there.ok("/newgame marriage players:asha bikash chetan")
+            here = Table(serving, chat="telegram:-71")
+            link = LINK.search((await here.ok("/scoreboard")).text)
+            assert link
+            local = link.group(0).replace(PUBLIC, f"http://127.0.0.1:{server.port}")
+            async with aiohttp.ClientSession() as http, \
+                    http.get(local + "/events") as response:
+                feed = Feed(response)
+                assert (await feed.next())[0] == "table"
+                await there.ok("/hand winner:asha seen:bikash maal:asha=10 bikash=2 "
+                               "chetan=0 dublee:yes")
+                started = time.monotonic()
+                event, _, body = await feed.next(timeout=5)
+                assert time.monotonic() - started < 2.0 and event == "table"
+                assert shown_totals(json.loads(body)) == {"asha": 41, "bikash": -14,
+                                                          "chetan": -27}
+        finally:
+            await server.stop()
+    finally:
+        await first.close()
+        await second.close()

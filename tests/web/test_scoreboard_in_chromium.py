@@ -30,7 +30,8 @@ async def shown(page: Any) -> dict[str, str]:
     """The standings as the page shows them: name -> total."""
     return await page.evaluate(
         "Object.fromEntries([...document.querySelectorAll('#standings tr')].slice(1)"
-        ".map(r => [r.cells[0].textContent, r.cells[1].textContent]))")
+        ".map(r => [r.cells[0].textContent.replace(/^\\d+\\. /, ''),"
+        " r.cells[1].textContent]))")
 
 
 async def board(web: Web) -> dict[str, Any]:
@@ -53,7 +54,8 @@ async def test_the_page_follows_a_game_played_in_the_chat(web: Web, pages: Any):
         started = time.monotonic()
         await page.wait_for_function(
             "(want) => { const rows = [...document.querySelectorAll('#standings tr')]"
-            ".slice(1).map(r => r.cells[0].textContent + r.cells[1].textContent).sort();"
+            ".slice(1).map(r => r.cells[0].textContent.replace(/^\\d+\\. /, '')"
+            " + r.cells[1].textContent).sort();"
             " return JSON.stringify(rows) == JSON.stringify(want); }",
             arg=sorted(name + total for name, total in expected.items()), timeout=5000)
         assert time.monotonic() - started < 2.0
@@ -99,3 +101,30 @@ async def test_a_link_turned_off_empties_the_open_page(web: Web, pages: Any):
     await web.tg.say(ALICE, "/scoreboard off")
     await page.wait_for_function("() => !document.querySelector('#standings')", timeout=5000)
     assert "alice" not in await page.content()
+
+
+async def test_the_page_picks_up_again_after_the_bot_restarts(web: Web, pages: Any):
+    from bot.web.server import WebServer
+    from tests.web.conftest import PUBLIC
+
+    assert web.tg is not None
+    await web.tg.say(ALICE, "/newgame marriage players:@alice bob @carol")
+    link = await scoreboard_link(web)
+    page = await pages.page()
+    await page.goto(link)
+    await page.wait_for_function("() => document.querySelectorAll('#standings tr').length == 4")
+    port = web.server.port
+    await web.server.stop()  # the bot goes away...
+    await page.wait_for_function("() => document.querySelector('#state.offline')")
+    again = WebServer(web.tg.service, base_url=PUBLIC, secret=web.tg.service.secret,
+                      port=port, faces={"telegram": web.tg.adapter},
+                      telegram_token=web.tg.fake.token)
+    await again.start()  # ...and comes back on the same address
+    try:
+        await web.tg.say(ALICE, HANDS[0][0])
+        await page.wait_for_function(
+            "() => [...document.querySelectorAll('#standings td.total')]"
+            ".some(c => c.textContent == '+41')", timeout=10000)
+        assert not await page.locator("#state.offline").count()
+    finally:
+        await again.stop()

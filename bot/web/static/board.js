@@ -27,18 +27,23 @@ function renderStandings(game) {
   const table = $("standings");
   table.replaceChildren();
   const head = el("tr");
+  const results = game.columns.some((c) => c.result !== undefined);
   head.append(el("th", words.standings), el("th", words.total));
+  if (results) head.append(el("th", words.result));
   const currencies = Object.keys(game.money || {});
   for (const c of currencies) head.append(el("th", c || "¤"));
   table.append(head);
+  // in the game's own order of places (the server ranks; ties share a place)
   const order = game.columns.map((c, i) => i)
-    .sort((a, b) => game.columns[b].value - game.columns[a].value);
+    .sort((a, b) => (game.columns[a].place || 0) - (game.columns[b].place || 0)
+                    || game.columns[b].value - game.columns[a].value);
   for (const i of order) {
     const column = game.columns[i];
     const row = el("tr");
-    const name = el("td", column.label, "name");
+    const name = el("td", column.place ? `${column.place}. ${column.label}` : column.label, "name");
     name.title = column.legend;
     row.append(name, el("td", column.total, "total " + signClass(column.total)));
+    if (results) row.append(el("td", column.result || "", signClass(column.result || "")));
     for (const c of currencies) {
       const amount = (game.money[c] || {})[column.label];
       row.append(el("td", amount === undefined ? "" : amount));
