@@ -51,7 +51,7 @@ class Snapshot:
 
 
 class Runner(Protocol):
-    """The service as an answer uses it (bot/core/service.py's Service is one): it runs the
+    """The service as an answer uses it (bot/core/service/'s Service is one): it runs the
     commands a tap becomes and reads the chat. Said here, so the service stands above the
     handlers and none of them imports it."""
 
@@ -108,7 +108,7 @@ class Tap:
                      in_place: bool = False) -> Reply:
         """A tap that may become a command (`names`; None: the one a waiting hand asks
         for, with the origin `origin`): one writer's transaction, whose look at the table
-        `decide` is given (bot/core/service.py's Service.become). `in_place`: the
+        `decide` is given (bot/core/service/'s Service.become). `in_place`: the
         command's reply takes the question's place."""
         became: list[Command] = []
 
