@@ -366,6 +366,15 @@ async def _0017_summaries_checked(conn: AsyncConnection) -> None:
                             " SELECT coalesce(max(id), 0) FROM hands"))
 
 
+async def _0020_dropped_logs(conn: AsyncConnection) -> None:
+    # A game closed with no hand recorded keeps only its row (bot/core/handlers/sessions.py,
+    # _drop): the undone hands, rule sets and events such games left before go, as nothing
+    # can show them.
+    dropped = "(SELECT id FROM sessions WHERE status = 'dropped')"
+    for name in ("hands", "rule_sets", "session_events"):
+        await conn.execute(text(f"DELETE FROM {name} WHERE session_id IN {dropped}"))
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
@@ -381,6 +390,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (15, "kept replies emptied after their platform's window", _0015_replies_pruned),
     (16, "rules kept once per change, summaries derived when shown", _0016_rules_once),
     (17, "summaries derived by a background pass, not at /hand", _0017_summaries_checked),
+    (20, "the log of a game closed with no hand recorded let go", _0020_dropped_logs),
 ]
 
 
