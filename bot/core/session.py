@@ -230,10 +230,11 @@ class ChatSettings:
     # The chat moved (a Telegram group upgraded to a supergroup): its records are under this
     # key now, and a command here is answered there (bot/storage/rekey.py)
     moved_to: str | None = None
-    # The maal prompts of the last hand that stopped waiting (scored, undone or its game
-    # ended): {"session": id, "hand": no, "prompts": [message ids]}, so a late reply to one
-    # is told what became of it. Never exported, and a moved chat starts without it.
-    answered: dict[str, Any] | None = None
+    # The maal prompts of the last hands that stopped waiting (scored, dropped or their game
+    # ended), oldest first: [{"session": id, "hand": no, "prompts": [message ids],
+    # "dropped": bool}], so a late reply to one is told what became of its hand
+    # (bot/core/service/prompts.py). Never exported, and a moved chat starts without it.
+    answered: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def zone(self) -> ZoneInfo:
@@ -259,7 +260,14 @@ class ChatSettings:
                    str(data.get("board") or LIVE),
                    {str(k): dict(v) for k, v in (data.get("links") or {}).items()},
                    str(data["moved_to"]) if data.get("moved_to") else None,
-                   dict(data["answered"]) if data.get("answered") else None)
+                   _answered(data.get("answered")))
+
+
+def _answered(kept: Any) -> list[dict[str, Any]]:
+    """ChatSettings.answered as stored: a list, or one hand's alone (as kept before)."""
+    if not kept:
+        return []
+    return [dict(entry) for entry in ([kept] if isinstance(kept, Mapping) else kept)]
 
 
 class ChatTransaction(Protocol):

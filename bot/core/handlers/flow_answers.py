@@ -210,14 +210,15 @@ def _fresh(snapshot: Snapshot | None, token: Token) -> bool:
             and (session.pending is None) == (token.step != Step.INPUT))
 
 
-def done_with(session: SessionState | None, game: Game | None, hand: int) -> Text:
+def done_with(session: SessionState | None, game: Game | None, hand: int,
+              dropped: bool = False) -> Text:
     """What became of `hand` of `session`, no longer waiting, for an answer to its question
-    that came too late: scored (and how to change it), dropped (or undone), or its game
-    ended."""
+    that came too late: scored (and how to change it), dropped (`dropped`: when it stopped
+    waiting; or undone since), or its game ended."""
     if session is None or game is None or session.status != OPEN:
         return GAME_ENDED
     words = placeholders(game.hand_word)
-    if session.hand_count >= hand:
+    if session.hand_count >= hand and not dropped:
         return _("{Hand} {no} is already scored; nothing changed. /edit {key}:{no} changes "
                  "it.", **words, no=hand, key=game.edit_key)
     return _("{Hand} {no} was dropped; nothing changed.", **words, no=hand)

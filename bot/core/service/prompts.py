@@ -2,8 +2,9 @@
 needs (Telegram's maal prompt), so that a reply to one is an answer.
 
 While the hand waits, a reply to its prompt answers it. Once it stopped waiting (scored,
-undone, its game ended) its prompts are kept with the chat's settings, so a reply that
-comes too late is told what became of the hand instead of nothing.
+dropped, its game ended) its prompts are kept with the chat's settings, the last ANSWERED
+hands' (a table that scrolls up a few hands still finds the prompt it replies to), so a
+reply that comes too late is told what became of the hand instead of nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from bot.core.handlers.flow_answers import done_with
 from bot.core.session import OPEN, ChatTransaction, SessionState, Store, WaitingHand
 
 KEPT = 10  # prompts kept for a waiting hand: a hand is asked again when the table moves on
+ANSWERED = 12  # hands whose prompts are kept after they stopped waiting (a few KB at most)
 
 
 async def note(store: Store, chat: str, ref: str) -> None:
@@ -40,28 +42,31 @@ async def token(store: Store, secret: bytes, chat: str, ref: str) -> str | None:
 async def stopped_waiting(tx: ChatTransaction, session: SessionState | None, hand: int,
                           waiting: WaitingHand | None) -> None:
     """After a command: if the hand `waiting` (number `hand` of `session`) was asked for by
-    prompts and stopped waiting, its prompts are kept (the last such hand's)."""
+    prompts and stopped waiting, its prompts are kept (the last ANSWERED such hands'), with
+    whether it was dropped: a hand of the same number scored later is another hand."""
     if waiting is None or not waiting.prompts or session is None \
             or (session.pending is waiting and session.status == OPEN):
         return
     settings = await tx.settings()  # as the command left them
-    settings.answered = {"session": session.id, "hand": hand,
-                         "prompts": list(waiting.prompts)}
+    entry = {"session": session.id, "hand": hand, "prompts": list(waiting.prompts),
+             "dropped": session.hand_count < hand}
+    settings.answered = [*settings.answered[-(ANSWERED - 1):], entry]
     await tx.save_settings(settings)
 
 
 async def late_answer(store: Store, table: CommandTable, chat: str, ref: str,
                       locale: str | None) -> Reply | None:
-    """A reply to prompt `ref` of the last hand that stopped waiting: what became of that
-    hand (scored, undone, its game ended). None for any other message."""
+    """A reply to prompt `ref` of one of the last hands that stopped waiting: what became
+    of that hand (scored, dropped, its game ended). None for any other message."""
     async with store.transaction(chat, write=False) as tx:
         settings = await tx.settings()
-        answered = settings.answered or {}
-        if ref not in answered.get("prompts", ()):
+        entry = next((e for e in reversed(settings.answered)
+                      if ref in e.get("prompts", ())), None)
+        if entry is None:
             return None
-        session = await tx.session(int(answered["session"]))
+        session = await tx.session(int(entry["session"]))
     game = table.games.get(session.game) if session is not None else None
     tr = i18n.translator(i18n.choose(settings.language, locale),
                          game.key if game is not None else None)
-    return Reply.error(tr.render(done_with(session, game, int(answered["hand"]))),
-                       tr.language)
+    said = done_with(session, game, int(entry["hand"]), bool(entry.get("dropped")))
+    return Reply.error(tr.render(said), tr.language)
