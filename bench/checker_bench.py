@@ -5,9 +5,14 @@
 Every hand is checked by the checker and by the baseline (the checker as it was before it was
 made fast, kept in tests/games/marriage/checker_reference.py), in the same run. Prints, per
 family of hands, how many were finishes, the median and worst time of each and how many times
-faster the checker is; then the worst hand overall. Every verdict must be the same as the
-baseline's, field for field: the bench counts the differences and fails if there is one.
-Targets (issue 18): worst case under 5 ms, median under 0.5 ms.
+faster the checker is; then the median and the worst case of all hands, against their
+targets, and the worst hand. Every verdict must be the same as the baseline's, field for
+field: the bench counts the differences and fails if there is one.
+
+A time is the CPU time of the checking thread (the fastest of REPEATS checks): on a machine
+that other work shares, the time the checker waits for a core is not the checker's.
+Targets (issue 38): worst case under 2 ms, the median where it was (0.23 ms on a quiet
+machine, issue 18; under 0.3 ms).
 """
 
 from __future__ import annotations
@@ -29,8 +34,8 @@ from bot.core.games.marriage.checker import Verdict, check_finish
 from bot.core.games.marriage.maal import MaalRoles
 from tests.games.marriage.checker_reference import check_finish as baseline_check
 
-WORST_TARGET_MS, MEDIAN_TARGET_MS = 5.0, 0.5
-REPEATS = 3
+WORST_TARGET_MS, MEDIAN_TARGET_MS = 2.0, 0.3
+REPEATS = 5
 
 PACKS = 3
 DECK = [Card(r, s) for s in SUITS for r in range(1, 14)] * PACKS
@@ -100,17 +105,18 @@ def jokers_near_misses(rng: random.Random, size: int) -> tuple[Card, list[Card]]
 
 def time_one(check: Callable[[list[Card], MaalRoles], Verdict], tiplu: Card,
              hand: list[Card]) -> tuple[float, Verdict]:
-    """Seconds for one check: the fastest of REPEATS runs, each from scratch (neither checker
-    keeps anything from one check to the next but a table of wild cards per tiplu), so that
-    a pause of the machine's (other work, the collector) is not taken for the checker's."""
+    """CPU seconds for one check: the fastest of REPEATS runs, each from scratch (neither
+    checker keeps anything from one check to the next but a table of wild cards per tiplu),
+    so that a pause of the machine's (other work, the collector) is not taken for the
+    checker's."""
     roles = MaalRoles(tiplu)
     times = []
     gc.disable()
     try:
         for _ in range(REPEATS):
-            start = time.perf_counter()
+            start = time.thread_time()
             verdict = check(hand, roles)
-            times.append(time.perf_counter() - start)
+            times.append(time.thread_time() - start)
     finally:
         gc.enable()
     return min(times), verdict
@@ -177,9 +183,11 @@ def main(count: int) -> None:
               f"{_ms(max(base_times))} "
               f"{statistics.median(base_times) / statistics.median(new_times):>6.1f} "
               f"{max(base_times) / max(new_times):>6.1f} {same:>5}")
-    print(f"all families: median {statistics.median(all_new) * 1000:.3f} ms "
-          f"(target under {MEDIAN_TARGET_MS} ms), worst case {worst[0] * 1000:.2f} ms "
-          f"(target under {WORST_TARGET_MS:.0f} ms)")
+    median = statistics.median(all_new) * 1000
+    print(f"all families: median {median:.3f} ms (target under {MEDIAN_TARGET_MS} ms: "
+          f"{'met' if median < MEDIAN_TARGET_MS else 'NOT MET'})")
+    print(f"              worst case {worst[0] * 1000:.2f} ms (target under "
+          f"{WORST_TARGET_MS:.0f} ms: {'met' if worst[0] * 1000 < WORST_TARGET_MS else 'NOT MET'})")
     print(f"  worst hand: {worst[1]}")
     print(f"verdicts different from the baseline's: {differences}")
     if differences:

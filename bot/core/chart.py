@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import functools
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 import fontpkg_noto_sans_devanagari as devanagari
 import matplotlib
+import noto_cjk_sans_otc as cjk
 
 matplotlib.use("Agg")  # no screen: render to memory
 
 import matplotlib.pyplot as plt
 from matplotlib import font_manager
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.ft2font import FT2Font
 from matplotlib.ticker import FuncFormatter, MaxNLocator, StrMethodFormatter
 
 from bot.core import points as pts
@@ -27,11 +31,15 @@ if TYPE_CHECKING:
 
 WIDTH, HEIGHT, DPI = 8, 5, 150  # 1200 x 750 pixels
 
-# Names are often Devanagari: the package ships Noto Sans Devanagari, so a hosted worker
-# draws them too; matplotlib falls back to it for what DejaVu Sans lacks.
+# Names are often Devanagari, and a Riichi table's Japanese or Chinese: packages ship Noto
+# Sans Devanagari and Noto Sans CJK (Han, kana, Hangul; its Japanese face), so a hosted
+# worker draws them too. matplotlib takes each letter from the first of these that has it.
+# A letter none has is drawn as an empty box: `undrawable` finds the names that have one.
+CJK = "Noto Sans CJK JP"
 for _font in sorted((devanagari.ROOT / "files").glob("*.ttf")):
     font_manager.fontManager.addfont(str(_font))
-plt.rcParams["font.family"] = ["DejaVu Sans", devanagari.FAMILY]
+font_manager.fontManager.addfont(str(cjk.FONT_PATH))
+plt.rcParams["font.family"] = ["DejaVu Sans", devanagari.FAMILY, CJK]
 
 
 THOUSANDS = StrMethodFormatter("{x:,.12g}")
@@ -64,6 +72,35 @@ def _text(text: str) -> str:
     """Text drawn as typed: matplotlib reads a pair of "$" as mathtext (and fails on most
     of what people type), so every "$" is escaped (a currency, a season, a game's title)."""
     return text.replace("$", r"\$")
+
+
+def caption(text: str, drawn: Iterable[str], tr: Tr) -> str:
+    """The reply under a chart: `text`, and which of the texts `drawn` in it (people's
+    names, a currency, a season's title) it could not draw, if any."""
+    missing = undrawable(drawn)
+    if not missing:
+        return text
+    # TRANSLATORS: {texts}: names (or a currency, a season's title) in an alphabet the
+    # chart's fonts don't have, such as Tamil or Thai
+    return text + "\n" + tr("The chart has no letters for {texts}: they are drawn as empty "
+                             "boxes.", texts=", ".join(missing))
+
+
+def undrawable(texts: Iterable[str]) -> list[str]:
+    """The texts (names, a season's title) with a letter no font of the chart has, each
+    once, in order: they are drawn with empty boxes, and the reply says so."""
+    have = _letters(tuple(
+        font_manager.findfont(FontProperties(family=family), fallback_to_default=False)
+        for family in plt.rcParams["font.family"]))
+    return [text for text in dict.fromkeys(texts)
+            if any(ord(c) not in have for c in text if not c.isspace())]
+
+
+@functools.lru_cache(maxsize=4)
+def _letters(paths: tuple[str, ...]) -> frozenset[int]:
+    """Every code point the fonts at `paths` draw (a collection's first face: a CJK
+    collection's faces draw the same letters, in each region's shapes)."""
+    return frozenset().union(*(FT2Font(path).get_charmap() for path in paths))
 
 
 def running_money(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord],

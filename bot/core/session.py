@@ -230,10 +230,11 @@ class ChatSettings:
     # The chat moved (a Telegram group upgraded to a supergroup): its records are under this
     # key now, and a command here is answered there (bot/storage/rekey.py)
     moved_to: str | None = None
-    # The maal prompts of the last hand that stopped waiting (scored, undone or its game
-    # ended): {"session": id, "hand": no, "prompts": [message ids]}, so a late reply to one
-    # is told what became of it. Never exported, and a moved chat starts without it.
-    answered: dict[str, Any] | None = None
+    # The maal prompts of the last hands that stopped waiting (scored, dropped or their game
+    # ended), oldest first: [{"session": id, "hand": no, "prompts": [message ids],
+    # "dropped": bool}], so a late reply to one is told what became of its hand
+    # (bot/core/service/prompts.py). Never exported, and a moved chat starts without it.
+    answered: list[dict[str, Any]] = field(default_factory=list)
     # The nonces of the table's web pages, kind -> nonce (bot/core/pages.py): the link is
     # made from it with the bot's secret. Never exported: a file opens no page.
     pages: dict[str, str] = field(default_factory=dict)
@@ -264,8 +265,15 @@ class ChatSettings:
                    str(data.get("board") or LIVE),
                    {str(k): dict(v) for k, v in (data.get("links") or {}).items()},
                    str(data["moved_to"]) if data.get("moved_to") else None,
-                   dict(data["answered"]) if data.get("answered") else None,
+                   _answered(data.get("answered")),
                    {str(k): str(v) for k, v in (data.get("pages") or {}).items()})
+
+
+def _answered(kept: Any) -> list[dict[str, Any]]:
+    """ChatSettings.answered as stored: a list, or one hand's alone (as kept before)."""
+    if not kept:
+        return []
+    return [dict(entry) for entry in ([kept] if isinstance(kept, Mapping) else kept)]
 
 
 class ChatTransaction(Protocol):
@@ -277,6 +285,9 @@ class ChatTransaction(Protocol):
     async def save_session(self, state: SessionState) -> SessionState: ...
     async def add_hand(self, session_id: int, hand: HandRecord) -> HandRecord: ...
     async def void_hand(self, session_id: int, no: int, by: str, void: Void) -> None: ...
+    # a game closed with no hand recorded: its log (undone hands, their rules, its events)
+    # has nothing left to show, and goes
+    async def discard_log(self, session_id: int) -> None: ...
     async def hand(self, session_id: int, no: int) -> HandRecord | None: ...
     async def last_hands(self, session_id: int, count: int) -> list[HandRecord]: ...
     async def all_hands(self, session_id: int) -> list[HandRecord]: ...

@@ -381,6 +381,15 @@ async def _0018_pages(conn: AsyncConnection) -> None:
     await conn.run_sync(meta.create_all)
 
 
+async def _0020_dropped_logs(conn: AsyncConnection) -> None:
+    # A game closed with no hand recorded keeps only its row (bot/core/handlers/sessions.py,
+    # _drop): the undone hands, rule sets and events such games left before go, as nothing
+    # can show them.
+    dropped = "(SELECT id FROM sessions WHERE status = 'dropped')"
+    for name in ("hands", "rule_sets", "session_events"):
+        await conn.execute(text(f"DELETE FROM {name} WHERE session_id IN {dropped}"))
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
@@ -397,6 +406,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (16, "rules kept once per change, summaries derived when shown", _0016_rules_once),
     (17, "summaries derived by a background pass, not at /hand", _0017_summaries_checked),
     (18, "the web pages of a table, by their links' hashes", _0018_pages),
+    (20, "the log of a game closed with no hand recorded let go", _0020_dropped_logs),
 ]
 
 

@@ -11,7 +11,7 @@ that update again:
 - Discord delivers an interaction again only while its token lives, 15 minutes: its
   replies, and the console's and anyone else's, go after an hour.
 
-A command whose reply went is answered "Already recorded." (bot/core/service.py): still
+A command whose reply went is answered "Already recorded." (bot/core/service/failures.py): still
 never done twice. Emptying is an UPDATE of rows whose reply is still there, in small
 batches, so several processes may prune at once: each row is emptied by whoever gets it
 first, and no row is ever deleted.

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import insert, select, text, update
+from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.events import SessionEvent
@@ -30,7 +30,7 @@ from bot.core.session import (
     Void,
     WaitingHand,
 )
-from bot.storage import forget, hot, pages, rekey, rule_sets
+from bot.storage import forget, hot, pages, rekey, rule_sets, tables
 from bot.storage.backup import (
     Part,
     export_parts,
@@ -406,6 +406,14 @@ class SqlChatTransaction:
                    hands.c.voided_at.is_(None))
             .values(voided_at=_now(), voided_by=by, void_reason=void.to_text())
         )
+
+    async def discard_log(self, session_id: int) -> None:
+        """A game closed with no hand recorded (DROPPED): its undone hands, their rules
+        and its events, which nothing shows any more. Its row stays, so its number is
+        never given again; so do the replies kept for its commands (redelivery)."""
+        self._writable()
+        for table in (tables.hands, tables.rule_sets, tables.session_events):
+            await self.conn.execute(delete(table).where(table.c.session_id == session_id))
 
     async def hand(self, session_id: int, no: int) -> HandRecord | None:
         window = await self._window(session_id, 1)

@@ -237,7 +237,7 @@ class TelegramAdapter:
 
     async def _maybe_answer(self, message: Message, place: Place, text: str) -> None:
         """A reply to one of the bot's prompts (the maal for a waiting hand) is its answer;
-        to the last finished hand's, told it is too late; anything else that is not a
+        to one of the last finished hands', told it is too late; anything else that is not a
         command is none of our business."""
         original = message.reply_to_message
         if original is None or original.from_user is None \

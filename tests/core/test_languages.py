@@ -167,9 +167,9 @@ async def test_the_language_never_leaks_between_chats(service: Service, catalogu
 async def test_a_failure_is_told_in_the_senders_language(service: Service,
                                                          catalogue: Install,
                                                          monkeypatch: pytest.MonkeyPatch):
-    from bot.core import service as service_module
+    from bot.core.service import failures
 
-    catalogue("ne", {str(service_module.NOT_SURE): "[ne] थाहा छैन"})
+    catalogue("ne", {str(failures.NOT_SURE): "[ne] थाहा छैन"})
 
     async def broken(*_: object) -> Reply:
         raise RuntimeError("a bug")

@@ -209,3 +209,17 @@ def test_the_check_finds_a_game_that_imports_the_assembly(tmp_path: Path) -> Non
     assert upward(graph) == [
         "bot/core/games/dice/game.py:2: the games -> the assembly (bot.core.assembly.built)"]
     assert circles(graph) == [["bot.core.assembly.built", "bot.core.games.dice.game"]]
+
+
+ROUTER_LINES = 300  # the service routes; what it does besides has modules of its own
+
+
+def test_the_service_is_a_short_router_and_nothing_beside_it_imports_it() -> None:
+    router = ROOT / "bot" / "core" / "service" / "__init__.py"
+    assert len(router.read_text(encoding="utf-8").splitlines()) < ROUTER_LINES
+    graph = imports(ROOT, CORE)
+    beside = sorted(name for name in graph if name.startswith("bot.core.service."))
+    assert {"bot.core.service.failures", "bot.core.service.taps"} <= set(beside)
+    wrong = [f"{graph[name]['bot.core.service']}: {name}" for name in beside
+             if "bot.core.service" in graph[name]]
+    assert not wrong, "modules beside the router that import it:\n" + "\n".join(wrong)

@@ -13,7 +13,8 @@ import pytest
 
 from bot.core.command import Actor, Command
 from bot.core.grammar import parse_command_text
-from bot.core.service import FAILED, NOT_SURE, RECORDED, SLOW, Service
+from bot.core.service import Service
+from bot.core.service.failures import FAILED, NOT_SURE, RECORDED, SLOW
 from bot.storage import SqlStore, open_store
 from tests.conftest import POSTGRES_URL, _make_schema, _postgres_reachable
 from tests.fakes.tcp_proxy import FaultyProxy

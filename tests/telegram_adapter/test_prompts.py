@@ -71,6 +71,48 @@ async def test_a_reply_to_the_prompt_of_a_dropped_hand_or_ended_game_says_so(tg:
     assert late["text"] == "⚠️ That game has ended; nothing changed."
 
 
+async def test_a_reply_to_the_prompt_of_a_hand_two_back_says_what_became_of_it(
+        tg: Harness):
+    """Issue 38: only the last finished hand's prompts were kept, so a reply to the prompt
+    of the hand before it got no answer at all."""
+    first = await waiting_prompt(tg)
+    await tg.say(ALICE, "alice=10 carol=2", reply_to=first)
+    await tg.said("Hand 1: alice won")
+    await tg.say(ALICE, "/hand winner:carol seen:alice")
+    second = tg.sent_message(await tg.said(
+        "Hand 2 waits for the maal of alice, carol: reply alice=… carol=…"))
+    await tg.say(CAROL, "alice=1 carol=3", reply_to=second)
+    await tg.said("Hand 2: carol won")
+    # hand 3 waits, and is dropped
+    await tg.say(ALICE, "/hand winner:alice seen:carol")
+    third = tg.sent_message(await tg.said(
+        "Hand 3 waits for the maal of alice, carol: reply alice=… carol=…"))
+    await tg.say(ALICE, "/undo")
+    ask = await tg.said("Drop the hand that is waiting?")
+    await tg.tap(ALICE, tg.sent_message(ask), tg.buttons(ask)["Yes, drop it"])
+    await tg.said("Dropped the waiting hand", method="editMessageText")
+    # a new hand 3 is scored: the dropped one's prompt still says it was dropped
+    await tg.say(ALICE, "/hand winner:carol seen:alice maal:alice=2 carol=4")
+    await tg.said("Hand 3: carol won")
+
+    late = await tg.reply_to(await tg.say(CAROL, "7", reply_to=first))
+    assert "Hand 1 is already scored; nothing changed. /edit hand:1 changes it." \
+        in late["text"]
+    late = await tg.reply_to(await tg.say(CAROL, "7", reply_to=second))
+    assert "Hand 2 is already scored; nothing changed. /edit hand:2 changes it." \
+        in late["text"]
+    late = await tg.reply_to(await tg.say(CAROL, "7", reply_to=third))
+    assert "Hand 3 was dropped; nothing changed." in late["text"]
+
+
+def test_the_prompts_kept_as_one_hands_alone_still_answer():
+    """Settings stored before kept one hand's prompts, not a list of hands'."""
+    settings = ChatSettings.from_json({"answered": {"session": 4, "hand": 2,
+                                                    "prompts": ["17", "18"]}})
+    assert settings.answered == [{"session": 4, "hand": 2, "prompts": ["17", "18"]}]
+    assert ChatSettings.from_json(settings.to_json()) == settings
+
+
 async def test_a_reply_to_any_other_message_of_the_bot_gets_no_answer(tg: Harness):
     prompt = await waiting_prompt(tg)
     await tg.say(ALICE, "alice=10 carol=2", reply_to=prompt)
@@ -89,7 +131,7 @@ async def test_a_moved_chat_forgets_the_old_prompts(tg: Harness):
     await tg.say(ALICE, "alice=10 carol=2", reply_to=prompt)
     await tg.said("Hand 1: alice won")
     async with tg.service.store.transaction(chat_key(GROUP), write=False) as tx:
-        assert (await tx.settings()).answered is not None
+        assert (await tx.settings()).answered
     await tg.service.move_chat(chat_key(GROUP), "telegram:-1009999")
     async with tg.service.store.engine.begin() as conn:  # type: ignore[attr-defined]
         moved = await read_settings(conn, "telegram:-1009999")
@@ -101,11 +143,11 @@ async def test_an_export_leaves_the_old_prompts_behind_and_imports(tg: Harness):
     await tg.say(ALICE, "alice=10 carol=2", reply_to=prompt)
     await tg.said("Hand 1: alice won")
     async with tg.service.store.transaction(chat_key(GROUP)) as tx:
-        assert (await tx.settings()).answered is not None
+        assert (await tx.settings()).answered
         session = await tx.open_session()
         assert session is not None and session.id is not None
         data = await tx.export([session.id], ledger=True)
     assert "answered" not in data.get("settings", {})  # message ids of this chat only
     async with tg.service.store.transaction("telegram:-1008888") as tx:
         assert await tx.restore(data) == 1
-        assert (await tx.settings()).answered is None
+        assert (await tx.settings()).answered == []

@@ -53,6 +53,14 @@ class Outcome:
     changed: bool = False
     later: Callable[[], Awaitable[Reply]] | None = None
 
+    async def finished(self) -> Reply:
+        """The reply, made now where it was left `later` (after the chat's turn is over)."""
+        if self.later is None:
+            return self.reply
+        reply = await self.later()
+        reply.language = self.reply.language
+        return reply
+
 
 @dataclass
 class Call:

@@ -51,7 +51,7 @@ class Snapshot:
 
 
 class Runner(Protocol):
-    """The service as an answer uses it (bot/core/service.py's Service is one): it runs the
+    """The service as an answer uses it (bot/core/service/'s Service is one): it runs the
     commands a tap becomes and reads the chat. Said here, so the service stands above the
     handlers and none of them imports it."""
 
@@ -108,7 +108,7 @@ class Tap:
                      in_place: bool = False) -> Reply:
         """A tap that may become a command (`names`; None: the one a waiting hand asks
         for, with the origin `origin`): one writer's transaction, whose look at the table
-        `decide` is given (bot/core/service.py's Service.become). `in_place`: the
+        `decide` is given (bot/core/service/'s Service.become). `in_place`: the
         command's reply takes the question's place."""
         became: list[Command] = []
 
@@ -210,14 +210,15 @@ def _fresh(snapshot: Snapshot | None, token: Token) -> bool:
             and (session.pending is None) == (token.step != Step.INPUT))
 
 
-def done_with(session: SessionState | None, game: Game | None, hand: int) -> Text:
+def done_with(session: SessionState | None, game: Game | None, hand: int,
+              dropped: bool = False) -> Text:
     """What became of `hand` of `session`, no longer waiting, for an answer to its question
-    that came too late: scored (and how to change it), dropped (or undone), or its game
-    ended."""
+    that came too late: scored (and how to change it), dropped (`dropped`: when it stopped
+    waiting; or undone since), or its game ended."""
     if session is None or game is None or session.status != OPEN:
         return GAME_ENDED
     words = placeholders(game.hand_word)
-    if session.hand_count >= hand:
+    if session.hand_count >= hand and not dropped:
         return _("{Hand} {no} is already scored; nothing changed. /edit {key}:{no} changes "
                  "it.", **words, no=hand, key=game.edit_key)
     return _("{Hand} {no} was dropped; nothing changed.", **words, no=hand)

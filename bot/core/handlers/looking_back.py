@@ -48,7 +48,9 @@ async def chart(call: Call) -> Outcome:
         png = await asyncio.to_thread(chart.render_chart, columns, hands, rules, title,
                                       game.hand_word, game.point_places, goal, tr=tr,
                                       money=money)
-        return Reply(text, file=Attachment(name, png, "image"))
+        said = await asyncio.to_thread(  # the fonts' letters: read once, off the loop
+            chart.caption, text, [label for _, label in columns] + list(money), tr)
+        return Reply(said, file=Attachment(name, png, "image"))
 
     return Outcome(Reply(text), later=draw)
 

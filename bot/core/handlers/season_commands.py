@@ -156,7 +156,9 @@ async def stats_season(call: Call) -> Outcome:
         # matplotlib: loaded when first needed, off the event loop (seconds, the first time)
         chart = await asyncio.to_thread(importlib.import_module, "bot.core.chart")
         png = await asyncio.to_thread(chart.render_ranking, title, panels, tr=tr)
-        return Reply(text, table=body, file=Attachment(name, png, "image"))
+        drawn = [chosen.name] + [person for _, people in panels for person, _ in people]
+        said = await asyncio.to_thread(chart.caption, text, drawn, tr)
+        return Reply(said, table=body, file=Attachment(name, png, "image"))
 
     if not panels:
         return Outcome(Reply(text, table=body))

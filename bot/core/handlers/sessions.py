@@ -400,6 +400,8 @@ async def _drop(call: Call, session: SessionState) -> Outcome:
     games holds it) and the chat may start another at once. Its live board is closed."""
     session.status = DROPPED
     await call.tx.save_session(session)
+    assert session.id is not None
+    await call.tx.discard_log(session.id)  # undone hands nothing can show any more
     reply = await board_reply(call, session, "")
     reply.text = dropped_line(call.tr, call.game)
     reply.table = reply.question = None

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import matplotlib.image as mpimg
+import pytest
 
 from tests.conftest import Table
 from tests.telegram_helpers import ALICE, Harness
@@ -359,3 +360,25 @@ async def test_a_game_number_the_chat_has_not_played_says_it_is_a_games(table: T
     assert said == ("There is no game `3`: this chat has played 2 games; give last or a "
                     "number from 1 to 2.")
     assert "Nepali Marriage: 1 hand (finished)" in (await table.ok("/board 1")).text
+
+
+async def test_a_chart_of_names_it_can_draw_says_nothing_more(table: Table):
+    """A Riichi table's Japanese names draw (tests/core/test_chart.py looks at the pixels):
+    the reply is the chart's one line."""
+    await table.ok("/newgame riichi players:山田 鈴木 佐藤 田中")
+    await table.ok("/ron winner:山田 from:鈴木 han:3 fu:30")
+    reply = await table.ok("/chart")
+    assert reply.file is not None and reply.text == "Running totals after 1 result."
+
+
+@pytest.mark.filterwarnings("ignore:Glyph .* missing from font")
+async def test_a_chart_says_which_names_it_draws_as_boxes(table: Table):
+    """A Tamil and a Thai name: no font the bot ships has their letters, so the chart says
+    it draws them as boxes (tests/core/test_chart.py: it does); each name once."""
+    await table.ok("/newgame marriage players:முருகன் สมชาย alice")
+    await table.ok("/hand winner:alice seen:முருகன் maal:alice=3 முருகன்=1")
+    await table.ok("/hand winner:முருகன் seen:alice สมชาย maal:alice=1 முருகன்=4 สมชาย=2")
+    reply = await table.ok("/chart")
+    assert reply.file is not None
+    assert reply.text == ("Running totals after 2 hands.\nThe chart has no letters for "
+                          "முருகன், สมชาย: they are drawn as empty boxes.")

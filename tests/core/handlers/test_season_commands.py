@@ -21,6 +21,7 @@ import io
 import json
 
 import matplotlib.image as mpimg
+import pytest
 
 from bot.core.command import Actor, Command
 from bot.core.service import Service
@@ -181,3 +182,17 @@ async def test_season_names_are_one_form_and_visible(table: Table):
     await table.ok("/season end")
     assert "already" in await table.error("/season start name:autumn")
     assert "has no games yet" in (await table.ok("/stats season:ＡＵＴＵＭＮ")).text
+
+
+@pytest.mark.filterwarnings("ignore:Glyph .* missing from font")
+async def test_a_season_picture_says_which_names_it_draws_as_boxes(table: Table):
+    """A season named in Thai, a player named in Tamil: the ranking's picture has no
+    letters for either, and says so (the CJK of a Riichi table it draws)."""
+    await table.ok("/season start name:ฤดูร้อน")
+    await table.ok("/newgame marriage players:முருகன் 山田 alice")
+    await table.ok("/hand winner:alice seen:முருகன் maal:alice=3 முருகன்=1")
+    await table.ok("/endgame")
+    reply = await table.ok("/stats season")
+    assert reply.file is not None
+    assert reply.text.splitlines()[-1] == ("The chart has no letters for ฤดูร้อน, முருகன்: "
+                                           "they are drawn as empty boxes.")

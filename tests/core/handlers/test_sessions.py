@@ -308,6 +308,49 @@ async def test_a_game_ended_with_no_hand_is_closed_not_archived(
     assert (await table.ok(start)).text.startswith(f"New {title} game.")
 
 
+async def _log_rows(service: Service, session_id: int) -> dict[str, int]:
+    """How many rows the database holds of a game's log: its hands (undone ones too),
+    their rule sets and its events."""
+    from sqlalchemy import func, select
+
+    from bot.storage import tables
+
+    counts = {}
+    async with service.store.engine.connect() as conn:
+        for table in (tables.hands, tables.rule_sets, tables.session_events):
+            counts[table.name] = (await conn.execute(
+                select(func.count()).where(table.c.session_id == session_id))).scalar_one()
+    return counts
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+async def test_the_undone_hands_of_a_game_closed_empty_are_not_kept(
+        table: Table, service: Service, key: str):
+    """Issue 38: a game whose every hand was undone, then ended, is closed and shown
+    nowhere; its undone hands, their rules and its events went with it. The kept game's
+    log stays whole."""
+    start, _title, _word, *hand = GAMES[key]
+    for line in KEPT:
+        await table.ok(line)
+    kept = (await table.ok("/board last")).board
+    assert kept is not None
+    await table.ok(start)
+    snapshot = await service.snapshot(table.chat)
+    assert snapshot is not None and snapshot.session.id is not None
+    dropped = snapshot.session.id
+    await table.ok("/rules rate:2")  # an event, and the hands' rules a set of their own
+    for line in hand:
+        await table.ok(line)
+    await table.ok("/undo reason:wrong table")
+    logged = await _log_rows(service, dropped)
+    assert logged["hands"] >= 1 and logged["rule_sets"] >= 1 and logged["session_events"]
+    kept_before = await _log_rows(service, kept.session)
+    await table.ok("/endgame")
+    assert await _log_rows(service, dropped) == {"hands": 0, "rule_sets": 0,
+                                                 "session_events": 0}
+    assert await _log_rows(service, kept.session) == kept_before
+
+
 async def test_ending_a_game_with_no_hand_asks_so_and_a_stale_tap_keeps_a_later_hand(
         service: Service):
     chat = "telegram:-1010"

@@ -6,11 +6,15 @@ rest is then a question about the natural cards only: split them into natural se
 joker completes and single cards two jokers complete, using as few jokers as possible; the
 hand finishes when that is no more than the jokers there are.
 
-Speed (issue 18; bench/checker_bench.py): both searches answer exactly as their plain
+Speed (issues 18 and 38; bench/checker_bench.py): both searches answer exactly as their plain
 depth-first versions did (tests/games/marriage/checker_reference.py), and only cut what cannot
 change the answer: a placement with fewer disjoint pure sets left than it needs; and, for
 what is missing, subtrees with nothing better in them, whose steps are counted (per state)
 instead of walked, and everything after a bound proves the best so far is the best there is.
+The worst hands visit a thousand states or more, so each state is cheap: the cards left are
+one int kept up to date as cards are taken and put back (_key), the memo key and the lowest
+card read from it, and the searches whose order changes nothing loop over the tables
+themselves instead of building lists of options.
 """
 
 from __future__ import annotations
@@ -78,6 +82,24 @@ def _triples_with() -> list[list[Group]]:
 
 
 _TRIPLES_WITH = _triples_with()
+# A state's cards as one int, five bits a card (a count is at most the 22 cards checked),
+# kept up to date as cards are taken and put back: the searches' memo keys, made without
+# reading all 52 counts at each step.
+_W = [1 << 5 * i for i in range(53)]
+
+
+_SUIT = 13 * 5  # a suit's bits in a key
+_SUIT_MASK = (1 << _SUIT) - 1
+
+
+def _key(counts: list[int]) -> int:
+    return sum(n * w for n, w in zip(counts, _W, strict=False))
+
+
+def _first(key: int) -> int:
+    """The lowest card in a key: its lowest bit's (the searches place the lowest card
+    first)."""
+    return ((key & -key).bit_length() - 1) // 5
 
 
 def _index(card: Card) -> int:
@@ -141,13 +163,6 @@ def _wild_table(roles: MaalRoles) -> tuple[bool, ...]:
     return tuple(roles.is_wild(_card(i)) for i in range(53))
 
 
-def _lowest(counts: list[int], start: int) -> int:
-    """The lowest index at or after `start` with a card; the caller knows there is one."""
-    while not counts[start]:
-        start += 1
-    return start
-
-
 def _suit_pure_most(ranks: tuple[int, ...], known: dict[tuple[int, ...], int]) -> int:
     """How many disjoint pure sets (tunnellas, runs, Q K A) one suit's cards make, ace
     first: each lowest card is left out or starts one of its pure sets."""
@@ -180,8 +195,9 @@ class _Solver:
         self.wild = _wild_table(roles)
         # The most jokers each (naturals, pure needed, throw) is known to fail with: it
         # fails with fewer too, since `place` asks for at most so many.
-        self._fails_with: dict[tuple[bytes, int, bool], int] = {}
+        self._fails_with: dict[int, int] = {}  # keyed by _key, pure needed and throw
         self._suit_pure: dict[tuple[int, ...], int] = {}
+        self._suit_capacity: dict[int, int] = {}  # a suit's bits of a key -> its pure sets
 
     # --- the pieces ----------------------------------------------------------------------
 
@@ -205,63 +221,77 @@ class _Solver:
                     break
         return found
 
+    def _capacity(self, key: int, enough: int) -> int:
+        """pure_capacity of the cards whose key is `key`, read from the key suit by suit."""
+        found = 0
+        for suit in range(_first(key) // 13, 4):
+            bits = key >> _SUIT * suit & _SUIT_MASK
+            most = self._suit_capacity.get(bits)
+            if most is None:
+                ranks = tuple(bits >> 5 * r & 31 for r in range(13))
+                most = self._suit_capacity[bits] = _suit_pure_most(ranks, self._suit_pure)
+            found += most
+            if found >= enough:
+                break
+        return found
+
     # --- the rest, with every joker wild -------------------------------------------------
 
-    def place(self, naturals: list[int], start: int, left: int, jokers: int,
+    def place(self, naturals: list[int], key: int, left: int, jokers: int,
               pure_needed: int, throw: bool) -> tuple[tuple[Group, ...], int | None] | None:
         """Place every natural card in a natural set, a pair one joker completes or alone
         with two jokers, using at most `jokers`, with at least `pure_needed` pure sets; with
         `throw`, exactly one natural card is the discard. Returns (groups, thrown) or None.
-        `left` natural cards remain, none below index `start`. Depth first, pure sets first:
-        the first arrangement found is the answer, so only states that cannot succeed are
-        cut (too few pure sets left, or a failure remembered)."""
+        `left` natural cards remain; `key` is their _key. Depth first from the lowest card,
+        pure sets first: the first arrangement found is the answer, so only states that
+        cannot succeed are cut (too few pure sets left, or a failure remembered)."""
         if not left:
             return ((), None) if pure_needed == 0 and not throw else None
-        key = (bytes(naturals), pure_needed, throw)
-        if self._fails_with.get(key, -1) >= jokers:
+        memo = key << 3 | pure_needed << 1 | throw
+        if self._fails_with.get(memo, -1) >= jokers:
             return None
-        first = _lowest(naturals, start)
+        if pure_needed and (pure_needed * 3 > left
+                            or self._capacity(key, pure_needed) < pure_needed):
+            self._fails_with[memo] = jokers
+            return None
+        first = ((key & -key).bit_length() - 1) // 5  # _first, inlined: called most
+        naturals[first] -= 1
+        key -= _W[first]
+        left -= 1
         found = None
-        if pure_needed * 3 <= left and (
-                not pure_needed or self.pure_capacity(naturals, first, pure_needed) >= pure_needed):
-            naturals[first] -= 1
-            found = self._place_first(first, naturals, left - 1, jokers, pure_needed, throw)
-            naturals[first] += 1
-        if found is None:
-            self._fails_with[key] = jokers
-        return found
-
-    def _place_first(self, first: int, naturals: list[int], left: int, jokers: int,
-                     pure_needed: int, throw: bool
-                     ) -> tuple[tuple[Group, ...], int | None] | None:
         for j, k in _TRIPLES_PURE_FIRST[first]:
             if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
                 naturals[j] -= 1
                 naturals[k] -= 1
-                found = self.place(naturals, first, left - 2, jokers,
+                found = self.place(naturals, key - _W[j] - _W[k], left - 2, jokers,
                                    max(0, pure_needed - _PURE[first, j, k]), throw)
                 naturals[j] += 1
                 naturals[k] += 1
                 if found is not None:
-                    return ((first, j, k), *found[0]), found[1]
-        if throw:
-            found = self.place(naturals, first, left, jokers, pure_needed, False)
+                    found = ((first, j, k), *found[0]), found[1]
+                    break
+        if found is None and throw:
+            found = self.place(naturals, key, left, jokers, pure_needed, False)
             if found is not None:
-                return found[0], first
-        if jokers >= 1:
+                found = found[0], first
+        if found is None and jokers >= 1:
             for j in _PAIRS[first]:
                 if naturals[j]:
                     naturals[j] -= 1
-                    found = self.place(naturals, first, left - 1, jokers - 1, pure_needed,
-                                       throw)
+                    found = self.place(naturals, key - _W[j], left - 1, jokers - 1,
+                                       pure_needed, throw)
                     naturals[j] += 1
                     if found is not None:
-                        return ((first, j), *found[0]), found[1]
-        if jokers >= 2:
-            found = self.place(naturals, first, left, jokers - 2, pure_needed, throw)
+                        found = ((first, j), *found[0]), found[1]
+                        break
+        if found is None and jokers >= 2:
+            found = self.place(naturals, key, left, jokers - 2, pure_needed, throw)
             if found is not None:
-                return ((first,), *found[0]), found[1]
-        return None
+                found = ((first,), *found[0]), found[1]
+        naturals[first] += 1
+        if found is None:
+            self._fails_with[memo] = jokers
+        return found
 
     def split(self, counts: list[int]) -> tuple[list[int], list[int]]:
         """(natural cards, joker cards) as counts and a list."""
@@ -276,22 +306,30 @@ class _Solver:
         # Pure sets of natural cards come out of `place`; only pure sets that use a joker
         # card as itself (a marriage, say) are chosen here.
         wild_pure = [s for s in self.pure_sets(counts) if any(self.wild[i] for i in s)]
+        all_naturals, _ = self.split(counts)
+        all_key, all_left = _key(all_naturals), sum(all_naturals)
+        wild_cards = [i for i, n in enumerate(counts) if n and self.wild[i]]
         for size in range(PURE_NEEDED + 1):
             for chosen in combinations_with_replacement(wild_pure, size):
-                left = list(counts)
-                for trio in chosen:
-                    for i in trio:
-                        left[i] -= 1
-                if min(left) < 0:
+                # the cards left: the chosen sets' natural cards taken from the naturals
+                # (their key and count with them), their joker cards from the jokers
+                taken = [i for trio in chosen for i in trio]
+                if any(taken.count(i) > counts[i] for i in taken):
                     continue
-                naturals, jokers = self.split(left)
+                naturals, key, left = list(all_naturals), all_key, all_left
+                for i in taken:
+                    if not self.wild[i]:
+                        naturals[i] -= 1
+                        key -= _W[i]
+                        left -= 1
+                jokers = [i for i in wild_cards
+                          for _ in range(counts[i] - taken.count(i))]
                 still = PURE_NEEDED - size
-                found = self.place(naturals, 0, sum(naturals), len(jokers), still, throw)
+                found = self.place(naturals, key, left, len(jokers), still, throw)
                 if found is not None:
                     return [*chosen, *_fill(list(found[0]), jokers)], found[1]
                 if throw and jokers:  # or throw a joker card instead
-                    found = self.place(naturals, 0, sum(naturals), len(jokers) - 1, still,
-                                       False)
+                    found = self.place(naturals, key, left, len(jokers) - 1, still, False)
                     if found is not None:
                         return [*chosen, *_fill(list(found[0]), jokers[1:])], jokers[0]
         return None
@@ -332,6 +370,7 @@ class _Packer:
 
     def __init__(self, naturals: list[int], jokers: int) -> None:
         self.naturals = naturals
+        self.key = _key(naturals)
         self.jokers = jokers
         self.groups: list[Group] = []
         self.best: list[Group] = []
@@ -341,7 +380,7 @@ class _Packer:
         # (naturals, jokers, slack) -> steps the subtree takes, when it holds nothing better
         # than the best so far (slack: how many groups it may add before it would be
         # better); None when it holds something better; PACKING_BUDGET: that many or more.
-        self._quiet_steps: dict[tuple[bytes, int, int], int | None] = {}
+        self._quiet_steps: dict[int, int | None] = {}
 
     def best_within_budget(self) -> list[Group]:
         self._search(self.jokers, sum(self.naturals), 0)
@@ -359,8 +398,9 @@ class _Packer:
             return
         if not left:
             return
-        first = _lowest(self.naturals, start)
+        first = _first(self.key)
         self.naturals[first] -= 1
+        self.key -= _W[first]
         for group, cost in _options(self.naturals, first, jokers):
             self._take(group)
             self.groups.append(group)
@@ -369,6 +409,7 @@ class _Packer:
             self._put_back(group)
         self._visit(jokers, left - 1, first)  # leave this card out
         self.naturals[first] += 1
+        self.key += _W[first]
 
     def _visit(self, jokers: int, left: int, start: int) -> None:
         """Take the step into a subtree, or skip it when it holds nothing better and ends
@@ -390,35 +431,71 @@ class _Packer:
             return None
         if not left or (left + jokers) // 3 <= slack:
             return 1
-        key = (bytes(self.naturals), jokers, slack)
-        if key in self._quiet_steps:
-            return self._quiet_steps[key]
-        first = _lowest(self.naturals, start)
-        self.naturals[first] -= 1
-        total: int | None = 1
-        for group, cost in [*_options(self.naturals, first, jokers), ((), 0)]:
-            self._take(group)
-            steps = self._steps_if_quiet(jokers - cost, left - max(1, len(group)), first,
-                                         slack - (1 if group else 0))
-            self._put_back(group)
-            if steps is None:
-                total = None
+        cards = self.key
+        key = cards << 10 | jokers << 5 | slack + 1  # the cards, jokers (<32), slack (-1 to 7)
+        known = self._quiet_steps.get(key, 0)
+        if known != 0:
+            return known
+        # The plain search's steps here: one, and those of each group the lowest card can
+        # start and of leaving it out. Their order changes nothing (a sum, or None if any
+        # is; PACKING_BUDGET and None both send the search in): written out for speed.
+        naturals = self.naturals
+        first = ((cards & -cards).bit_length() - 1) // 5  # _first, inlined: called most
+        naturals[first] -= 1
+        self.key -= _W[first]
+        # leave it out: a step that stops at once where even that bound says no better
+        if left == 1 or (left - 1 + jokers) // 3 <= slack:
+            steps: int | None = 1
+        else:
+            steps = self._steps_if_quiet(jokers, left - 1, first, slack)
+        total: int | None = None if steps is None else 1 + steps
+        if not slack and total is not None and (jokers >= 2 or (any(
+                naturals[j] for j in _PAIRS[first]) and jokers) or any(
+                naturals[j] and naturals[k] and (j != k or naturals[j] >= 2)
+                for j, k in _TRIPLES[first])):
+            total = None  # no group may be added, and one can: it is better
+        for j, k in _TRIPLES[first]:
+            if total is None or total >= PACKING_BUDGET:
                 break
-            total += steps
-            if total >= PACKING_BUDGET:
-                total = PACKING_BUDGET
-                break
-        self.naturals[first] += 1
+            if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
+                naturals[j] -= 1
+                naturals[k] -= 1
+                self.key -= _W[j] + _W[k]
+                steps = self._steps_if_quiet(jokers, left - 3, first, slack - 1)
+                naturals[j] += 1
+                naturals[k] += 1
+                self.key += _W[j] + _W[k]
+                total = None if steps is None else total + steps
+        if jokers >= 1:
+            for j in _PAIRS[first]:
+                if total is None or total >= PACKING_BUDGET:
+                    break
+                if naturals[j]:
+                    naturals[j] -= 1
+                    self.key -= _W[j]
+                    steps = self._steps_if_quiet(jokers - 1, left - 2, first, slack - 1)
+                    naturals[j] += 1
+                    self.key += _W[j]
+                    total = None if steps is None else total + steps
+        if jokers >= 2 and total is not None and total < PACKING_BUDGET:
+            steps = self._steps_if_quiet(jokers - 2, left - 1, first, slack - 1)
+            total = None if steps is None else total + steps
+        if total is not None and total >= PACKING_BUDGET:
+            total = PACKING_BUDGET
+        naturals[first] += 1
+        self.key += _W[first]
         self._quiet_steps[key] = total
         return total
 
     def _take(self, group: Group) -> None:
         for i in group[1:]:
             self.naturals[i] -= 1
+            self.key -= _W[i]
 
     def _put_back(self, group: Group) -> None:
         for i in group[1:]:
             self.naturals[i] += 1
+            self.key += _W[i]
 
 
 class _Optimum:
@@ -427,13 +504,15 @@ class _Optimum:
 
     def __init__(self, naturals: list[int]) -> None:
         self.naturals = list(naturals)
+        self.key = _key(self.naturals)
         # Cards that could be in a natural set at all: only they make sets without jokers.
         self.settable = [i for i in range(52) if naturals[i] and any(
             all(naturals[c] >= trio.count(c) for c in trio) for trio in _TRIPLES_WITH[i])]
         self.is_settable = [0] * 52
         for i in self.settable:
             self.is_settable[i] = 1
-        self._known: dict[tuple[bytes, int, int], bool] = {}
+        # by the cards' _key and the jokers: (more than so many groups, not more than so many)
+        self._known: dict[int, tuple[int, int]] = {}
 
     def beats(self, groups: int, jokers: int) -> bool:
         settable = sum(self.naturals[i] for i in self.settable)
@@ -442,32 +521,61 @@ class _Optimum:
     def _beats(self, jokers: int, left: int, settable: int, start: int, slack: int) -> bool:
         """More than `slack` groups from these cards (`left` of them, `settable` of which
         could be in a natural set)? At most: one per card, one per three cards or jokers,
-        and a group without a joker is a natural set."""
+        and a group without a joker is a natural set. (The order of the tries changes
+        nothing here: each answer is exact; written out, not with _options, for speed.)"""
         if slack < 0:
             return True
         if not left or min(left, (left + jokers) // 3, settable // 3 + jokers) <= slack:
             return False
-        key = (bytes(self.naturals), jokers, slack)
-        if key in self._known:
-            return self._known[key]
+        # what is known of these cards: more than `yes` groups, not more than `no`
+        key = self.key << 5 | jokers
+        yes, no = self._known.get(key, (-1, SETS + 1))
+        if slack <= yes:
+            return True
+        if slack >= no:
+            return False
         naturals, is_settable = self.naturals, self.is_settable
-        first = _lowest(naturals, start)
+        first = _first(self.key)
         naturals[first] -= 1
+        self.key -= _W[first]
         settable -= is_settable[first]
-        found = False
-        for group, cost in [*_options(naturals, first, jokers), ((), 0)]:
-            taken = 0
-            for i in group[1:]:
-                naturals[i] -= 1
-                taken += is_settable[i]
-            found = self._beats(jokers - cost, left - max(1, len(group)), settable - taken,
-                                first, slack - (1 if group else 0))
-            for i in group[1:]:
-                naturals[i] += 1
+        found = not slack and (jokers >= 2 or (bool(jokers) and any(
+            naturals[j] for j in _PAIRS[first])) or any(
+            naturals[j] and naturals[k] and (j != k or naturals[j] >= 2)
+            for j, k in _TRIPLES[first]))  # one group more is enough, and there is one
+        for j, k in _TRIPLES_PURE_FIRST[first]:
             if found:
                 break
+            if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
+                naturals[j] -= 1
+                naturals[k] -= 1
+                self.key -= _W[j] + _W[k]
+                found = self._beats(jokers, left - 3, settable - is_settable[j]
+                                    - is_settable[k], first, slack - 1)
+                naturals[j] += 1
+                naturals[k] += 1
+                self.key += _W[j] + _W[k]
+                if found:
+                    break
+        if not found and jokers >= 1:
+            for j in _PAIRS[first]:
+                if naturals[j]:
+                    naturals[j] -= 1
+                    self.key -= _W[j]
+                    found = self._beats(jokers - 1, left - 2, settable - is_settable[j],
+                                        first, slack - 1)
+                    naturals[j] += 1
+                    self.key += _W[j]
+                    if found:
+                        break
+        if not found and jokers >= 2:
+            found = self._beats(jokers - 2, left - 1, settable, first, slack - 1)
+        if not found and left > 1 and min(left - 1, (left - 1 + jokers) // 3,
+                                          settable // 3 + jokers) > slack:
+            found = self._beats(jokers, left - 1, settable, first, slack)  # leave it out
         naturals[first] += 1
-        self._known[key] = found
+        self.key += _W[first]
+        self._known[key] = (max(yes, slack), no) if found else (yes, min(no, slack))
         return found
 
 
