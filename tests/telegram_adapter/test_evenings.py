@@ -5,7 +5,7 @@ Latin words left are the table's names and the command grammar people type (/han
 winner:, rule keys and the values they take).
 
 Nepali with Nepali Marriage (buttons and the maal prompt), Hindi with marriage rummy and
-Portuguese (Brazil) with Tranca, as the issue asks."""
+Portuguese (Brazil) with Tranca, as the issue asks; Hindi again with a game of points."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ TYPED = {"yes", "no", "auto", "live", "new", "last", "all", "none", "rs", "utc",
          # /help's topics as people type them (/help seat, /help marriage; COMMAND stands for
          # a command's name in "/help COMMAND")
          "command", "seat", "money", "words", "rules", "marriage", "marriage_rummy", "tranca",
-         "riichi", "callbreak"}
+         "riichi", "callbreak", "points"}
 
 
 def shown(fake: Any) -> list[str]:
@@ -206,3 +206,30 @@ async def test_a_tranca_evening_in_portuguese(tg: Harness):
                                                                 "davi"}}
     assert not leftovers, "English left in the replies:\n" + "\n".join(
         f"{w!r} in {t!r}" for w, t in sorted(leftovers))
+
+
+async def test_an_evening_of_points_in_hindi(tg: Harness):
+    tg.fake.admins[GROUP] = [ALICE["id"]]
+    await answered(tg, ALICE, "/settings language:hi")
+    await answered(tg, ALICE, "/newgame points players:asha bikash chetan")
+    await answered(tg, ALICE, "/rules winner_takes:yes rate:10 currency:Rs")
+    first = await answered(tg, ALICE, "/round winner:asha bikash=12 chetan=7")
+    assert "asha +19  bikash -12  chetan -7" in first["text"]
+    await answered(tg, ALICE, "/round winner:chetan asha=30 bikash=1")
+    ask = await answered(tg, ALICE, "/undo")
+    await tap_label(tg, ALICE, ask, next(k for k in tg.buttons(ask) if "वापस" in k))
+    await answered(tg, ALICE, "/round winner:chetan asha=4 bikash=10")
+    await answered(tg, ALICE, "/round winner:zed asha=1")  # a mistake: the error is Hindi too
+    await answered(tg, ALICE, "/round asha=1 bikash=2 chetan=3")  # no winner: said in Hindi
+    await answered(tg, ALICE, "/rules")
+    await answered(tg, ALICE, "/board")
+    await answered(tg, ALICE, "/help round")
+    await answered(tg, ALICE, "/help points")
+    await tg.say(ALICE, "/chart")
+    await tg.fake.wait_for("sendPhoto", 1)
+    ask = await answered(tg, ALICE, "/endgame")
+    await tap_label(tg, ALICE, ask, next(k for k in tg.buttons(ask) if "हाँ" in k))
+    standings = await tg.fake.wait_until(lambda: next(
+        (t for t in shown(tg.fake) if "bikash" in t and "150 Rs" in t), None))
+    assert "asha" in standings  # bikash pays asha 150 Rs, in Hindi
+    no_latin(shown(tg.fake), {"asha", "bikash", "chetan", "zed"} | grammar_of("points"))

@@ -7,6 +7,7 @@ from bot.core.games.base import Game
 from bot.core.games.callbreak import CallBreakGame
 from bot.core.games.marriage.game import MarriageGame
 from bot.core.games.marriage_rummy import MarriageRummyGame
+from bot.core.games.points import PointsGame
 from bot.core.games.riichi import RiichiGame
 from bot.core.games.tranca import TrancaGame
 from bot.core.grammar import clip
@@ -14,7 +15,7 @@ from bot.core.i18n.text import _
 
 GAMES: dict[str, Game] = {
     game.key: game for game in (MarriageGame(), MarriageRummyGame(), TrancaGame(),
-                                RiichiGame(), CallBreakGame())
+                                RiichiGame(), CallBreakGame(), PointsGame())
 }
 ALIASES = {"nepali": "marriage", "marriage_nepali": "marriage", "rummy": "marriage_rummy",
            "indian": "marriage_rummy", "marriage-rummy": "marriage_rummy",

@@ -1,0 +1,94 @@
+"""The points game's rule keys: who wins, where it ends, how a round is scored, and money
+by point or by place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.errors import UserError
+from bot.core.grammar import clip, parse_int, split_list
+from bot.core.i18n import Text, _
+from bot.core.money import MONEY, money_rules
+from bot.core.rules import (
+    CLEARED,
+    Preset,
+    RuleBook,
+    RuleSpec,
+    bool_rule,
+    choice_rule,
+    int_rule,
+    text_rule,
+)
+
+MAX_POINTS = 1_000_000
+MAX_NAME = 24  # a game's name, shown in the board's heading on a phone
+
+WINS = {"high": "the highest total wins", "low": "the lowest total wins"}
+AT_TARGET = {"ends": "the game ends when a total reaches the target",
+             "eliminates": "a player whose total reaches the target is out; the last one "
+                           "left wins"}
+WINNER_TAKES = {"no": "each player's points as given",
+                "yes": "the others lose their points and the winner gains them all",
+                "sum": "the winner scores the others' points, the others nothing (Uno)"}
+MISSING = {"refuse": "a round must give every player's points",
+           "zero": "a player left out of a round scores 0"}
+MOON_TO = {"others": "each other player scores the moon's points, the shooter 0",
+           "self": "the shooter scores minus the moon's points"}
+
+
+def per_place_rule() -> RuleSpec:
+    """Money by place at the end: first's, second's ... points, paid at the rate."""
+    def parse(text: str) -> str:
+        raw = text.strip()
+        if raw.lower() in CLEARED or not raw:
+            return ""
+        words = split_list(raw)
+        if not 2 <= len(words) <= 10:
+            raise UserError(_("`per_place` takes 2 to 10 numbers, first place's first: "
+                              "per_place:3 1 -1 -3; not `{text}`.", text=clip(raw)))
+        values = [parse_int(w, "`per_place`", -MAX_POINTS, MAX_POINTS) for w in words]
+        if sum(values):
+            raise UserError(_("`per_place` must add up to zero, as what the places win and "
+                              "lose is paid between them; {values} adds up to {total}.",
+                              values=" ".join(words), total=sum(values)))
+        return " ".join(str(v) for v in values)
+
+    def show(value: Any) -> Text:
+        # TRANSLATORS: a rule with no value (no currency), as /rules shows it
+        return value or _("none")
+
+    return RuleSpec("per_place", "", "money by place at the end, first place's first, at "
+                    "the rate (3 1 -1 -3; adds up to zero; none: by points)", parse,
+                    show=show, topic=MONEY, scoring=False)
+
+
+def per_place(rules: dict[str, Any]) -> list[int]:
+    return [int(v) for v in str(rules.get("per_place") or "").split()]
+
+
+SPECS = [
+    choice_rule("wins", "high", WINS, "who wins on the total"),
+    int_rule("target", 0, 0, MAX_POINTS, "the total that ends the game or knocks a player "
+             "out (at_target:); 0: none", zero="none"),
+    choice_rule("at_target", "ends", AT_TARGET, "what reaching the target does"),
+    int_rule("rounds", 0, 0, 1000, "rounds in a game; 0: no limit", zero="none"),
+    text_rule("name", "", MAX_NAME, "the game played (Uno, Hearts): shown on the board, kept "
+              "apart in /stats"),
+    choice_rule("winner_takes", "no", WINNER_TAKES, "how a round with winner:NAME is "
+                "scored"),
+    bool_rule("zero_sum", False, "a round's points must add up to zero"),
+    choice_rule("missing", "refuse", MISSING, "a player left out of a round"),
+    int_rule("moon", 0, 0, 10_000, "shooting the moon: one player with all these points in "
+             "a round and the others none (Hearts: 26); 0: off", zero="none"),
+    choice_rule("moon_to", "others", MOON_TO, "what a moon scores"),
+    int_rule("show_penalty", 0, 0, 10_000, "a show (show:NAME) that another hand equals or "
+             "beats scores the hand plus this; 0: no shows", zero="none"),
+    int_rule("show_max", 0, 0, 10_000, "the most a hand may hold to show; 0: any hand",
+             zero="none"),
+    per_place_rule(),
+    *money_rules(),
+]
+
+PRESETS: list[Preset] = []
+
+RULEBOOK = RuleBook(SPECS, PRESETS, headline=("wins", "target", "rounds"))
