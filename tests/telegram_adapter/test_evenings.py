@@ -64,7 +64,9 @@ def grammar_of(game_key: str) -> set[str]:
     for spec in book.specs:
         words |= {c.lower() for c in spec.choices}
         words |= {part for key in [spec.key] for part in key.lower().split("_")}
-    words |= {part for p in book.presets for part in [p.name.lower(), *p.name.split("_")]}
+    # a preset's name as typed, and its words (rummy500 is read as the word rummy)
+    words |= {part for p in book.presets
+              for part in [p.name.lower(), *re.findall(r"[a-z]+", p.name.lower())]}
     return words | TYPED
 
 

@@ -74,9 +74,11 @@ GLOSSARY = (
     "player (Hearts)."
 )
 RULES_NOTE = (
-    "Played for money, each player gets their score less the table's average (the average "
-    "less the score where the lowest wins) at each round's rate; per_place pays by place "
-    "at the end instead."
+    "A preset sets only the keys it names: hearts (hearts-online.org), uno (the published "
+    "Uno scoring), rummy500 (pagat's 500 Rummy), dhumbal (Wikipedia's Jhyap). Played for "
+    "money, each player gets their score less the table's average (the average less the "
+    "score where the lowest wins) at each round's rate; per_place pays by place at the end "
+    "instead."
 )
 SEATS_FIXED = ("The sides are set when the game starts: /endgame, then /newgame points "
                "teams:... with everyone on a side.")
@@ -163,7 +165,7 @@ class PointsGame(Game):
     hand_word = "round"
     ranked_by = "wins"  # /stats: games won; points of different games are never added
     newgame_options = (TEAMS,)
-    rules_example = "/rules wins:low target:100 name:Hearts   /rules winner_takes:yes rate:10"
+    rules_example = "/rules preset:hearts   /rules wins:low target:100 name:Hearts"
     # the points ride on points: in /edit (free words after round:3 would be its value)
     edit_example = "/edit round:3 points:asha=12 bikash=-3"
 

@@ -1,5 +1,9 @@
 """The points game's rule keys: who wins, where it ends, how a round is scored, and money
-by point or by place."""
+by point or by place; and presets for Hearts, Uno, Rummy 500 and Dhumbal. Facts and sources:
+docs/rules/ (hearts.md, uno.md, rummy500.md, dhumbal.md); where tables disagree, a key, and
+the pages say what each choice does. Every preset sets only the keys it names (an
+addition), so a table's own habits (missing:zero, per_place:, the rate and currency) stay
+as they are."""
 
 from __future__ import annotations
 
@@ -7,9 +11,10 @@ from typing import Any
 
 from bot.core.errors import UserError
 from bot.core.grammar import clip, parse_int, split_list
-from bot.core.i18n import Text, _
+from bot.core.i18n import N_, Text, _
 from bot.core.money import MONEY, money_rules
 from bot.core.rules import (
+    ADDITION,
     CLEARED,
     Preset,
     RuleBook,
@@ -89,6 +94,37 @@ SPECS = [
     *money_rules(),
 ]
 
-PRESETS: list[Preset] = []
+# The keys a preset sets: the game it is. The table's habits (missing, per_place, money)
+# are left as they are.
+GAME_KEYS = ("wins", "target", "at_target", "rounds", "winner_takes", "zero_sum", "moon",
+             "moon_to", "show_penalty", "show_max", "name")
+
+
+def _preset(preset: str, description: str, **values: Any) -> Preset:
+    assert set(values) == set(GAME_KEYS), preset
+    return Preset(preset, description, values, kind=ADDITION)
+
+
+# The names the presets give: translated where shown (the board's heading, /stats), kept
+# in the rules as written (so /stats keeps one Hearts, whatever the language)
+NAMES = (N_("Hearts"), N_("Uno"), N_("Rummy 500"), N_("Dhumbal"))
+
+PRESETS = [
+    _preset("hearts", "Hearts: lowest wins when a total reaches 100; shooting the moon "
+            "(26) gives the others 26", wins="low", target=100, at_target="ends", rounds=0,
+            winner_takes="no", zero_sum=False, moon=26, moon_to="others", show_penalty=0,
+            show_max=0, name="Hearts"),
+    _preset("uno", "Uno: the winner scores the others' cards; first to 500", wins="high",
+            target=500, at_target="ends", rounds=0, winner_takes="sum", zero_sum=False,
+            moon=0, moon_to="others", show_penalty=0, show_max=0, name="Uno"),
+    _preset("rummy500", "Rummy 500: melds less the hand; first to 500, the highest if more",
+            wins="high", target=500, at_target="ends", rounds=0, winner_takes="no",
+            zero_sum=False, moon=0, moon_to="others", show_penalty=0, show_max=0,
+            name="Rummy 500"),
+    _preset("dhumbal", "Dhumbal: lowest wins; a show at 5 or less, 25 if it fails; out at "
+            "100", wins="low", target=100, at_target="eliminates", rounds=0,
+            winner_takes="no", zero_sum=False, moon=0, moon_to="others", show_penalty=25,
+            show_max=5, name="Dhumbal"),
+]
 
 RULEBOOK = RuleBook(SPECS, PRESETS, headline=("wins", "target", "rounds"))
