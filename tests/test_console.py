@@ -138,6 +138,30 @@ def test_an_evening_of_hearts_as_a_game_of_points(tmp_path: Path):
     assert all(v == 0 for v in left.values())
 
 
+def test_an_evening_of_dhumbal(tmp_path: Path):
+    """Dhumbal as Wikipedia's Jhyap plays it: shows held and caught, the stock run out, out
+    at 100, the last one in wins."""
+    lines = ["/newgame dhumbal players:asha bikash chetan",
+             "/round show:asha asha=3 bikash=12 chetan=7",  # held: asha 0
+             "/round show:asha asha=3 bikash=3 chetan=7",  # caught: 3 + 25 = 28
+             "/round asha=9 bikash=4 chetan=11",  # the stock ran out: no show
+             "chetan: /round show:chetan asha=40 bikash=30 chetan=2",  # held: chetan 0
+             "/round asha=20 bikash=60 chetan=20",  # bikash 109: out
+             "/round asha=1 bikash=2 chetan=3",  # refused: bikash is out
+             "/round show:chetan asha=10 chetan=1",  # held: asha 107, out: chetan wins
+             "/board", "/endgame"]
+    replies = console(tmp_path, lines)
+    assert [r["ok"] for r in replies] == [True] * 6 + [False, True, True, True], replies
+    assert "bikash (out at 109)" in replies[6]["error"]
+    board = replies[-2]["board"]
+    # asha 0 + 28 + 9 + 40 + 20 + 10 = 107; bikash 12 + 3 + 4 + 30 + 60 = 109;
+    # chetan 7 + 7 + 11 + 0 + 20 + 0 = 45
+    assert board["totals"] == {"asha": 107, "bikash": 109, "chetan": 45}
+    assert "chetan won with +45!" in replies[-1]["text"]
+    assert replies[-1]["text"].splitlines()[2:5] == [
+        "1. chetan +45 points", "2. asha +107 points", "3. bikash +109 points"]
+
+
 def test_errors_in_json_and_the_session_survives_a_restart(tmp_path: Path):
     replies = console(tmp_path, ["/newgame players:ram sita", "/hand winner:gita",
                                  "hello", "/hand winner:ram seen:sita maal:ram=3 sita=1"])

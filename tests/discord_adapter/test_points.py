@@ -1,6 +1,7 @@
-"""An evening of points through the real discord.py client against the fake Discord: a
-game started, its rules by /rules' own subcommand, rounds by /round's typed options
-(points:, winner:), an undo and the end confirmed by taps, the board and the settle-up."""
+"""Evenings of points and of Dhumbal through the real discord.py client against the fake
+Discord: a game started, its rules by /rules' own subcommand, rounds by /round's typed
+options (points:, winner:, show:), an undo and the end confirmed by taps, the board with
+who is still in, and the settle-up."""
 
 from __future__ import annotations
 
@@ -69,3 +70,30 @@ async def test_an_evening_of_points_where_the_winner_takes(dc: DiscordHarness):
     ended = await tapped(dc, slash("endgame", ALICE), "Yes, end it")
     assert "1. asha +15 points = +150 Rs" in ended
     assert "bikash pays asha 150 Rs" in ended and "bikash pays chetan 70 Rs" in ended
+
+
+async def test_an_evening_of_dhumbal_with_shows_and_the_limit(dc: DiscordHarness):
+    started = await dc.reply_to(slash("newgame", ALICE, game="dhumbal",
+                                      players="asha bikash chetan"))
+    assert "New Dhumbal game." in shown(started["data"]["content"])
+    rules = await dc.reply_to(subcommand("rules", "dhumbal", ALICE, limit=50, currency="Rs",
+                                         per_place="20 0 -20"))
+    assert "limit 50" in shown(rules["data"]["content"])
+    held = await dc.reply_to(slash("round", ALICE, points="asha=3 bikash=12 chetan=7",
+                                   show="asha"))
+    assert "asha 0  bikash +12  chetan +7" in shown(held["data"]["content"])
+    caught = await dc.reply_to(slash("round", ALICE, points="asha=3 bikash=3 chetan=7",
+                                     show="asha"))
+    # Wikipedia's Jhyap: a count of 3 caught by 3 or less scores 3 + 25 = 28
+    assert "asha +28  bikash +3  chetan +7" in shown(caught["data"]["content"])
+    await dc.reply_to(slash("round", ALICE, points="asha=40 bikash=2 chetan=9"))
+    live = await dc.live_board(containing="Out: asha 68.")
+    assert "In: bikash 17, chetan 23." in live["embeds"][0]["description"]
+    refused = await dc.reply_to(slash("round", ALICE, points="asha=1 bikash=2 chetan=3"))
+    assert refused["data"]["flags"] == 64
+    assert "asha (out at 68)" in shown(refused["data"]["content"])
+    await dc.reply_to(slash("round", ALICE, points="bikash=2 chetan=30", show="bikash"))
+    assert (await board(dc))["totals"] == {"asha": 68, "bikash": 17, "chetan": 53}
+    ended = await tapped(dc, slash("endgame", ALICE), "Yes, end it")
+    # bikash, the last one in, first (+20); chetan out later, second; asha last (-20)
+    assert "1. bikash +17 points = +20 Rs" in ended and "asha pays bikash 20 Rs" in ended

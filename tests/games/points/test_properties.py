@@ -8,10 +8,10 @@ import uuid
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot.core.games import GAMES
 from bot.core.service import Service
 from bot.storage import SqlStore
 from tests.conftest import Table
+from tests.games.points.checks import kept, out_of, places_follow_the_outs
 
 PLAYERS = ["asha", "bikash", "chetan", "dev"]
 TABLES = {
@@ -68,10 +68,7 @@ async def test_whole_games_keep_their_sums_zero_sums_and_eliminations(
     for line in ops:
         await table(line)  # refusals are fine: they change nothing
     board = await table.board()
-    async with store.transaction(table.chat) as tx:
-        session = await tx.open_session()
-        assert session is not None
-        hands = await tx.all_hands(session.id)
+    session, hands = await kept(store, table.chat)
     assert [h.no for h in hands] == list(range(1, board["hand_count"] + 1))
     sums = dict.fromkeys(PLAYERS, 0)
     for hand in hands:
@@ -82,7 +79,7 @@ async def test_whole_games_keep_their_sums_zero_sums_and_eliminations(
     if kind in ("zero", "zero_sum"):
         assert all(sum(h.deltas.values()) == 0 for h in hands)
     if kind == "out":
-        out = {int(k): v for k, v in (session.game_state or {}).get("out", {}).items()}
+        out = out_of(session)
         running = dict.fromkeys(range(1, 5), 0)
         for hand in hands:
             for seat, went in out.items():
@@ -93,12 +90,4 @@ async def test_whole_games_keep_their_sums_zero_sums_and_eliminations(
             for seat, total in running.items():  # out in the round it reached 60
                 if seat not in out or out[seat] > hand.no:
                     assert total < 60 or seat not in hand.players
-        game = GAMES["points"]
-        placed = game.placings(session.totals, game.rulebook.complete(session.rules),
-                               session.game_state, session.roster)
-        for a in placed:
-            for b in placed:
-                if a not in out and b in out:
-                    assert placed[a].place < placed[b].place  # still in beats out
-                if a in out and b in out and out[a] > out[b]:
-                    assert placed[a].place < placed[b].place  # out later beats out sooner
+        places_follow_the_outs(session)

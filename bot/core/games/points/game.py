@@ -221,7 +221,7 @@ class PointsGame(Game):
             raise UserError(_("at_target:eliminates puts out whoever reaches the target, so "
                               "the lowest total wins: it needs wins:low."))
         held = State.of(state)
-        if held.wins and held.wins != rules["wins"]:
+        if held.wins and held.wins != rules.get("wins"):
             raise UserError(_("Who wins was set with the first round (wins:{wins}); it can't "
                               "change in the middle of a game: /endgame, then /newgame.",
                               wins=held.wins))
@@ -352,10 +352,7 @@ class PointsGame(Game):
                               example=ctx.example(ROUND_USAGE)))
         missing = [c for c in playing if c not in points and c != winner]
         if missing and not table.missing_zero:
-            names = ", ".join(columns.label(c) for c in missing)
-            raise UserError(_("No points for {names}: give every player's (0 for none), or "
-                              "/rules missing:zero counts a player left out as 0.",
-                              names=names))
+            raise UserError(self._missing(", ".join(columns.label(c) for c in missing)))
         for column in missing:
             points[column] = 0
         every = kept.columns if kept is not None else [
@@ -364,6 +361,11 @@ class PointsGame(Game):
                             playing, every, kept.gone if kept is not None else
                             sorted(state.out))
         return self._scored(ctx, table, state, round_entry)
+
+    def _missing(self, names: str) -> Msg:
+        """What a round that leaves players out is told."""
+        return _("No points for {names}: give every player's (0 for none), or /rules "
+                 "missing:zero counts a player left out as 0.", names=names)
 
     def rescore(self, ctx: PlayContext) -> PlayOutcome:
         """A later round after /edit of an earlier one: its points stand, but who was out

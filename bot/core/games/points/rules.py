@@ -29,16 +29,11 @@ MAX_POINTS = 1_000_000
 MAX_NAME = 24  # a game's name, shown in the board's heading on a phone
 
 WINS = {"high": "the highest total wins", "low": "the lowest total wins"}
-AT_TARGET = {"ends": "the game ends when a total reaches the target",
-             "eliminates": "a player whose total reaches the target is out; the last one "
-                           "left wins"}
-WINNER_TAKES = {"no": "each player's points as given",
-                "yes": "the others lose their points and the winner gains them all",
-                "sum": "the winner scores the others' points, the others nothing (Uno)"}
-MISSING = {"refuse": "a round must give every player's points",
-           "zero": "a player left out of a round scores 0"}
-MOON_TO = {"others": "each other player scores the moon's points, the shooter 0",
-           "self": "the shooter scores minus the moon's points"}
+AT_TARGET = {"ends": "the game ends", "eliminates": "that player is out"}
+WINNER_TAKES = {"no": "as given", "yes": "the others pay the winner",
+                "sum": "the winner scores it all, Uno"}
+MISSING = {"refuse": "refused", "zero": "scores 0"}
+MOON_TO = {"others": "the others score it", "self": "taken off the shooter"}
 
 
 def per_place_rule() -> RuleSpec:
@@ -63,7 +58,7 @@ def per_place_rule() -> RuleSpec:
         return value or _("none")
 
     return RuleSpec("per_place", "", "money by place at the end, first place's first, at "
-                    "the rate (3 1 -1 -3; adds up to zero; none: by points)", parse,
+                    "the rate: 3 1 -1 -3 (none: by points)", parse,
                     show=show, topic=MONEY, scoring=False)
 
 
@@ -79,12 +74,11 @@ SPECS = [
     int_rule("rounds", 0, 0, 1000, "rounds in a game; 0: no limit", zero="none"),
     text_rule("name", "", MAX_NAME, "the game played (Uno, Hearts): shown on the board, kept "
               "apart in /stats"),
-    choice_rule("winner_takes", "no", WINNER_TAKES, "how a round with winner:NAME is "
-                "scored"),
+    choice_rule("winner_takes", "no", WINNER_TAKES, "a winner:NAME round"),
     bool_rule("zero_sum", False, "a round's points must add up to zero"),
     choice_rule("missing", "refuse", MISSING, "a player left out of a round"),
-    int_rule("moon", 0, 0, 10_000, "shooting the moon: one player with all these points in "
-             "a round and the others none (Hearts: 26); 0: off", zero="none"),
+    int_rule("moon", 0, 0, 10_000, "a moon: all these points to one player and none to the "
+             "others (Hearts: 26); 0: off", zero="none"),
     choice_rule("moon_to", "others", MOON_TO, "what a moon scores"),
     int_rule("show_penalty", 0, 0, 10_000, "a show (show:NAME) that another hand equals or "
              "beats scores the hand plus this; 0: no shows", zero="none"),

@@ -35,6 +35,7 @@ class Scoring:
     show_penalty: int = 0  # what a show that another hand equals or beats adds (0: no shows)
     show_max: int = 0  # the most a hand may hold to show (0: any hand)
     caught_zero: bool = False  # a show beaten: the lowest other hand scores 0
+    counts: bool = False  # every round's points are hands' counts: 0 or more (Dhumbal)
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,8 @@ def score_round(points: Mapping[int, int], scoring: Scoring, winner: int | None 
     """The round's score from the points typed for each column in it. `winner`: who won
     it, where the winner takes; `show`: who showed. Raises UserError (a message naming
     columns by key, which the game words with names) where the rules refuse it."""
+    if scoring.counts and any(v < 0 for v in points.values()):
+        raise UserError(_("A hand's points are 0 or more."))
     if show is not None:
         return _shown(points, scoring, show)
     if scoring.winner_takes != NO:
