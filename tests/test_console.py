@@ -100,6 +100,68 @@ def test_a_five_player_evening_of_thirty_hands(tmp_path: Path):
     assert len(end["board"]["transfers"]) <= len(players) - 1
 
 
+def test_an_evening_of_hearts_as_a_game_of_points(tmp_path: Path):
+    """Hearts scored as a game of points: the lowest total wins when someone reaches 100,
+    a moon gives the others 26, money is the table's average less each score."""
+    lines = ["/newgame points players:asha bikash chetan dev",
+             "/rules wins:low target:100 name:Hearts moon:26 rate:1 currency:Rs",
+             "/round asha=16 bikash=0 chetan=8 dev=2",
+             "/round asha=26 bikash=0 chetan=0 dev=0",  # asha shoots the moon
+             "/round asha=5 bikash=5 chetan=5 dev=11",
+             "/undo reason:miscounted",
+             "dev: /round asha=3 bikash=10 chetan=13 dev=0",  # dev enters it himself
+             "/round 0 13 13 0",  # in seat order
+             "/edit round:1 points:chetan=2 dev=8",
+             "/round asha=26 bikash=0 chetan=0 dev=0",
+             "/round asha=6 bikash=0 chetan=20 dev=0",
+             "/round asha=1 bikash=2 chetan=3 dev=20",  # over: refused
+             "/board", "/endgame"]
+    replies = console(tmp_path, lines)
+    assert [r["ok"] for r in replies] == [True] * 11 + [False, True, True], replies
+    assert replies[0]["text"].startswith("New Points game.")
+    assert "shot the moon" in replies[3]["text"]
+    # round by round: [16, 0, 2, 8] (after the edit), the moon [0, 26, 26, 26],
+    # [3, 10, 13, 0], [0, 13, 13, 0], the moon again, [6, 0, 20, 0]
+    board = replies[-2]["board"]
+    assert board["totals"] == {"asha": 25, "bikash": 75, "chetan": 100, "dev": 60}
+    assert [h["points"]["asha"] for h in board["hands"]] == [16, 0, 3, 0, 0, 6]
+    assert "The game is over: asha won." in replies[-3]["error"]
+    assert "Hearts: 6 rounds" in replies[-2]["text"]
+    # money: the average (25 + 75 + 100 + 60) / 4 = 65 less each total
+    assert board["money"] == {"asha": 40, "bikash": -10, "chetan": -35, "dev": 5}
+    end = replies[-1]
+    assert "asha won with +25!" in end["text"]
+    left = dict(board["money"])
+    for t in end["board"]["transfers"]:
+        left[t["from"]] += t["money"]
+        left[t["to"]] -= t["money"]
+    assert all(v == 0 for v in left.values())
+
+
+def test_an_evening_of_dhumbal(tmp_path: Path):
+    """Dhumbal as Wikipedia's Jhyap plays it: shows held and caught, the stock run out, out
+    at 100, the last one in wins."""
+    lines = ["/newgame dhumbal players:asha bikash chetan",
+             "/round show:asha asha=3 bikash=12 chetan=7",  # held: asha 0
+             "/round show:asha asha=3 bikash=3 chetan=7",  # caught: 3 + 25 = 28
+             "/round asha=9 bikash=4 chetan=11",  # the stock ran out: no show
+             "chetan: /round show:chetan asha=40 bikash=30 chetan=2",  # held: chetan 0
+             "/round asha=20 bikash=60 chetan=20",  # bikash 109: out
+             "/round asha=1 bikash=2 chetan=3",  # refused: bikash is out
+             "/round show:chetan asha=10 chetan=1",  # held: asha 107, out: chetan wins
+             "/board", "/endgame"]
+    replies = console(tmp_path, lines)
+    assert [r["ok"] for r in replies] == [True] * 6 + [False, True, True, True], replies
+    assert "bikash (out at 109)" in replies[6]["error"]
+    board = replies[-2]["board"]
+    # asha 0 + 28 + 9 + 40 + 20 + 10 = 107; bikash 12 + 3 + 4 + 30 + 60 = 109;
+    # chetan 7 + 7 + 11 + 0 + 20 + 0 = 45
+    assert board["totals"] == {"asha": 107, "bikash": 109, "chetan": 45}
+    assert "chetan won with +45!" in replies[-1]["text"]
+    assert replies[-1]["text"].splitlines()[2:5] == [
+        "1. chetan +45 points", "2. asha +107 points", "3. bikash +109 points"]
+
+
 def test_errors_in_json_and_the_session_survives_a_restart(tmp_path: Path):
     replies = console(tmp_path, ["/newgame players:ram sita", "/hand winner:gita",
                                  "hello", "/hand winner:ram seen:sita maal:ram=3 sita=1"])

@@ -104,11 +104,12 @@ def _letters(paths: tuple[str, ...]) -> frozenset[int]:
 
 
 def running_money(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord],
-                  places: int = 0, against_average: bool = False
+                  places: int = 0, against_average: bool = False, sign: int = 1
                   ) -> dict[str, dict[int, list[float]]]:
     """Each currency's running money per column, hand by hand at the rate each hand was
     played at (0 before the first hand; a hand not played for money, or in another
-    currency, adds nothing to it): what /endgame and the ledger add up."""
+    currency, adds nothing to it): what /endgame and the ledger add up. `sign` -1: against
+    the average the lowest-wins way round."""
     keys = [key for key, _ in columns]
     running: dict[str, dict[int, list[float]]] = {}
     sums: dict[str, dict[int, Decimal]] = {}
@@ -117,7 +118,7 @@ def running_money(columns: Sequence[tuple[int, str]], hands: Sequence[HandRecord
         if money is not None:
             currency, amounts = money
             if against_average:
-                amounts = money_against(amounts, hand.deltas)
+                amounts = money_against(amounts, hand.deltas, sign)
             if currency not in running:
                 running[currency] = {k: [0.0] * i for k in keys}
                 sums[currency] = {k: Decimal(0) for k in keys}

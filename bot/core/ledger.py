@@ -204,7 +204,7 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
         return found
 
     for number, session, book in played:
-        game = get_game(session.game)
+        game = get_game(session.game).for_session(session.rules, session.game_state)
         rules = game.rulebook.complete(session.rules)
         if rules.get("currency") or Decimal(str(rules.get("rate", "1"))) != 1:
             currencies.add(str(rules.get("currency") or ""))
@@ -235,7 +235,8 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
             totals = book_totals(book)
         elif game.money_against_average and book:  # Call Break: against the average
             totals = money_of_book(book, [k for k, _ in game.columns(session.roster,
-                                                                   session.game_state)])
+                                                                   session.game_state)],
+                                   game.money_sign)
         else:
             continue
         members = game.column_players(session.roster, session.game_state)

@@ -73,33 +73,41 @@ def book_totals(book: MoneyBook) -> dict[str, dict[int, Decimal]]:
             for currency, row in book.items()}
 
 
-def against_average(amounts: Mapping[int, Decimal],
-                    columns: Iterable[int]) -> dict[int, Decimal]:
+def against_average(amounts: Mapping[int, Decimal], columns: Iterable[int],
+                    sign: int = 1) -> dict[int, Decimal]:
     """Each column's money less the average of `columns` (those missing count 0): money
-    for a game whose scores don't sum to zero (Call Break), which then does. Exact: an
+    for a game whose scores don't sum to zero (Call Break), which then does; `sign` -1:
+    the average less each column's, for a game the lowest total wins (Hearts). Exact: an
     average of amounts with k decimals over n columns has a finite decimal expansion only
-    when n's factors are 2 and 5; other counts are rounded to 10 places first, and the
-    rest goes to the first column so the sum stays exactly zero."""
+    when n's factors are 2 and 5 (4 players: k + 2 decimals at most); other counts (3
+    players) are rounded to k + 2 decimals, at least the cent, and the rest goes to the
+    first column so the sum stays exactly zero."""
     keys = list(columns)
     if not keys:
         return {}
-    average = sum((amounts.get(k, Decimal(0)) for k in keys), Decimal(0)) / len(keys)
-    if average != average.quantize(Decimal("1e-10")):
-        average = average.quantize(Decimal("1e-10"))
-    out = {k: amounts.get(k, Decimal(0)) - average for k in keys}
+    values = [amounts.get(k, Decimal(0)) for k in keys]
+    finest = max((-v.normalize().as_tuple().exponent for v in values  # type: ignore[operator]
+                  if v), default=0)
+    quantum = Decimal(1).scaleb(-(max(finest, 0) + 2))
+    average = sum(values, Decimal(0)) / len(keys)
+    if average != average.quantize(quantum):
+        average = average.quantize(quantum)
+    out = {k: sign * (amounts.get(k, Decimal(0)) - average) for k in keys}
     out[keys[0]] -= sum(out.values(), Decimal(0))
     return out
 
 
-def money_of_book(book: MoneyBook, against: Iterable[int] | None = None
+def money_of_book(book: MoneyBook, against: Iterable[int] | None = None, sign: int = 1
                   ) -> dict[str, dict[int, Decimal]]:
     """The money a book holds, per currency and column; `against`: the columns whose
-    average each amount is taken against (a game with money_against_average), else None."""
+    average each amount is taken against (a game with money_against_average; `sign` -1
+    where the lowest total wins), else None."""
     totals = book_totals(book)
     if against is None:
         return totals
     keys = list(against)
-    return {currency: against_average(amounts, keys) for currency, amounts in totals.items()}
+    return {currency: against_average(amounts, keys, sign)
+            for currency, amounts in totals.items()}
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ from decimal import Decimal
 from bot.core import points as pts
 from bot.core.board import PHONE_WIDTH
 from bot.core.errors import UserError
-from bot.core.games import get_game
 from bot.core.games.base import Game
 from bot.core.i18n import Tr, _
 from bot.core.i18n.words import placeholders
@@ -79,7 +78,7 @@ def _per_hand(row: PlayerStats) -> Decimal:
 
 def rankings(table: Table, tr: Tr) -> list[Ranking]:
     """Each game's ranking, its words and numbers in `tr`'s language."""
-    return [_rank(get_game(key), list(rows.values()), tr) for key, rows in table.items()
+    return [_rank(table.game(key), list(rows.values()), tr) for key, rows in table.items()
             if rows]
 
 
@@ -157,7 +156,8 @@ def _riichi(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
 
 
 def _tranca(game: Game, rows: list[PlayerStats], tr: Tr) -> Ranking:
-    ranked = sorted(rows, key=lambda r: (-r.games_won, -r.points, r.name.lower()))
+    sign = 1 if game.lowest_wins else -1  # then the better points
+    ranked = sorted(rows, key=lambda r: (-r.games_won, sign * r.points, r.name.lower()))
     header = ["#", tr("player"), tr("wins"), tr("games"), tr("points")]
     table = [[tr.number(i), r.name, tr.number(r.games_won), tr.number(r.finished),
               pts.show_value(r.points, game.point_places, tr=tr)] for i, r in enumerate(ranked, 1)]

@@ -78,8 +78,16 @@ class PlayerStats:
         return ordered[-1], ordered[0]
 
 
-# game key -> person key -> their stats in that game
-Table = dict[str, dict[str, PlayerStats]]
+class Table(dict[str, dict[str, PlayerStats]]):
+    """A game's stats key (the game, and the name a table gave it: Game.stats_key) ->
+    person key -> their stats in it; `games` holds the game each key is, as played."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.games: dict[str, Game] = {}
+
+    def game(self, key: str) -> Game:
+        return self.games.get(key) or get_game(key)
 
 
 def handle_accounts(sessions: Iterable[SessionState]) -> dict[str, str]:
@@ -135,15 +143,19 @@ def compute(played: Iterable[tuple[SessionState, list[HandRecord]]],
     played = list(played)
     if accounts is None:
         accounts = handle_accounts(session for session, _ in played)
-    table: Table = {}
+    table = Table()
     for session, hands in played:
-        game = get_game(session.game)
+        game = get_game(session.game).for_session(session.rules, session.game_state)
         hands = [h for h in hands if since is None or h.created_at is None
                  or h.created_at >= since]
         if not hands:
             continue
-        _add_session(table.setdefault(game.key, {}), game, session, hands, links, accounts)
-    return {key: rows for key, rows in table.items() if rows}
+        table.games.setdefault(game.stats_key, game)
+        _add_session(table.setdefault(game.stats_key, {}), game, session, hands, links,
+                     accounts)
+    kept = Table({key: rows for key, rows in table.items() if rows})
+    kept.games = {key: table.games[key] for key in kept}
+    return kept
 
 
 def _add_session(rows: dict[str, PlayerStats], game: Game, session: SessionState,
@@ -169,7 +181,7 @@ def _add_session(rows: dict[str, PlayerStats], game: Game, session: SessionState
         money = None if game.money_at_end else hand_money(hand.deltas, hand.rules,
                                                           game.point_places)
         if money is not None and game.money_against_average:  # Call Break: hand by hand
-            money = money[0], against_average(money[1], hand.deltas)
+            money = money[0], against_average(money[1], hand.deltas, game.money_sign)
         rate = rates.rate_of(hand.rules) if money is not None else None
         for column, delta in hand.deltas.items():
             points = pts.value(delta, game.point_places)
@@ -282,8 +294,9 @@ def _ranking(game: Game, rows: Iterable[PlayerStats]) -> list[PlayerStats]:
     if game.ranked_by == "results":
         ranked = [r for r in rows if r.finished]
         return sorted(ranked, key=lambda r: (-r.results, r.average_place, r.name.lower()))
-    if game.ranked_by == "wins":
-        return sorted(rows, key=lambda r: (-r.games_won, -r.points, r.name.lower()))
+    if game.ranked_by == "wins":  # then the better points: the fewer where lowest wins
+        sign = 1 if game.lowest_wins else -1
+        return sorted(rows, key=lambda r: (-r.games_won, sign * r.points, r.name.lower()))
     return sorted(rows, key=lambda r: (-r.points, r.name.lower()))
 
 
@@ -304,7 +317,7 @@ def leaderboard(table: Table, tr: Tr) -> list[str]:
     """A ranking per game, each by what that game is won by."""
     lines: list[str] = []
     for key, rows in table.items():
-        game = get_game(key)
+        game = table.game(key)
         ranked = _ranking(game, rows.values())
         if not ranked:
             continue
@@ -355,7 +368,7 @@ def describe(table: Table, key: str, when: str, tr: Tr) -> list[str]:
         row = rows.get(key)
         if row is None:
             continue
-        game = get_game(game_key)
+        game = table.game(game_key)
         if not lines:
             lines.append(f"{row.name} ({when}):")
         lines += _describe_game(game, row, tr)
@@ -393,11 +406,12 @@ def _describe_game(game: Game, row: PlayerStats, tr: Tr) -> list[str]:
                                    points=pts.show_value(row.best_hand, places, tr=tr)))
         return lines
     if game.ranked_by == "wins":
-        lines.append("  " + tr("{wins} in {games}; {points} points for their sides",
-                               wins=wins(row.games_won, tr),
-                               games=tr.plural("{n} finished game", "{n} finished games",
-                                               row.finished),
-                               points=pts.show_value(row.points, places, tr=tr)))
+        finished = tr.plural("{n} finished game", "{n} finished games", row.finished)
+        net = pts.show_value(row.points, places, tr=tr)
+        lines.append("  " + (tr("{wins} in {games}; {points} points", wins=wins(
+            row.games_won, tr), games=finished, points=net) if game.player_columns else
+            tr("{wins} in {games}; {points} points for their sides",
+               wins=wins(row.games_won, tr), games=finished, points=net)))
         if row.sides:
             lines.append("  " + tr("played with {partners}", partners=", ".join(
                 f"{who} ({tr.number(n)})" for who, n in row.sides.most_common())))

@@ -133,3 +133,20 @@ def test_numbers_points_and_places_in_each_language():
     assert percent(0.5, en) == "50%"
     assert [ordinal(n, en) for n in (1, 2, 3, 4, 11, 21)] == [
         "1st", "2nd", "3rd", "4th", "11th", "21st"]
+
+
+def test_against_the_average_of_three_is_to_the_cent_and_adds_up_to_zero():
+    from bot.core.money import against_average
+
+    # 100 + 310 + 50 = 460, a third is 153.333...: 153.33, and the cent left over goes to
+    # the first seat, so the money adds up to zero exactly
+    money = against_average({1: Decimal(100), 2: Decimal(310), 3: Decimal(50)}, [1, 2, 3])
+    assert money == {1: Decimal("-53.34"), 2: Decimal("156.67"), 3: Decimal("-103.33")}
+    assert sum(money.values()) == 0
+    # where the lowest total wins, the other way round: the average less each
+    low = against_average({1: Decimal(100), 2: Decimal(310), 3: Decimal(50)}, [1, 2, 3], -1)
+    assert low == {1: Decimal("53.34"), 2: Decimal("-156.67"), 3: Decimal("103.33")}
+    # four players: a quarter is always exact (Call Break's)
+    assert against_average({1: Decimal("5.3"), 2: Decimal(-2), 3: Decimal("5.2"),
+                            4: Decimal(7)}, [1, 2, 3, 4]) == {
+        1: Decimal("1.425"), 2: Decimal("-5.875"), 3: Decimal("1.325"), 4: Decimal("3.125")}

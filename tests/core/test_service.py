@@ -432,9 +432,10 @@ async def test_a_player_sitting_out_is_named_as_such(table: Table):
     ("/bid 3 4 2 3",
      "/bid is for Call Break: start one with /newgame callbreak players:alice bob carol "
      "dave"),
-    ("/round side:A table:100",  # two games have /round: each is offered
-     "/round is for Tranca, Call Break: start one with /newgame tranca players:alice bob"
-     "   /newgame callbreak players:alice bob carol dave")])
+    ("/round side:A table:100",  # several games have /round: each is offered
+     "/round is for Tranca, Call Break, Points, Dhumbal: start one with /newgame tranca "
+     "players:alice bob   /newgame callbreak players:alice bob carol dave   "
+     "/newgame points players:alice bob   /newgame dhumbal players:alice bob")])
 async def test_a_games_command_before_any_game_says_how_to_start_that_game(
         table: Table, line: str, start: str):
     said = await table.error(line)

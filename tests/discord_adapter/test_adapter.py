@@ -75,7 +75,7 @@ async def test_every_command_is_synced_with_typed_options(dc: DiscordHarness):
     # Riichi's rule keys and preset are more than Discord's 25 options: split in two by
     # what they are about, its scoring rules and the money (rate and currency)
     assert set(groups) == {"marriage", "marriage_rummy", "tranca", "riichi", "riichi_money",
-                           "callbreak"}
+                           "callbreak", "points", "dhumbal"}
     assert {"uma3", "sudden_death", "double_wind", "pao", "honba"} <= {
         o["name"] for o in groups["riichi"]["options"]}
     assert [o["name"] for o in groups["riichi_money"]["options"]] == ["rate", "currency"]
@@ -86,7 +86,7 @@ async def test_every_command_is_synced_with_typed_options(dc: DiscordHarness):
                                                                    "counted"]
     assert rules["tunnel_pachaunu"]["type"] == 5
     assert [c["value"] for c in synced["newgame"]["options"][0]["choices"]] == [
-        "marriage", "marriage_rummy", "tranca", "riichi", "callbreak"]
+        "marriage", "marriage_rummy", "tranca", "riichi", "callbreak", "points", "dhumbal"]
     def check(command: dict) -> None:  # Discord's limits, for commands and subcommands
         assert 1 <= len(command["description"]) <= 100
         assert len(command.get("options", [])) <= 25

@@ -5,7 +5,8 @@ Latin words left are the table's names and the command grammar people type (/han
 winner:, rule keys and the values they take).
 
 Nepali with Nepali Marriage (buttons and the maal prompt), Hindi with marriage rummy and
-Portuguese (Brazil) with Tranca, as the issue asks."""
+Portuguese (Brazil) with Tranca, as the issue asks; Hindi again with a game of points, and
+Nepali with Dhumbal."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ TYPED = {"yes", "no", "auto", "live", "new", "last", "all", "none", "rs", "utc",
          # /help's topics as people type them (/help seat, /help marriage; COMMAND stands for
          # a command's name in "/help COMMAND")
          "command", "seat", "money", "words", "rules", "marriage", "marriage_rummy", "tranca",
-         "riichi", "callbreak"}
+         "riichi", "callbreak", "points", "dhumbal"}
 
 
 def shown(fake: Any) -> list[str]:
@@ -64,7 +65,9 @@ def grammar_of(game_key: str) -> set[str]:
     for spec in book.specs:
         words |= {c.lower() for c in spec.choices}
         words |= {part for key in [spec.key] for part in key.lower().split("_")}
-    words |= {part for p in book.presets for part in [p.name.lower(), *p.name.split("_")]}
+    # a preset's name as typed, and its words (rummy500 is read as the word rummy)
+    words |= {part for p in book.presets
+              for part in [p.name.lower(), *re.findall(r"[a-z]+", p.name.lower())]}
     return words | TYPED
 
 
@@ -206,3 +209,59 @@ async def test_a_tranca_evening_in_portuguese(tg: Harness):
                                                                 "davi"}}
     assert not leftovers, "English left in the replies:\n" + "\n".join(
         f"{w!r} in {t!r}" for w, t in sorted(leftovers))
+
+
+async def test_an_evening_of_points_in_hindi(tg: Harness):
+    tg.fake.admins[GROUP] = [ALICE["id"]]
+    await answered(tg, ALICE, "/settings language:hi")
+    await answered(tg, ALICE, "/newgame points players:asha bikash chetan")
+    await answered(tg, ALICE, "/rules winner_takes:yes rate:10 currency:Rs")
+    first = await answered(tg, ALICE, "/round winner:asha bikash=12 chetan=7")
+    assert "asha +19  bikash -12  chetan -7" in first["text"]
+    await answered(tg, ALICE, "/round winner:chetan asha=30 bikash=1")
+    ask = await answered(tg, ALICE, "/undo")
+    await tap_label(tg, ALICE, ask, next(k for k in tg.buttons(ask) if "वापस" in k))
+    await answered(tg, ALICE, "/round winner:chetan asha=4 bikash=10")
+    await answered(tg, ALICE, "/round winner:zed asha=1")  # a mistake: the error is Hindi too
+    await answered(tg, ALICE, "/round asha=1 bikash=2 chetan=3")  # no winner: said in Hindi
+    await answered(tg, ALICE, "/rules")
+    await answered(tg, ALICE, "/board")
+    await answered(tg, ALICE, "/help round")
+    await answered(tg, ALICE, "/help points")
+    await tg.say(ALICE, "/chart")
+    await tg.fake.wait_for("sendPhoto", 1)
+    ask = await answered(tg, ALICE, "/endgame")
+    await tap_label(tg, ALICE, ask, next(k for k in tg.buttons(ask) if "हाँ" in k))
+    standings = await tg.fake.wait_until(lambda: next(
+        (t for t in shown(tg.fake) if "bikash" in t and "150 Rs" in t), None))
+    assert "asha" in standings  # bikash pays asha 150 Rs, in Hindi
+    no_latin(shown(tg.fake), {"asha", "bikash", "chetan", "zed"} | grammar_of("points"))
+
+
+async def test_a_dhumbal_evening_in_nepali(tg: Harness):
+    tg.fake.admins[GROUP] = [ALICE["id"]]
+    await answered(tg, ALICE, "/settings language:ne")
+    await answered(tg, ALICE, "/newgame dhumbal players:asha bikash chetan")
+    await answered(tg, ALICE, "/rules limit:50 per_place:20 0 -20 currency:Rs")
+    held = await answered(tg, ALICE, "/round show:asha asha=3 bikash=12 chetan=7")
+    assert "asha 0  bikash +12  chetan +7" in held["text"]
+    caught = await answered(tg, ALICE, "/round show:asha asha=3 bikash=3 chetan=7")
+    assert "asha +28  bikash +3  chetan +7" in caught["text"]  # 3 + 25
+    await answered(tg, ALICE, "/round asha=40 bikash=2 chetan=9")  # asha 68: out
+    await answered(tg, ALICE, "/round show:asha asha=1 bikash=2 chetan=3")  # she is out
+    ask = await answered(tg, ALICE, "/undo")
+    await tap_label(tg, ALICE, ask, next(k for k in tg.buttons(ask) if "फिर्ता" in k))
+    await answered(tg, ALICE, "/round asha=40 bikash=2 chetan=9")
+    await answered(tg, ALICE, "/round show:bikash bikash=2 chetan=30")  # chetan 53: out
+    await answered(tg, ALICE, "/round bikash=1 chetan=2")  # the game is over
+    await answered(tg, ALICE, "/rules")
+    await answered(tg, ALICE, "/board")
+    await answered(tg, ALICE, "/help dhumbal")
+    await tg.say(ALICE, "/chart")
+    await tg.fake.wait_for("sendPhoto", 1)
+    ask = await answered(tg, ALICE, "/endgame")
+    await tap_label(tg, ALICE, ask, "हो, सक्नुहोस्")
+    standings = await tg.fake.wait_until(lambda: next(
+        (t for t in shown(tg.fake) if "हिसाब मिलाउन" in t), None))
+    assert "asha ले bikash लाई" in standings  # the last one in wins the first place's 20
+    no_latin(shown(tg.fake), {"asha", "bikash", "chetan"} | grammar_of("dhumbal"))

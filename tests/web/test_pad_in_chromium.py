@@ -236,6 +236,17 @@ async def test_a_result_of_every_other_game_by_taps(web: Web, pages: Any):
                       *(("textbox", f"tricks {n}", t) for n, t in
                         [("alice", "4"), ("bob", "4"), ("carol", "2"), ("dave", "3")])])
     assert await hand_points(web, -1004) == {"alice": 3.1, "bob": 4, "carol": 2, "dave": 3}
+    # a game of points gets its pad from its declarations: each player's points as typed
+    await one_result(web, pages, -1006, "/newgame points players:asha bikash chetan",
+                     [("textbox", "points asha", "12"), ("textbox", "points bikash", "-3"),
+                      ("textbox", "points chetan", "0")])
+    assert await hand_points(web, -1006) == {"asha": 12, "bikash": -3, "chetan": 0}
+    # dhumbal (docs/rules/dhumbal.md, example 2): asha shows with 3, bikash counter-shows
+    # with 3: the show is caught, asha 3 + 25 = 28, bikash 3, chetan 7
+    await one_result(web, pages, -1007, "/newgame dhumbal players:asha bikash chetan",
+                     [("radio", "show asha", "check"), ("textbox", "points asha", "3"),
+                      ("textbox", "points bikash", "3"), ("textbox", "points chetan", "7")])
+    assert await hand_points(web, -1007) == {"asha": 28, "bikash": 3, "chetan": 7}
     # tranca by counts: 365 - 40 + 2 dirty (200) + 3 red 3s (300) - 1 black 3 (100)
     # + going out (100) = 825 for side A; the round waits for side B
     page = await one_result(

@@ -235,8 +235,9 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "/ledger   /ledger history",
             "The money of every finished game played for money (Marriage, marriage rummy: "
             "at each hand's rate and currency; Riichi: the final results with uma and oka, "
-            "as /endgame settled them; Call Break: each score less the table's average, "
-            "at each round's rate) carries over until it is paid: each person's "
+            "as /endgame settled them; Call Break and a game of points: each score less "
+            "the table's average, at each round's rate, or by place at the end) carries "
+            "over until it is paid: each person's "
             "balance per currency (+ is owed, - owes; currencies are never added together) "
             "and the fewest transfers that clear it. Tranca never enters it (a race to a "
             "target): nobody pays anybody. history: the games and payments with their dates.",

@@ -18,7 +18,7 @@ from bot.core.actor import Actor
 from bot.core.commands.spec import CommandSpec, Option
 from bot.core.errors import UserError
 from bot.core.i18n.text import Example, Msg, Text, _
-from bot.core.players import Player, Roster
+from bot.core.players import Player, Roster, check_name, look_alike
 from bot.core.points import value as points_value
 from bot.core.rules import RuleBook
 
@@ -34,6 +34,18 @@ class HandResult:
 
 
 Seat = Callable[[list[str]], list[Player]]  # names as typed -> seated players, in order
+
+
+def seated(order: list[str], seat: Seat | None) -> list[Player]:
+    """The players of a game that seats them from an option of its own (sides): as
+    players: seats them where the core gives `seat` (@bob is bob's account), else by name,
+    every name reading differently."""
+    if seat is not None:
+        return seat(order)
+    names = [check_name(n) for n in order]
+    if any(look_alike(a, b) for i, a in enumerate(names) for b in names[:i]):
+        raise UserError(_("Every player needs a name that reads differently."))
+    return [Player(seat=i, name=n) for i, n in enumerate(names, 1)]
 KEEP: Any = object()  # PlayOutcome.pending default: leave the waiting hand as it is
 
 
@@ -117,6 +129,12 @@ class Game(ABC):
     # at one rate is the sum of each hand's average: the book keeps points x rate and the
     # average is taken where money is read (money.against_average).
     money_against_average: bool = False
+    # The lowest total wins (Hearts, Dhumbal): money against the average is the average
+    # less each score, and the places read the totals from low to high.
+    lowest_wins: bool = False
+    # The name a table gave the game it plays (the points game's name:Uno), as `as_played`
+    # sets it: /stats and seasons keep each name apart, never adding Uno's points to Hearts'.
+    variant: str = ""
     # Platforms with buttons may offer taps for a hand: the winner, who has seen, then the
     # input still missing (Marriage's shape; other games are typed).
     seen_flow: bool = False
@@ -163,11 +181,36 @@ class Game(ABC):
         defaults."""
         return self.rulebook.brief(rules)
 
-    def check_rules(self, rules: Mapping[str, Any], players: int) -> None:
+    def check_rules(self, rules: Mapping[str, Any], players: int,
+                    state: Mapping[str, Any] | None = None) -> None:
         """Refuse rules that each parse alone but can't be played at a table of this many
-        players (Riichi: a noten payment three players can't share in 100-point sticks).
-        By default every rule set the rulebook accepts can be played."""
+        players (Riichi: a noten payment three players can't share in 100-point sticks), or
+        in the game as it stands (`state`: the points game's sides, who wins once a round
+        is in). By default every rule set the rulebook accepts can be played."""
         return None
+
+    @property
+    def money_sign(self) -> int:
+        """1: a higher score is worth more money; -1: a lower one (the lowest total wins)."""
+        return -1 if self.lowest_wins else 1
+
+    def as_played(self, rules: Mapping[str, Any],
+                  state: Mapping[str, Any] | None) -> Game:
+        """This game as one table plays it, where its rules or set-up change what the core
+        reads of it (the points game: its name, its sides, who wins, how money is paid):
+        a Game whose attributes say so. Itself by default."""
+        return self
+
+    def for_session(self, rules: Mapping[str, Any],
+                    state: Mapping[str, Any] | None) -> Game:
+        """`as_played` with a session's stored rules (completed with the defaults)."""
+        return self.as_played(self.rulebook.complete(rules), state)
+
+    @property
+    def stats_key(self) -> str:
+        """What /stats keeps a game's numbers under: the game, and the name a table gave
+        it (`variant`)."""
+        return f"{self.key}:{self.variant}" if self.variant else self.key
 
     def waiting_before(self, hand: Any) -> dict[str, Any] | None:
         """What was waiting when a recorded hand was entered and went into it (Riichi: the

@@ -24,14 +24,14 @@ async def money_of(call: Call, session: SessionState) -> dict[str, dict[int, Dec
     """The session's money per currency, hand by hand at each hand's rate (Call Break's:
     each score less the table's average). A session from before this was kept gets it from
     its hands, once (saved with its next change)."""
-    game = call.table.games[session.game]
+    game = call.game_of(session)
     if session.money is None:
         assert session.id is not None
         book: MoneyBook = {}
         for hand in await call.tx.all_hands(session.id):
             book_add(book, hand.deltas, hand.rules, game.point_places)
         session.money = book
-    return money_of_book(session.money, average_columns(game, session))
+    return money_of_book(session.money, average_columns(game, session), game.money_sign)
 
 
 def average_columns(game: Game, session: SessionState) -> list[int] | None:
@@ -52,7 +52,7 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
                       wait_began: bool = False) -> Reply:
     """The board with `head` above it (the default: the game and its hand count), and the
     question that goes with it: what a waiting hand needs, or the next hand and undo."""
-    game = call.table.games[session.game]
+    game = call.game_of(session)
     assert session.id is not None
     hands = await call.tx.last_hands(session.id, call.board_rows)
     rules = game.rulebook.complete(session.rules)

@@ -82,6 +82,11 @@ class Call:
     # the bot's web pages, if it serves any (/scoreboard, /scorepad, the pad's button)
     web: WebSide | None = None
 
+    def __post_init__(self) -> None:
+        # the open game as its table plays it (the points game's name, sides, money)
+        if self.session is not None and self.session.game == self.game.key:
+            self.game = self.game.for_session(self.session.rules, self.session.game_state)
+
     @property
     def options(self) -> Mapping[str, str]:
         return self.command.options
@@ -91,6 +96,11 @@ class Call:
         """{hand}, {hands}, {Hand}, {Hands}: the game's word for a hand, for messages that
         speak of hands in every game ("Undo {hand} {no}?")."""
         return placeholders(self.game.hand_word)
+
+    def game_of(self, session: SessionState) -> Game:
+        """The game of `session` (the open one, or a past one a look-back names) as its
+        table played it."""
+        return self.table.games[session.game].for_session(session.rules, session.game_state)
 
     def open_session(self) -> SessionState:
         if self.session is None:

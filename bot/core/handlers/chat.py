@@ -168,7 +168,7 @@ async def rules(call: Call) -> Outcome:
         preset = game.rulebook.preset(options["preset"])
         updated = game.rulebook.with_preset(updated, options.pop("preset"))
     updated = game.rulebook.apply(updated, options)
-    game.check_rules(updated, len(session.players))
+    game.check_rules(updated, len(session.players), session.game_state)
     await events.rules_changed(call, session.rules, updated)
     before, session.rules = game.rulebook.complete(session.rules), updated
     await call.tx.save_session(session)

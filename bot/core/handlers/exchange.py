@@ -229,7 +229,9 @@ async def _csv_rows(parts: AsyncIterator[tuple[str, dict[str, Any]]],
     game = None
     async for kind, value in parts:
         if kind == "session":
-            session, game = value, get_game(value["game"])
+            session = value
+            game = get_game(value["game"]).for_session(value.get("rules") or {},
+                                                       value.get("game_state"))
             names = {p["seat"]: p["name"] for p in value["players"]}
             continue
         if kind != "hand" or game is None:
@@ -257,7 +259,7 @@ def _money(game: Game, hand: dict[str, Any]) -> tuple[str, dict[int, Decimal]] |
     deltas = {int(k): v for k, v in hand["deltas"].items()}
     money = hand_money(deltas, hand["rules"], game.point_places)
     if money is not None and game.money_against_average:  # Call Break's
-        money = money[0], against_average(money[1], deltas)
+        money = money[0], against_average(money[1], deltas, game.money_sign)
     return money
 
 

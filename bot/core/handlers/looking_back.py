@@ -24,7 +24,7 @@ HISTORY_ROWS = 20
 
 async def chart(call: Call) -> Outcome:
     session = await call.chosen_session()
-    game = call.table.games[session.game]
+    game = call.game_of(session)
     assert session.id is not None
     tr = call.tr
     hands = await call.tx.all_hands(session.id)
@@ -44,7 +44,7 @@ async def chart(call: Call) -> Outcome:
         chart = await asyncio.to_thread(importlib.import_module, "bot.core.chart")
         # Riichi is paid on its final results at the end: no money hand by hand
         money = {} if game.money_at_end else chart.running_money(
-            columns, hands, game.point_places, game.money_against_average)
+            columns, hands, game.point_places, game.money_against_average, game.money_sign)
         png = await asyncio.to_thread(chart.render_chart, columns, hands, rules, title,
                                       game.hand_word, game.point_places, goal, tr=tr,
                                       money=money)
@@ -69,7 +69,7 @@ async def history(call: Call) -> Outcome:
     that fit a message (HISTORY_ROWS entries, HISTORY_CHARS characters), each whole, and
     how many earlier ones there are and the page that shows them."""
     session = await call.chosen_session()
-    game = call.table.games[session.game]
+    game = call.game_of(session)
     assert session.id is not None
     tr = call.tr
     log = await call.tx.history(session.id)

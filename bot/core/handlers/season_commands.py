@@ -143,7 +143,7 @@ async def stats_season(call: Call) -> Outcome:
                                                       **values)
     blocks = []
     for ranking in ranked:
-        games = len({n for r in table[ranking.game.key].values() for n in r.sessions})
+        games = len({n for r in table[ranking.game.stats_key].values() for n in r.sessions})
         blocks.append(tr("{game} ({games}), by {by}:", game=tr.text(ranking.game.title),
                          games=stats.games(games, tr), by=ranking.by)
                       + "\n" + seasons.render(ranking))

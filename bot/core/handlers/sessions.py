@@ -49,7 +49,7 @@ from bot.core.session import DROPPED, ENDED, HandRecord, SessionState
 async def newgame(call: Call) -> Outcome:
     options, command = call.options, call.command
     if call.session is not None:
-        open_game = call.table.games[call.session.game]
+        open_game = call.game
         raise UserError(_("A {game} game is already open here ({count}, players {players}). "
                           "End it with /endgame before starting another.",
                           game=Msg(open_game.title), players=call.session.roster.listing(),
@@ -79,12 +79,13 @@ async def newgame(call: Call) -> Outcome:
     if "preset" in options:
         rules = game.rulebook.with_preset(rules, options["preset"])
     if players:  # a preset the table named can't play (Riichi: sanma's with four)
-        game.check_rules(rules, len(players))
+        game.check_rules(rules, len(players), game_state)
     # money={}: a new game's book is empty (None would have its first hand read every hand
     # to build it, as for a session from before the book was kept)
     state = SessionState(chat=command.chat, game=game.key, players=players, rules=rules,
                          created_by=command.actor.id, game_state=game_state, money={})
     await call.tx.save_session(state)
+    game = game.as_played(rules, game_state)  # as this table plays it (the points game's name)
     tr = translator(call.tr.language, game.key)  # the new game's words first
     usage = personal(spec_text(tr, game.result_spec.usage, game), [p.name for p in players])
     lines = [tr("New {game} game. Players: {players}.", game=Msg(game.title),
@@ -138,7 +139,8 @@ async def join(call: Call) -> Outcome:
         raise UserError(_n("{game} takes at most {n} player; the table is full.",
                            "{game} takes at most {n} players; the table is full.",
                            game.max_players, game=Msg(game.title)))
-    game.check_rules(call.rules(), len(session.players) + 1)  # can a table one larger play?
+    # can a table one larger play?
+    game.check_rules(call.rules(), len(session.players) + 1, session.game_state)
     player = Player(seat=_next_seat(session.players), name=name, user_id=actor.id,
                     joined_after=session.hand_count, handle=account_handle(actor))
     session.players.append(player)
@@ -458,9 +460,12 @@ def final_lines(call: Call, game: Game, session: SessionState, rules: dict, repl
     the game was played for money, else in points."""
     names = dict(game.columns(session.roster, session.game_state))
     # played for money in one currency, money decides the order (a rate changed mid-game
-    # can make more points worth less money); else the points do
+    # can make more points worth less money); else the game's places do (the best total,
+    # the lowest where the lowest wins; who was knocked out last)
     only = next(iter(money.values())) if len(money) == 1 else {}
+    placed = game.placings(session.totals, rules, session.game_state, session.roster)
     standings = sorted(names, key=lambda k: (-only.get(k, Decimal(0)),
+                                             placed[k].place if k in placed else 0,
                                              -session.totals.get(k, 0), k))
     places = game.point_places
     decimals = {c: money_places(amounts.values()) for c, amounts in money.items()}
@@ -494,7 +499,9 @@ def final_lines(call: Call, game: Game, session: SessionState, rules: dict, repl
                             money[currency].get(k, Decimal(0)), currency, decimals[currency],
                             signed=True, tr=tr) for k in names)))
     elif game.money_against_average and money:  # Call Break: less the table's average
-        lines.append(against_average_line(tr, game, session, names))
+        said = against_average_line(tr, game, session, names)
+        if said:  # an average of 0 (rounds that add up to zero) changes nothing
+            lines.append(said)
     elif not game.zero_sum:  # Tranca scores are a race: nobody pays anybody
         lines.append(tr.render(ARCHIVED))
         return lines
@@ -530,11 +537,19 @@ def final_lines(call: Call, game: Game, session: SessionState, rules: dict, repl
 
 def against_average_line(tr: Tr, game: Game, session: SessionState,
                          names: dict[int, str]) -> str:
-    """Why Call Break's money adds up to zero when its scores don't."""
+    """Why Call Break's money adds up to zero when its scores don't ("" where they do)."""
     total = sum(session.totals.get(k, 0) for k in names)
+    if not total:
+        return ""
     average = Decimal(total).scaleb(-game.point_places) / len(names)
-    places = max(game.point_places, 0 if average == average.to_integral() else
-                 -average.normalize().as_tuple().exponent)  # type: ignore[operator]
+    # as many decimals as it has, two more than the points' at most (a third of 115)
+    places = min(max(game.point_places, 0 if average == average.to_integral() else
+                     -average.normalize().as_tuple().exponent),  # type: ignore[operator]
+                 game.point_places + 2)
+    if game.lowest_wins:
+        return tr("Money: the table's average ({average}) less each score, at each "
+                  "{hand}'s rate, so the lowest gains and it adds up to zero.",
+                  average=tr.number(average, places), **placeholders(game.hand_word))
     return tr("Money: each score less the table's average ({average}), at each {hand}'s "
               "rate, so it adds up to zero.", average=tr.number(average, places),
               **placeholders(game.hand_word))

@@ -27,6 +27,8 @@ SEATS = {  # a table for each game, and a player's name to use in options
     "tranca": ("teams:ana+bia caio+davi", "ana"),
     "riichi": ("players:alice bob carol dave", "alice"),
     "callbreak": ("players:alice bob carol dave", "alice"),
+    "points": ("players:asha bikash chetan", "asha"),
+    "dhumbal": ("players:asha bikash chetan", "asha"),
 }
 UNKNOWN = ("has no option", "takes key:value")
 

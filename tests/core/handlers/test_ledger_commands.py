@@ -600,6 +600,7 @@ async def test_call_break_for_money_enters_it_against_the_tables_average(table: 
                             "bob pays dave 8 Rs"]
     # and /help ledger says so, beside the game that stays out
     explained = " ".join((await table.ok("/help ledger")).text.split())
-    assert "Call Break: each score less the table's average" in explained, explained
+    assert ("Call Break and a game of points: each score less the table's average"
+            in explained), explained
     assert "Call Break never" not in explained
     assert "Tranca never enters it" in explained

@@ -277,7 +277,8 @@ class RiichiGame(Game):
         return [uma3 if key == "uma" else (key, value) for key, value in brief
                 if key != "uma3"]
 
-    def check_rules(self, rules: Mapping[str, Any], players: int) -> None:
+    def check_rules(self, rules: Mapping[str, Any], players: int,
+                    state: Mapping[str, Any] | None = None) -> None:
         pay.check_noten(rules["noten"], players)
         sanma = RULEBOOK.preset("sanma").values
         # sanma's start and back share three players' oka: with a fourth (at /newgame,

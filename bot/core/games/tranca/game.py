@@ -18,6 +18,7 @@ from bot.core.games.base import (
     PlayContext,
     PlayOutcome,
     Seat,
+    seated,
 )
 from bot.core.games.tranca.scoring import (
     SideRound,
@@ -31,7 +32,7 @@ from bot.core.grammar import clip, parse_bool, parse_int, split_list
 from bot.core.i18n import Msg, Num, Text, _, _n, join
 from bot.core.money import money_rules
 from bot.core.permissions import Rule
-from bot.core.players import Player, Roster, check_name, look_alike
+from bot.core.players import Player, Roster
 from bot.core.rules import ADDITION, WHOLE_TABLE, Preset, RuleBook, int_rule
 
 LETTERS = "ABC"
@@ -154,15 +155,9 @@ class TrancaGame(Game):
                                   "(or players:alice bob for individuals)."))
             # seats alternate: a player of A, then of B, then of A ...
             order = [team[i] for i in range(len(teams[0])) for team in teams]
-            if seat is not None:  # as players: seats them: @bob is bob's account
-                seated = seat(order)
-            else:
-                names = [check_name(n) for n in order]
-                if any(look_alike(a, b) for i, a in enumerate(names) for b in names[:i]):
-                    raise UserError(_("Every player needs a name that reads differently."))
-                seated = [Player(seat=i, name=n) for i, n in enumerate(names, 1)]
-            sides = [[p.seat for p in seated if (p.seat - 1) % 2 == side] for side in (0, 1)]
-            return seated, {"sides": sides}
+            players = seated(order, seat)
+            sides = [[p.seat for p in players if (p.seat - 1) % 2 == side] for side in (0, 1)]
+            return players, {"sides": sides}
         if not named or len(players) not in (2, 3):
             raise UserError(_("Tranca is played by 2 or 3 individuals (players:alice bob) "
                               "or in 2 pairs or 2 trios (teams:alice+carol bob+dave)."))
