@@ -383,13 +383,13 @@ class _Packer:
         self._quiet_steps: dict[int, int | None] = {}
 
     def best_within_budget(self) -> list[Group]:
-        self._search(self.jokers, sum(self.naturals), 0)
+        self._search(self.jokers, sum(self.naturals))
         return self.best
 
     # One step of the plain search: note a better grouping, stop when out of steps or when
     # even (cards + jokers) // 3 more groups would not be better; else place the lowest card
     # in each group it can start, then leave it out.
-    def _search(self, jokers: int, left: int, start: int) -> None:
+    def _search(self, jokers: int, left: int) -> None:
         if len(self.groups) > len(self.best):
             self.best = list(self.groups)
             self.done = not self.optimum.beats(len(self.best), self.jokers)
@@ -404,26 +404,26 @@ class _Packer:
         for group, cost in _options(self.naturals, first, jokers):
             self._take(group)
             self.groups.append(group)
-            self._visit(jokers - cost, left - len(group), first)
+            self._visit(jokers - cost, left - len(group))
             self.groups.pop()
             self._put_back(group)
-        self._visit(jokers, left - 1, first)  # leave this card out
+        self._visit(jokers, left - 1)  # leave this card out
         self.naturals[first] += 1
         self.key += _W[first]
 
-    def _visit(self, jokers: int, left: int, start: int) -> None:
+    def _visit(self, jokers: int, left: int) -> None:
         """Take the step into a subtree, or skip it when it holds nothing better and ends
         before the budget does, paying its steps; once the best is the very best, stop."""
         if self.done:
             return
         if self.steps > 1:
-            steps = self._steps_if_quiet(jokers, left, start, len(self.best) - len(self.groups))
+            steps = self._steps_if_quiet(jokers, left, len(self.best) - len(self.groups))
             if steps is not None and steps < self.steps:
                 self.steps -= steps
                 return
-        self._search(jokers, left, start)
+        self._search(jokers, left)
 
-    def _steps_if_quiet(self, jokers: int, left: int, start: int, slack: int) -> int | None:
+    def _steps_if_quiet(self, jokers: int, left: int, slack: int) -> int | None:
         """Steps the plain search takes in this subtree if nothing in it beats the best so
         far (it may add at most `slack` groups), None if something does; counted up to the
         budget only (PACKING_BUDGET stands for that many or more)."""
@@ -447,7 +447,7 @@ class _Packer:
         if left == 1 or (left - 1 + jokers) // 3 <= slack:
             steps: int | None = 1
         else:
-            steps = self._steps_if_quiet(jokers, left - 1, first, slack)
+            steps = self._steps_if_quiet(jokers, left - 1, slack)
         total: int | None = None if steps is None else 1 + steps
         if not slack and total is not None and (jokers >= 2 or (any(
                 naturals[j] for j in _PAIRS[first]) and jokers) or any(
@@ -461,7 +461,7 @@ class _Packer:
                 naturals[j] -= 1
                 naturals[k] -= 1
                 self.key -= _W[j] + _W[k]
-                steps = self._steps_if_quiet(jokers, left - 3, first, slack - 1)
+                steps = self._steps_if_quiet(jokers, left - 3, slack - 1)
                 naturals[j] += 1
                 naturals[k] += 1
                 self.key += _W[j] + _W[k]
@@ -473,12 +473,12 @@ class _Packer:
                 if naturals[j]:
                     naturals[j] -= 1
                     self.key -= _W[j]
-                    steps = self._steps_if_quiet(jokers - 1, left - 2, first, slack - 1)
+                    steps = self._steps_if_quiet(jokers - 1, left - 2, slack - 1)
                     naturals[j] += 1
                     self.key += _W[j]
                     total = None if steps is None else total + steps
         if jokers >= 2 and total is not None and total < PACKING_BUDGET:
-            steps = self._steps_if_quiet(jokers - 2, left - 1, first, slack - 1)
+            steps = self._steps_if_quiet(jokers - 2, left - 1, slack - 1)
             total = None if steps is None else total + steps
         if total is not None and total >= PACKING_BUDGET:
             total = PACKING_BUDGET
@@ -516,9 +516,9 @@ class _Optimum:
 
     def beats(self, groups: int, jokers: int) -> bool:
         settable = sum(self.naturals[i] for i in self.settable)
-        return self._beats(jokers, sum(self.naturals), settable, 0, groups)
+        return self._beats(jokers, sum(self.naturals), settable, groups)
 
-    def _beats(self, jokers: int, left: int, settable: int, start: int, slack: int) -> bool:
+    def _beats(self, jokers: int, left: int, settable: int, slack: int) -> bool:
         """More than `slack` groups from these cards (`left` of them, `settable` of which
         could be in a natural set)? At most: one per card, one per three cards or jokers,
         and a group without a joker is a natural set. (The order of the tries changes
@@ -551,7 +551,7 @@ class _Optimum:
                 naturals[k] -= 1
                 self.key -= _W[j] + _W[k]
                 found = self._beats(jokers, left - 3, settable - is_settable[j]
-                                    - is_settable[k], first, slack - 1)
+                                    - is_settable[k], slack - 1)
                 naturals[j] += 1
                 naturals[k] += 1
                 self.key += _W[j] + _W[k]
@@ -563,16 +563,16 @@ class _Optimum:
                     naturals[j] -= 1
                     self.key -= _W[j]
                     found = self._beats(jokers - 1, left - 2, settable - is_settable[j],
-                                        first, slack - 1)
+                                        slack - 1)
                     naturals[j] += 1
                     self.key += _W[j]
                     if found:
                         break
         if not found and jokers >= 2:
-            found = self._beats(jokers - 2, left - 1, settable, first, slack - 1)
+            found = self._beats(jokers - 2, left - 1, settable, slack - 1)
         if not found and left > 1 and min(left - 1, (left - 1 + jokers) // 3,
                                           settable // 3 + jokers) > slack:
-            found = self._beats(jokers, left - 1, settable, first, slack)  # leave it out
+            found = self._beats(jokers, left - 1, settable, slack)  # leave it out
         naturals[first] += 1
         self.key += _W[first]
         self._known[key] = (max(yes, slack), no) if found else (yes, min(no, slack))
