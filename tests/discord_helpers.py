@@ -99,6 +99,78 @@ def modal_submit(message: dict[str, Any] | None, custom_id: str, who: dict[str, 
     return payload
 
 
+TEXT_INPUT, SELECT, TEXT_DISPLAY, LABEL = 4, 3, 10, 18
+RADIO_GROUP, CHECKBOX_GROUP, CHECKBOX = 21, 22, 23
+
+
+def labels(form: dict[str, Any]) -> list[str]:
+    """The labels of a modal's fields, top to bottom."""
+    return [item["label"] for item in form["components"] if item["type"] == LABEL]
+
+
+def control(form: dict[str, Any], label: str) -> dict[str, Any]:
+    """The component a modal's Label `label` wraps."""
+    return next(item["component"] for item in form["components"]
+                if item["type"] == LABEL and item["label"] == label)
+
+
+def offered(form: dict[str, Any], label: str) -> list[str]:
+    """The values a radio group, checkbox group or select offers, in order."""
+    return [o["value"] for o in control(form, label)["options"]]
+
+
+def form_submit(form: dict[str, Any], who: dict[str, Any], answers: dict[str, Any], *,
+                message: dict[str, Any] | None = None, permissions: str = "0",
+                locale: str = "en-US") -> dict[str, Any]:
+    """A modal's submit as Discord sends it (Component Reference, each component's
+    "Interaction Response Structure"): every Label with an id and its component's answer, a
+    text input's `value` (text, "" if empty), a radio group's `value` (null if none), a
+    checkbox group's or select's `values`, a checkbox's `value` (true or false); a Text
+    Display by its id. `form` is the modal as the bot sent it, `answers` by each Label's
+    text. What Discord's client would not let a person send fails here: a value not
+    offered, a required field left empty, text over the field's length."""
+    ids = iter(range(1, 100))
+    left = dict(answers)
+    components: list[dict[str, Any]] = []
+    for item in form["components"]:
+        if item["type"] == TEXT_DISPLAY:
+            components.append({"type": TEXT_DISPLAY, "id": next(ids)})
+            continue
+        assert item["type"] == LABEL, item
+        child, label_id = item["component"], next(ids)
+        answer = left.pop(item["label"], None)
+        required = child.get("required", True) is not False
+        said: dict[str, Any] = {"type": child["type"], "id": next(ids),
+                                "custom_id": child["custom_id"]}
+        values = [o["value"] for o in child.get("options", [])]
+        if child["type"] == TEXT_INPUT:
+            text = answer or ""
+            assert len(text) <= child.get("max_length", 4000), f"{item['label']}: too long"
+            assert text or not required, f"{item['label']} is required"
+            said["value"] = text
+        elif child["type"] == RADIO_GROUP:
+            assert answer is None or answer in values, f"{item['label']}: {answer} not offered"
+            assert answer is not None or not required, f"{item['label']} is required"
+            said["value"] = answer
+        elif child["type"] in (CHECKBOX_GROUP, SELECT):
+            chosen = list(answer or [])
+            low = child.get("min_values", 1 if required else 0)
+            high = child.get("max_values", len(values))
+            assert set(chosen) <= set(values), f"{item['label']}: {chosen} not offered"
+            assert low <= len(chosen) <= high, f"{item['label']}: {len(chosen)} ticked"
+            said["values"] = chosen
+        elif child["type"] == CHECKBOX:
+            said["value"] = bool(answer)
+        components.append({"type": LABEL, "id": label_id, "component": said})
+    assert not left, f"the form has no field {list(left)}: {labels(form)}"
+    payload = _base(5, who, {"custom_id": form["custom_id"], "components": components},
+                    permissions, CHANNEL_ID)
+    payload["locale"] = locale
+    if message is not None:
+        payload["message"] = message
+    return payload
+
+
 def custom_ids(message: dict[str, Any]) -> dict[str, str]:
     """label or placeholder -> custom_id of every component in a message."""
     found = {}

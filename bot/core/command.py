@@ -34,6 +34,9 @@ class Command:
     replied: Actor | None = None
     # The platform can show buttons: a destructive command asks first, /hand offers taps.
     buttons: bool = False
+    # Sent whole from a form (Discord's whole-hand form): what is left empty was left empty
+    # on purpose, so /hand offers no taps for it (a winner alone is a hand nobody else saw)
+    form: bool = False
     # What a confirmation tap was about ({"session": id, "hand": no, "version": the
     # session's version when asked}; a payment's: {"session": 0, "hand": its id}): refused
     # if the table has changed since it was asked.

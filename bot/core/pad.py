@@ -11,6 +11,9 @@ result (`CommandSpec.on_pad`) is a form; each option a control, chosen by its ki
   else a line of text, under the rows;
 - options with a topic (Marriage's cards, Riichi's tiles) are folded under it.
 
+A form with room for only a few controls (Discord's modal holds five) shows some options a
+control each and takes the rest typed in one field, as after the command (`few`).
+
 A game added later gets its pad from its declarations alone.
 """
 
@@ -38,10 +41,30 @@ def pad_commands(game: Game) -> list[CommandSpec]:
     return sorted(specs, key=lambda s: not s.records)
 
 
+def few(spec: CommandSpec, room: int) -> tuple[list[Option], list[Option]]:
+    """A form with room for `room` controls: the options shown a control each, and the rest,
+    typed together in one more field (`key:value`, as after the command). Where all fit,
+    each has its own. Else the command's `form_rows`, then its options without a topic in
+    declared order, fill all but that last field: Marriage's /hand shows winner:, seen:,
+    maal: and dublee:, and takes foul: and the cards typed."""
+    options = [o for o in spec.options if control_kind(o) is not None]
+    if len(options) <= room:
+        return options, []
+    first = [o for label in spec.form_rows if (o := spec.option(label)) in options]
+    shown = list(dict.fromkeys([*first, *(o for o in options if not o.topic)]))[:room - 1]
+    rest = [o for o in options if o not in shown]
+    return shown, sorted(rest, key=lambda o: bool(o.topic))  # those of no topic first
+
+
+def control_kind(option: Option) -> str | None:
+    """The control an option is shown as (CONTROLS, or "each"); None: not on a form."""
+    return "each" if option.each else CONTROLS.get(option.kind)
+
+
 def control(option: Option, tr: Tr, game: Game) -> dict[str, Any] | None:
     """One option as a control: what it is called (its word as /help shows it), what it
     takes and its help in the reader's language."""
-    kind = "each" if option.each else CONTROLS.get(option.kind)
+    kind = control_kind(option)
     if kind is None:
         return None
     data: dict[str, Any] = {"key": option.key, "label": option.label, "control": kind,

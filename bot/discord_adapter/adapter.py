@@ -15,6 +15,7 @@ import inspect
 import io
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
@@ -26,10 +27,13 @@ from discord.gateway import DiscordWebSocket
 from bot.core import flows
 from bot.core.command import Actor, Command, Reply
 from bot.core.commands.spec import Kind
+from bot.core.errors import UserError
 from bot.core.flows import Ask, seal
 from bot.core.i18n import Tr, _, choose, translator
+from bot.core.pad import pad_commands
 from bot.core.service import Service
 from bot.discord_adapter import components as ui
+from bot.discord_adapter import forms
 from bot.discord_adapter.locales import SlashTranslator, description_str, name_str
 from bot.discord_adapter.render import NO_PINGS, message_parts, more_messages
 from bot.discord_adapter.tree import SlashCommand, SlashOption, slash_commands
@@ -152,10 +156,15 @@ class _MaalSetup:
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A form's submit, read from its ids (components.Form: discord.py keeps none)."""
         if interaction.type == discord.InteractionType.modal_submit:
-            found = ui.form_answer(dict(interaction.data or {}))
+            data = dict(interaction.data or {})
+            found = ui.form_answer(data)
             if found is not None:
                 await self.adapter.guarded(interaction, self.adapter.answer(interaction,
                                                                             *found))
+            whole = forms.submitted(data)
+            if whole is not None:
+                await self.adapter.guarded(interaction, self.adapter.submit_form(interaction,
+                                                                                 *whole))
 
 
 class MaalClient(_MaalSetup, discord.Client):
@@ -186,6 +195,9 @@ class DiscordAdapter:
         self._due: dict[int, int] = {}  # channel -> the session whose board is due an update
         self._unposted: set[int] = set()  # channels the bot may not post in (said once)
         self._late: set[asyncio.Task[Any]] = set()  # answers that came too late for a form
+        # commands that open the whole hand on a form when nothing is typed with them
+        self._forms = {spec.name for game in service.table.games.values()
+                       for spec in pad_commands(game)}
         self.errors = 0  # failures that were ours, not the person's (for tests and health)
 
     # --- running -------------------------------------------------------------------------
@@ -277,6 +289,18 @@ class DiscordAdapter:
 
     async def on_slash(self, interaction: discord.Interaction, command: SlashCommand,
                        values: dict[SlashOption, Any]) -> None:
+        if command.command in self._forms and all(v is None for v in values.values()):
+            # nothing typed: the whole hand on one form (or the command's own answer)
+            await self.open_whole_form(
+                interaction, command.command, command.game,
+                otherwise=lambda wait: self._typed(interaction, command, values, wait))
+            return
+        await self._typed(interaction, command, values)
+
+    async def _typed(self, interaction: discord.Interaction, command: SlashCommand,
+                     values: dict[SlashOption, Any], defer_after: float | None = None) -> None:
+        """The command as typed; `defer_after`: the seconds left before it must defer
+        (None: DEFER_AFTER)."""
         files = [v for o, v in values.items() if o.kind == Kind.FILE and v is not None]
         if files and files[0].size > MAX_FILE_BYTES:
             tr = person_tr(interaction)
@@ -302,7 +326,7 @@ class DiscordAdapter:
                            progress=_progress(interaction) if attachment else None)
             return await self.service.handle(core)
 
-        await self._respond(interaction, run())
+        await self._respond(interaction, run(), defer_after=defer_after)
 
     async def _core_options(self, interaction: discord.Interaction,
                             values: dict[SlashOption, Any]
@@ -377,14 +401,99 @@ class DiscordAdapter:
 
     # --- answers to the bot's questions --------------------------------------------------
 
-    async def answer(self, interaction: discord.Interaction, token: str, value: str) -> None:
+    async def answer(self, interaction: discord.Interaction, token: str, value: str,
+                     defer_after: float | None = None) -> None:
         """A component or a form answered: the core says what it becomes."""
         modal = interaction.type == discord.InteractionType.modal_submit
         running = self.service.answer(chat_key(interaction.channel_id), actor_of(interaction),
                                       token, value, self._tap_origin(interaction),
                                       locale=locale_of(interaction))
         await self._respond(interaction, running,
-                            tap=not modal or interaction.message is not None)
+                            tap=not modal or interaction.message is not None,
+                            defer_after=defer_after)
+
+    # --- the whole hand on one form (forms.py) --------------------------------------------
+
+    async def open_whole_form(self, interaction: discord.Interaction, name: str | None,
+                              game: str | None = None, session: int | None = None, *,
+                              otherwise: Callable[[float], Awaitable[None]]) -> None:
+        """A form for the whole hand: the command `name` (None: the game's recording one)
+        of the game open in the channel (`game`, `session`: only if it is that one). It
+        must be the first answer, within 3 s, and its players come from the table: read
+        within FORM_WAIT, else a form of one field for the whole command typed (or, with
+        no `name` to type, `otherwise`). Where the table has no such form, `otherwise`
+        answers, given the seconds left before it must defer."""
+        started = time.monotonic()
+        chat = chat_key(interaction.channel_id)
+        looking = asyncio.ensure_future(self.service.snapshot(chat))
+        done, _ = await asyncio.wait({looking}, timeout=FORM_WAIT)
+        if not done or looking.exception() is not None:
+            if not done:
+                self._late.add(looking)  # only read: dropped when it comes
+                looking.add_done_callback(_drop_late(self._late))
+            log.info("discord: the form of %s opened before the table was read", chat,
+                     exc_info=looking.exception() if done else None)
+            if name is None:
+                await otherwise(_left(started))
+                return
+            form = forms.typed_form(name, self._usage(name, game), person_tr(interaction))
+            await self._attempt(interaction, interaction.response.send_modal(form))
+            return
+        look = looking.result()
+        spec = forms.form_spec(look, name, game, session) if look is not None else None
+        if look is None or spec is None:
+            await otherwise(_left(started))
+            return
+        setting = look.settings.language if look.settings is not None else None
+        tr = translator(choose(setting, locale_of(interaction)), look.game.key)
+        refused = forms.refusal(look, spec, actor_of(interaction), tr)
+        if refused is not None:
+            await self._attempt(interaction, self.send(interaction,
+                                                       Reply.error(refused, tr.language)))
+            return
+        players = [p.name for p in look.session.players if not p.sitting_out]
+        form = forms.whole_form(spec, look.game, players, tr, look.session.hand_count + 1)
+        await self._attempt(interaction, interaction.response.send_modal(form))
+
+    async def open_next_form(self, interaction: discord.Interaction, token: str) -> None:
+        """"Next hand" under a board: the form of that board's game, else what the tap
+        answers (a board of a game since ended starts nothing)."""
+        found = self.service.token(chat_key(interaction.channel_id), token)
+
+        async def tapped(wait: float) -> None:
+            await self.answer(interaction, token, flows.NEXT, defer_after=wait)
+
+        if found is None or found.step != flows.Step.BOARD or len(found.args) != 1:
+            await self.answer(interaction, token, flows.NEXT)
+            return
+        await self.open_whole_form(interaction, None, session=found.args[0],
+                                   otherwise=tapped)
+
+    async def submit_form(self, interaction: discord.Interaction, name: str,
+                          fields: dict[str, str], rest: str) -> None:
+        """A whole-hand form sent: the command a person would type, run as typed (the same
+        checks and permissions, this person's, and refusals in their language). Its origin
+        is the submit's own id: a submit delivered twice is recorded once."""
+        chat, locale = chat_key(interaction.channel_id), locale_of(interaction)
+
+        async def run() -> Reply:
+            try:
+                options = forms.options_of(fields, rest)
+            except UserError as error:
+                language = await self.service.language(chat, locale)
+                return Reply.error(translator(language).render(error.message), language)
+            return await self.service.handle(Command(
+                chat=chat, actor=actor_of(interaction), name=name, options=options,
+                origin_id=f"discord:{interaction.id}", buttons=True, form=True,
+                locale=locale))
+
+        await self._respond(interaction, run())
+
+    def _usage(self, name: str, game: str | None) -> str:
+        variants = self.service.table.variants(name)
+        spec = variants.get(game) if game is not None else None
+        spec = spec or next(iter(variants.values()), None)
+        return spec.usage if spec is not None else ""
 
     @staticmethod
     def _tap_origin(interaction: discord.Interaction) -> str:
@@ -422,12 +531,14 @@ class DiscordAdapter:
     # --- answering -----------------------------------------------------------------------
 
     async def _respond(self, interaction: discord.Interaction, running: Awaitable[Reply],
-                       tap: bool = False) -> None:
-        """Wait for the core; defer if it takes long; then answer. Whatever happens to the
-        interaction's token, the change the core made shows on the live board."""
+                       tap: bool = False, defer_after: float | None = None) -> None:
+        """Wait for the core; defer if it takes long (after `defer_after` seconds, None:
+        DEFER_AFTER); then answer. Whatever happens to the interaction's token, the change
+        the core made shows on the live board."""
         task = asyncio.ensure_future(self._with_board(interaction, running))
         alive = True
-        done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+        done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER if defer_after is None
+                                     else defer_after)
         if not done and not interaction.response.is_done():
             alive = await self._attempt(interaction,
                                         interaction.response.defer(thinking=not tap))
@@ -669,6 +780,12 @@ class _Failed(app_commands.AppCommandError):
         super().__init__(str(original))
         self.original = original
         self.__cause__ = original
+
+
+def _left(started: float) -> float:
+    """The seconds left before an answer begun at `started` must defer (a tenth at least:
+    what could not be read in time defers at once)."""
+    return max(0.1, DEFER_AFTER - (time.monotonic() - started))
 
 
 def _drop_late(pending: set[asyncio.Task[Any]]) -> Any:

@@ -94,6 +94,8 @@ class FlowButton(ui.DynamicItem[ui.Button],
         adapter = adapter_of(interaction)
         if self.value == flows.OPEN:  # a form: it must be the first answer, at once
             running = adapter.open_form(interaction, self.token, self.label)
+        elif self.value == flows.NEXT:  # the next hand, whole, on one form
+            running = adapter.open_next_form(interaction, self.token)
         else:
             running = adapter.answer(interaction, self.token, self.value)
         await adapter.guarded(interaction, running)
@@ -108,8 +110,8 @@ class Form(ui.Modal):
     the first; a restart: both lost), so a Form is stopped before it is sent, and its submit
     is read from the ids alone (`form_answer`)."""
 
-    def __init__(self, token: str, title: str) -> None:
-        super().__init__(title=title[:MAX_TITLE] or "-", custom_id=f"mb:m:{token}")
+    def __init__(self, custom_id: str, title: str) -> None:
+        super().__init__(title=clip(title, MAX_TITLE) or "-", custom_id=custom_id)
 
     def forgotten(self) -> Form:
         self.stop()
@@ -119,7 +121,8 @@ class Form(ui.Modal):
 def player_form(token: str, question: Question, tr: Tr) -> Form:
     """A field for each person who still owes a value (five a form). None is required:
     each player may send their own, as they may by typing."""
-    form = Form(token, tr.render(question.choices[0].label) if question.choices else "-")
+    form = Form(f"mb:m:{token}",
+                tr.render(question.choices[0].label) if question.choices else "-")
     for name in question.fields[:MAX_FORM_FIELDS]:
         form.add_item(ui.TextInput(label=name[:MAX_TITLE], placeholder="0", max_length=4,
                                    required=False, custom_id=f"{PLAYER_FIELD}{name}"))
@@ -129,7 +132,7 @@ def player_form(token: str, question: Question, tr: Tr) -> Form:
 def pairs_form(token: str, title: str, tr: Tr) -> Form:
     """One field for every `name=value` pair: for when who still owes one can't be read
     in time (the form can't wait: Discord wants it as the first answer, within 3 s)."""
-    form = Form(token, title)
+    form = Form(f"mb:m:{token}", title)
     form.add_item(ui.TextInput(
         # TRANSLATORS: the one field of the maal form when the names can't be read in
         # time; at most 45 characters
@@ -159,15 +162,27 @@ def form_answer(data: dict[str, Any]) -> tuple[str, str] | None:
 
 
 def _fields(components: list[Any]) -> Iterator[dict[str, Any]]:
-    """The text inputs of a submit: in action rows, or in labels (Discord's newer kind)."""
+    """The text inputs of a submit."""
+    return (field for field in answered(components)
+            if field.get("type") == discord.ComponentType.text_input.value)
+
+
+def answered(components: list[Any]) -> Iterator[dict[str, Any]]:
+    """What a submit says of each field that takes an answer (it has a custom_id): in
+    action rows, or in labels (Discord's newer kind), in the form's order."""
     for component in components:
         if not isinstance(component, dict):
             continue
-        yield from _fields(component.get("components") or [])
+        yield from answered(component.get("components") or [])
         if isinstance(component.get("component"), dict):
-            yield from _fields([component["component"]])
-        if component.get("type") == discord.ComponentType.text_input.value:
+            yield from answered([component["component"]])
+        if "custom_id" in component:
             yield component
+
+
+def clip(text: str, limit: int) -> str:
+    """Text within one of Discord's limits (a title, a label, a description), cut with …"""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def view_for(question: Question, token: str, tr: Tr) -> ui.View:

@@ -7,7 +7,9 @@ Marriage's /edit and the tiles in Riichi's) or don't fit (/rules: every game's r
 each game gets a subcommand of its own (/rules marriage, /edit riichi), split further by
 what the options are about if one game alone has more than 25 (/rules riichi_money for the
 rate and currency, /edit riichi_tiles for what is read with the tiles: each option declares
-its topic). Nothing here is written per command.
+its topic). A command that records a result (on a form: bot/core/pad.py) takes every option
+as optional, since sent bare it opens the whole hand on a form. Nothing here is written per
+command.
 
 Descriptions are kept as lazy text (`Text`) beside their English form, so the Discord
 adapter can give Discord each one in every language we have (bot/discord_adapter/locales.py).
@@ -15,7 +17,7 @@ adapter can give Discord each one in every language we have (bot/discord_adapter
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.core.command_table import CommandTable
 from bot.core.commands.spec import CommandSpec, Kind, Option
@@ -128,9 +130,8 @@ def _merged(name: str, variants: dict[str, CommandSpec],
 
 
 def _optional(option: Option) -> Option:
-    """Required in one game only: optional on the shared command (the core still asks)."""
-    from dataclasses import replace
-
+    """Required in one game only, or on a command a form can send: optional on Discord
+    (the core still asks)."""
     return replace(option, required=False)
 
 
@@ -198,6 +199,11 @@ def slash_commands(table: CommandTable) -> list[SlashCommand]:
         variants = table.variants(name)
         if all(spec.hidden for spec in variants.values()):
             continue
+        if any(spec.on_pad for spec in variants.values()):
+            # sent with nothing typed, it opens the whole hand on a form: Discord must let
+            # it be sent bare (the core still asks for what the command needs)
+            variants = {game: replace(spec, options=tuple(map(_optional, spec.options)))
+                        for game, spec in variants.items()}
         merged = _merged(name, variants, titles)
         command = merged if merged is not None and _fits(merged) else _per_game(
             name, variants, titles, words)

@@ -3,8 +3,8 @@
 A scene plays commands and taps through the real Service on a temporary SQLite file, and
 each reply goes through the adapters' own renderers: Telegram's HTML and inline keyboard
 (`telegram_adapter/render.py`, `keyboards.py`), Discord's embed and components
-(`discord_adapter/render.py`, `components.py`). Only the chat around them is drawn here,
-with Pillow, in each app's colours; fonts come from matplotlib (DejaVu) and
+(`discord_adapter/render.py`, `components.py`, `forms.py`). Only the chat around them is
+drawn here, with Pillow, in each app's colours; fonts come from matplotlib (DejaVu) and
 fontpkg-noto-sans-devanagari (Nepali).
 
     python -m bot.docs.pictures             # remake every picture in docs/images/
@@ -35,7 +35,7 @@ from bot.core.flows import Ask, seal
 from bot.core.grammar import parse_command_text
 from bot.core.i18n import translator
 from bot.core.service import Service
-from bot.discord_adapter import components
+from bot.discord_adapter import components, forms
 from bot.discord_adapter.render import message_parts
 from bot.storage import open_store
 from bot.telegram_adapter import keyboards
@@ -517,8 +517,12 @@ async def _evening(table: Table, out: Path, language: str) -> None:
         _save(table, out, f"endgame{suffix}")
         return
 
-    # a hand by taps: who won, who has seen, then the maal
+    # a hand: on Telegram by taps (who won, who has seen, then the maal), on Discord on
+    # one form
     table.clear()
+    maal = {a: "3", b: "0", c: "5", d: "9"}
+    form = await _hand_form(table, {"winner": d, "seen": f"{a}, {c}",
+                                    "maal": " ".join(f"{n}={v}" for n, v in maal.items())})
     reply = await table.send("hand")
     assert reply.question is not None
     winner = next(ch for ch in reply.question.choices if ch.label == d)
@@ -529,19 +533,11 @@ async def _evening(table: Table, out: Path, language: str) -> None:
     await table.tap(seen[c], f"taps {a}, then {c}")
     reply = await table.tap("done", "taps Done")
     assert reply.question is not None and reply.question.ask == Ask.TYPE
-    maal = {a: "3", b: "0", c: "5", d: "9"}
-    fields = list(reply.question.fields)[:components.MAX_FORM_FIELDS]
-    modal = components.player_form(seal(reply.question.token, CHAT, SECRET), reply.question,
-                                   translator(reply.language))
-    table.discord.append(Post(BOT, form_title=modal.title,
-                              form=[(str(item.label), maal[str(item.label)])
-                                    for item in modal.children
-                                    if isinstance(item, discord.ui.TextInput)],
-                              note="presses Enter maal and fills in the form"))
-    pairs = " ".join(f"{n}={maal[n]}" for n in fields)
+    table.discord = [Post(table.host.name, [("text", "/hand")], mine=True), form]
+    pairs = " ".join(f"{n}={maal[n]}" for n in reply.question.fields)
     await table.tap(pairs, "", typed=pairs)
     await table.board()
-    _save(table, out, "hand-taps")
+    _save(table, out, "hand-taps", discord="hand-form")
 
     # the chart
     table.clear()
@@ -558,11 +554,29 @@ async def _evening(table: Table, out: Path, language: str) -> None:
     _save(table, out, "endgame")
 
 
-def _save(table: Table, out: Path, name: str) -> None:
+async def _hand_form(table: Table, filled: dict[str, str]) -> Post:
+    """Discord's form for the next hand, as the adapter makes it for this table
+    (`discord_adapter/forms.py`), filled in with `filled` by its fields' labels."""
+    look = await table.service.snapshot(CHAT)
+    assert look is not None
+    spec = forms.form_spec(look, "hand")
+    assert spec is not None
+    players = [p.name for p in look.session.players if not p.sitting_out]
+    modal = forms.whole_form(spec, look.game, players, translator(table.language, "marriage"),
+                             look.session.hand_count + 1)
+    fields = [child.text for child in modal.children if isinstance(child, discord.ui.Label)]
+    return Post(BOT, form_title=modal.title,
+                form=[(label, filled.get(label, "")) for label in fields],
+                note="fills in the form and sends it")
+
+
+def _save(table: Table, out: Path, name: str, discord: str = "") -> None:
+    """Both apps' pictures of a scene: telegram-NAME.png and discord-NAME.png (or
+    discord-DISCORD.png, where Discord's way is another)."""
     Painter(TELEGRAM, False).render(table.telegram).save(out / f"telegram-{name}.png",
                                                           optimize=True)
-    Painter(DISCORD, True).render(table.discord).save(out / f"discord-{name}.png",
-                                                       optimize=True)
+    Painter(DISCORD, True).render(table.discord).save(
+        out / f"discord-{discord or name}.png", optimize=True)
 
 
 async def make(out: Path) -> list[Path]:

@@ -176,6 +176,7 @@ async def send(request: web.Request) -> web.Response:
     command = Command(chat=who.chat, actor=who.actor, name=name,
                       options=_options(body.get("options")),
                       origin_id=f"pad:{who.actor.id}:{submit}", buttons=platform == "telegram",
+                      form=True,
                       locale=who.locale)
 
     async def admin() -> bool:

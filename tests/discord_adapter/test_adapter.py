@@ -151,16 +151,16 @@ async def test_the_same_hand_by_select_and_modal(dc: DiscordHarness):
 
 async def test_a_strangers_button_press_is_refused(dc: DiscordHarness):
     await new_game(dc)
-    start = slash("hand", ALICE)
+    start = slash("hand", ALICE, winner="alice")
     await dc.reply_to(start)
     message = dc.message_of(start)
-    press = component(message, select_id(message), STRANGER, values=["2"])
+    press = component(message, select_id(message), STRANGER, values=["t2"])
     callback = await dc.reply_to(press)
     assert callback["type"] == 4
     assert NOT_YOURS in callback["data"]["content"]
     assert callback["data"]["flags"] & EPHEMERAL
     # someone who can manage the server may
-    admin = component(message, select_id(message), STRANGER, values=["2"],
+    admin = component(message, select_id(message), STRANGER, values=["t2"],
                       permissions=MANAGE_GUILD)
     assert (await dc.reply_to(admin))["type"] == 7
 
@@ -274,11 +274,11 @@ async def test_an_error_after_thinking_is_seen_by_the_person_alone(dc: DiscordHa
 async def test_an_error_after_a_deferred_tap_leaves_the_buttons(dc: DiscordHarness,
                                                                  monkeypatch):
     await new_game(dc)
-    start = slash("hand", ALICE)
+    start = slash("hand", ALICE, winner="alice")
     await dc.reply_to(start)
     message = dc.message_of(start)
     release = held_back(monkeypatch, dc.adapter.service, "answer")
-    press = component(message, select_id(message), STRANGER, values=["2"])
+    press = component(message, select_id(message), STRANGER, values=["t2"])
     callback = await dc.reply_to(press)
     release.set()
     assert callback["type"] == 6  # a tap is deferred without "thinking..."

@@ -27,10 +27,10 @@ async def test_an_old_undo_question_does_not_undo_a_newer_hand(dc: DiscordHarnes
 
 async def test_forged_and_foreign_component_data_do_nothing(dc: DiscordHarness):
     await new_game(dc)
-    start = slash("hand", ALICE)
+    start = slash("hand", ALICE, winner="alice")
     await dc.reply_to(start)
     message = dc.message_of(start)
-    real = select_id(message)  # mb:s:TOKEN
+    real = select_id(message)  # mb:t:TOKEN
     head, _, signature = real.rpartition(".")
     forged = head + "." + ("A" if signature[0] != "A" else "B") + signature[1:]
     # Discord only sends ids a message carries: a forged one comes on a forged message

@@ -123,6 +123,66 @@ async def test_an_answer_the_interaction_cant_take_is_refused(dc: DiscordHarness
     assert refused(dc) == [(400, 50035)]
 
 
+def _labelled(component: dict[str, Any], label: str = "l") -> dict[str, Any]:
+    return {"type": 18, "label": label, "component": component}
+
+
+def _choices(count: int) -> list[dict[str, Any]]:
+    return [{"label": f"p{i}", "value": f"p{i}"} for i in range(count)]
+
+
+_TEXT = {"type": 4, "custom_id": "t", "style": 1}
+FORMS = {  # a modal Discord would not open, and why (Component Reference)
+    "six components": [_labelled({**_TEXT, "custom_id": f"t{i}"}) for i in range(6)],
+    "no component": [],
+    "a radio group outside a label": [{"type": 1, "components": [
+        {"type": 21, "custom_id": "r", "options": _choices(2)}]}],
+    "a radio group of one option": [_labelled({"type": 21, "custom_id": "r",
+                                               "options": _choices(1)})],
+    "a radio group of eleven options": [_labelled({"type": 21, "custom_id": "r",
+                                                   "options": _choices(11)})],
+    "a checkbox group of eleven options": [_labelled({"type": 22, "custom_id": "c",
+                                                      "options": _choices(11)})],
+    "min_values 0 while required": [_labelled({"type": 22, "custom_id": "c",
+                                               "min_values": 0, "options": _choices(3)})],
+    "max_values over the options": [_labelled({"type": 22, "custom_id": "c",
+                                               "required": False, "min_values": 0,
+                                               "max_values": 4, "options": _choices(3)})],
+    "one value twice": [_labelled({"type": 21, "custom_id": "r", "options": [
+        {"label": "a", "value": "x"}, {"label": "b", "value": "x"}]})],
+    "a disabled select": [_labelled({"type": 3, "custom_id": "s", "disabled": True,
+                                     "options": _choices(2)})],
+    "a 46-character label": [_labelled(_TEXT, "x" * 46)],
+    "a 101-character description": [{**_labelled(_TEXT), "description": "x" * 101}],
+    "one custom_id twice": [_labelled(_TEXT), _labelled(_TEXT, "m")],
+}
+
+
+@pytest.mark.parametrize("why", list(FORMS))
+async def test_a_form_discord_would_not_open_is_refused(dc: DiscordHarness, why: str):
+    payload = slash("hand", ALICE)
+    dc.fake.deliver(payload)
+    with pytest.raises(discord.HTTPException):
+        await answer(dc, payload, {"type": 9, "data": {"custom_id": "m", "title": "t",
+                                                       "components": FORMS[why]}})
+    assert refused(dc) == [(400, 50035)]
+
+
+async def test_the_new_kinds_of_field_are_taken_as_discord_takes_them(dc: DiscordHarness):
+    payload = slash("hand", ALICE)
+    dc.fake.deliver(payload)
+    await answer(dc, payload, {"type": 9, "data": {"custom_id": "m", "title": "t",
+                                                   "components": [
+        _labelled({"type": 21, "custom_id": "r", "required": False,
+                   "options": _choices(10)}),
+        _labelled({"type": 22, "custom_id": "c", "required": False, "min_values": 0,
+                   "max_values": 10, "options": _choices(10)}),
+        {**_labelled({**_TEXT, "style": 2, "required": False}), "description": "d"},
+        _labelled({"type": 23, "custom_id": "x"}),
+        {"type": 10, "content": "a line of text"}]}})
+    assert refused(dc) == []
+
+
 async def test_a_followup_needs_an_answer_first_and_a_live_token(dc: DiscordHarness):
     payload = slash("board", ALICE)
     dc.fake.deliver(payload)

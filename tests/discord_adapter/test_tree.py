@@ -154,3 +154,14 @@ async def test_a_test_server_has_the_only_copy_of_the_commands(store: SqlStore):
     finally:
         await adapter.stop()
         await fake.stop()
+
+
+def test_a_command_on_a_form_can_be_sent_bare():
+    """With nothing typed, a result command opens the whole hand on one form: Discord lets
+    it be sent so only if none of its options is required (the core still asks)."""
+    tree = {c.name: c for c in slash_commands(TABLE)}
+    assert [(o.name, o.required) for o in tree["chombo"].options] == [("player", False)]
+    for name in ("hand", "round", "ron", "tsumo", "riichi", "draw", "bid", "tricks"):
+        assert not any(o.required for o in tree[name].options), name
+    # elsewhere a required option stays required
+    assert [o.name for o in tree["paid"].options if o.required]

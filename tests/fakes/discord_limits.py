@@ -8,7 +8,10 @@ options first, autocomplete choices), Message Components (five action rows in a 
 the classic kind, five buttons or one select in a row, unique custom_ids, a select's
 max_values within its options), Embeds ("Embed Limits": 6,000 characters in all), Messages
 (a message has content, an embed, a component, a file, a poll or a sticker), Interactions
-(an autocomplete choice's string value is at most 100 characters).
+(an autocomplete choice's string value is at most 100 characters), Component Reference
+(a modal's 1 to 5 components; a select's or checkbox group's min_values omitted or at least 1
+unless `required` is false; a checkbox group's and a select's values within their options,
+its option values unique, as a radio group's; no disabled component in a modal).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ MAX_ROWS, MAX_ROW_BUTTONS = 5, 5
 MAX_CHOICE = 100  # an autocomplete choice's name and string value
 COMPONENTS_V2 = 1 << 15  # a message flag: components laid out freely, no content or embeds
 ACTION_ROW, BUTTON, TEXT_INPUT, LINK = 1, 2, 4, 5
+RADIO_GROUP, CHECKBOX_GROUP = 21, 22
 SELECTS = {3, 5, 6, 7, 8}
 SUBCOMMAND, GROUP = 1, 2
 
@@ -191,8 +195,8 @@ def _check_item(item: dict[str, Any], at: str, seen: set[str]) -> None:
 
 def check_modal(data: dict[str, Any]) -> None:
     rows = data.get("components") or []
-    if len(rows) > MAX_ROWS:
-        raise Invalid(f"modal: {len(rows)} rows, at most {MAX_ROWS}")
+    if not 1 <= len(rows) <= MAX_ROWS:
+        raise Invalid(f"modal: {len(rows)} components, 1 to {MAX_ROWS}")
     seen: set[str] = set()
     for row in rows:
         for item in row.get("components") or [row.get("component") or {}]:
@@ -203,6 +207,31 @@ def check_modal(data: dict[str, Any]) -> None:
             if item.get("type") == TEXT_INPUT and (item.get("min_length") or 0) > (
                     item.get("max_length") or 4000):
                 raise Invalid("modal: a text input's min_length is over its max_length")
+            _check_modal_choices(item, f"modal: {custom_id!r}")
+
+
+def _check_modal_choices(item: dict[str, Any], at: str) -> None:
+    """A select, radio group or checkbox group in a modal (Component Reference)."""
+    kind = item.get("type")
+    if kind not in (3, RADIO_GROUP, CHECKBOX_GROUP):
+        return
+    if item.get("disabled"):
+        raise Invalid(f"{at}: a modal can't have disabled components")
+    options = item.get("options") or []
+    values = [o.get("value") for o in options]
+    if len(set(values)) != len(values):
+        raise Invalid(f"{at}: option values must be unique")
+    if kind == RADIO_GROUP:
+        return
+    required = item.get("required", True) is not False
+    low = item.get("min_values")
+    if required and low is not None and low < 1:
+        raise Invalid(f"{at}: min_values {low} while required (its default): min_values "
+                      "must be omitted or at least 1 unless required is false")
+    high = item.get("max_values", len(options) if kind == CHECKBOX_GROUP else 1)
+    if not (low if low is not None else 1) <= high <= len(options):
+        raise Invalid(f"{at}: min_values {low} and max_values {high} with {len(options)} "
+                      "options")
 
 
 def check_choices(data: dict[str, Any]) -> None:

@@ -201,3 +201,14 @@ async def test_every_page_answers_with_the_headers_of_a_capability_link(web: Web
             scripts = policy.split("script-src ")[1].split(";")[0].split()
             assert set(scripts) <= {"'self'", "https://telegram.org"}, path
     assert token
+
+
+async def test_a_pad_hand_with_only_its_winner_is_that_hand_not_the_taps(web: Web):
+    # nobody else ticked as seen, no maal yet: the hand as typed, waiting for the winner's
+    # maal; never "who else has seen?", the chat's tap flow, which the pad can't answer
+    token = await started(web)
+    status, answer = await web.post("/pad/api/send", {
+        "init_data": signed(AS_ALICE, token), "command": "hand",
+        "options": {"winner": "alice"}, "submit": "winner-only-01"})
+    assert status == 200 and answer["ok"], answer
+    assert "waits for the maal of alice" in answer["text"], answer["text"]

@@ -142,6 +142,9 @@ class CommandSpec:
     # On a whole-hand form (the scorepad, Discord's form): None, the command that records
     # (records); True for a game's other result commands (Riichi's /tsumo, Call Break's /bid)
     pad: bool | None = None
+    # A form with room for few controls (Discord's: five) shows these options first, where
+    # the declared order would put the wrong ones first; the rest are typed in one field
+    form_rows: tuple[str, ...] = ()
 
     @property
     def on_pad(self) -> bool:

@@ -169,10 +169,11 @@ async def answer(tap: Tap, token: Token, value: str) -> Reply:
 
 def start_hand(call: Call) -> Outcome | None:
     """/hand with nothing typed (or only the winner) on a platform with buttons: the first
-    question of the tap flow. None where the game is typed or the table can't start a hand
-    (the command itself then says what is missing)."""
+    question of the tap flow. None where the game is typed, the command came whole from a
+    form, or the table can't start a hand (the command itself then says what is missing)."""
     session, game = call.session, call.game
-    if session is None or not game.seen_flow or session.pending is not None \
+    if session is None or not game.seen_flow or call.command.form \
+            or session.pending is not None \
             or set(call.options) - {"winner"}:
         return None
     playing = [p for p in session.players if not p.sitting_out]

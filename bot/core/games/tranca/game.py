@@ -139,7 +139,9 @@ class TrancaGame(Game):
     def declare(self) -> tuple[CommandSpec, ...]:
         return (CommandSpec("round", "enter a side's round: by counts or by cards", USAGE,
                             ROUND_DETAILS, ROUND_OPTIONS, may=Rule.PLAYER, play=self._round,
-                            records=True),)
+                            records=True,
+                            # by counts, the usual way; melds: and the rest are typed
+                            form_rows=("side", "table", "hand", "clean")),)
 
     # --- sides ---------------------------------------------------------------------------
 
