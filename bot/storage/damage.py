@@ -67,26 +67,30 @@ class Damage:
         return cls(**{**known, "table": str(known["table"] or "?"),
                       "why": str(known["why"] or "?")})
 
-    def what(self) -> Msg:
-        """The record, as its chat names it."""
-        game = self.game if self.game is not None else "?"
-        if self.table == "hands":
+    def what(self) -> Msg | None:
+        """The record, as its chat names it; None where it can't be named (pages that
+        don't read, a row whose game is not known)."""
+        game, no, table = self.game, self.no, self.table
+        if table == "chat_settings":
+            return _("this chat's settings")
+        if table == "origins" and self.row is not None:
+            return _("a reply kept for one of this chat's messages")
+        if table in ("payments", "seasons") and no is not None:
+            return _("payment {no}", no=no) if table == "payments" else \
+                _("season {no}", no=no)
+        if game is None:
+            return None
+        if table == "hands" and no is not None:
             game_of = GAMES.get(self.game_key or "")
             words = placeholders(game_of.hand_word if game_of is not None else "hand")
-            return _("{hand} {no} of game {game}", no=self.no or "?", game=game, **words)
-        if self.table == "sessions":
+            return _("{hand} {no} of game {game}", no=no, game=game, **words)
+        if table == "sessions":
             return _("game {game}", game=game)
-        if self.table == "rule_sets":
+        if table == "rule_sets":
             return _("the rules of game {game}", game=game)
-        if self.table == "session_events":
+        if table == "session_events":
             return _("the log of game {game}", game=game)
-        if self.table == "payments":
-            return _("payment {no}", no=self.no or "?")
-        if self.table == "seasons":
-            return _("season {no}", no=self.no or "?")
-        if self.table == "chat_settings":
-            return _("this chat's settings")
-        return _("a reply kept for one of this chat's messages")
+        return None
 
     def for_host(self) -> str:
         """One line for the host: where it is, and what does not read."""
@@ -117,8 +121,8 @@ class DamagedRecord(StoreProblem):
 def said(found: list[Damage], chat: str, stopped: bool) -> Msg:
     """What the chat is told: its own damaged record by name (another chat's is not its
     business); `stopped`: nothing more is recorded (a damaged SQLite file)."""
-    own = next((d for d in found if d.chat == chat), None)
-    if own is None:
+    own = next((d for d in found if d.chat == chat and d.what() is not None), None)
+    if own is None:  # another chat's, or not one that can be named
         return DAMAGED
     if stopped:
         return _("The database holds {what} damaged: it can't be read, so nothing more is "

@@ -21,6 +21,7 @@ from bot.core.grammar import parse_command_text
 from bot.core.service import FAILED, NOT_SURE, SLOW, Service
 from bot.failures import DAMAGED
 from bot.storage import SqlStore, open_store
+from bot.storage.damage import Damage, said
 from bot.storage.health import check_health
 from bot.storage.problems import DAMAGED as DAMAGED_TEXT
 from bot.storage.sqlite_file import damage_marker_of
@@ -239,3 +240,20 @@ async def test_a_record_that_does_not_decode_is_named_on_both_backends(database_
     report = await check_health(database_url, deep=True)
     assert not report["ok"] and report["damaged"], report
     assert "game 2, hand 2" in report["error"] and "payments row" in report["error"]
+
+
+def test_a_record_is_named_only_where_it_can_be_and_only_to_its_own_chat():
+    """Pages that don't read, or a row whose game is not known, are said as the file's
+    damage, never as "hand ? of game ?"; another chat's record is not named at all."""
+    hand = Damage("hands", "summary: not UTF-8", chat="a", game=2, no=20, row=50,
+                  game_key="riichi")
+    assert str(said([hand], "a", stopped=False)) == NAMED_PG.format(
+        what="result 20 of game 2")  # Riichi's word for a hand
+    assert said([hand], "b", stopped=True) is DAMAGED_TEXT
+    for unnamed in (Damage("hands", "database disk image is malformed (read 40 rows)",
+                           chat="a"),
+                    Damage("?", "a value read by a command did not read back", chat="a"),
+                    Damage("inbox", "not an update", chat="a", row=7)):
+        assert said([unnamed], "a", stopped=True) is DAMAGED_TEXT, unnamed
+    assert str(said([Damage("payments", "amount", chat="a", no=3, row=9)], "a",
+                    stopped=False)) == NAMED_PG.format(what="payment 3")
