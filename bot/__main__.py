@@ -26,6 +26,7 @@ from pydantic import ValidationError
 from bot.core.i18n import Tr, _, _n
 from bot.failures import (
     BAD_SETTING,
+    DAMAGED,
     FILE,
     NOTHING,
     OK,
@@ -68,7 +69,11 @@ def _parser(tr: Tr) -> argparse.ArgumentParser:
                                  folder=str(default_files())))
     sub.add_parser("run", help=tr("run the chat platforms whose tokens are set"))
     sub.add_parser("migrate", help=tr("bring the database up to date"))
-    sub.add_parser("health", help=tr("check the database; print JSON; exit 0 when healthy"))
+    health = sub.add_parser("health",
+                            help=tr("check the database; print JSON; exit 0 when healthy"))
+    health.add_argument("--deep", action="store_true",
+                        help=tr("also run SQLite's integrity_check and read every stored "
+                                "record back"))
     backup = sub.add_parser("backup", help=tr("write every chat (or one) as JSON"))
     backup.add_argument("--chat", help=tr("only this chat, e.g. telegram:-100123 or "
                                           "discord:456"))
@@ -167,15 +172,17 @@ async def _migrate(settings: Settings) -> int:
     return OK
 
 
-async def _health(settings: Settings) -> int:
+async def _health(settings: Settings, deep: bool) -> int:
     from bot.storage.health import check_health
 
     try:
-        report = await check_health(settings.database_url)
+        report = await check_health(settings.database_url, deep=deep)
     except Exception as error:
         raise database_failure(settings.database_url, error) from error
     print(json.dumps(report))
-    return OK if report["ok"] else UNHEALTHY
+    if report["ok"]:
+        return OK
+    return DAMAGED if report.get("damaged") else UNHEALTHY  # damaged: restore from a backup
 
 
 async def _backup(settings: Settings, args: argparse.Namespace) -> int:
@@ -368,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         "console": lambda: _console(settings, args),
         "run": lambda: _run(settings),
         "migrate": lambda: _migrate(settings),
-        "health": lambda: _health(settings),
+        "health": lambda: _health(settings, args.deep),
         "backup": lambda: _backup(settings, args),
         "restore": lambda: _restore(settings, args),
     }

@@ -12,6 +12,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from bot.core.i18n import Joined, Msg, Text, Tr, _, choose, translator
+from bot.storage.problems import causes
 
 # Exit codes (documented in docs/hosting/running.md, "The commands").
 OK, UNHEALTHY, BAD_SETTING, DATABASE, FILE, PLATFORM, NOTHING, DAMAGED = 0, 1, 2, 3, 4, 5, 6, 7
@@ -76,13 +77,12 @@ def database_failure(url: str, error: BaseException) -> Failure:
         return Failure(BAD_SETTING, _("{error}: use sqlite:///maalbot.db or "
                                       "postgresql://user@host/dbname.", error=lazy(error)))
     from bot.storage.problems import DAMAGED as DAMAGED_TEXT
-    from bot.storage.problems import problem
-    from bot.storage.sqlite_file import DatabaseDamaged
+    from bot.storage.problems import DatabaseDamaged, problem
 
     if isinstance(error, DatabaseDamaged):  # what was found, and to restore from a backup
         return Failure(DAMAGED, error.message)
-    text = " ".join(str(e) for e in _chain(error))
-    kinds = {type(e).__name__ for e in _chain(error)}
+    text = " ".join(str(e) for e in causes(error))
+    kinds = {type(e).__name__ for e in causes(error)}
     where = _where(url)
     known = problem(error)
     if known is DAMAGED_TEXT:
@@ -111,15 +111,6 @@ def database_failure(url: str, error: BaseException) -> Failure:
                                    where=where))
     return Failure(DATABASE, _("The database ({where}) failed: {why}", where=where,
                                why=_first_line(text)))
-
-
-def _chain(error: BaseException) -> list[BaseException]:
-    seen: list[BaseException] = []
-    current: BaseException | None = error
-    while current is not None and current not in seen:
-        seen.append(current)
-        current = current.__cause__ or current.__context__
-    return seen
 
 
 def _first_line(text: str) -> Text:

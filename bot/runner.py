@@ -117,7 +117,7 @@ async def run(settings: Settings) -> int:
     started: list[Adapter] = []
     health = None
     # kept replies emptied once no platform can deliver their update again (issue 27)
-    pruning = asyncio.create_task(keep_pruning(store.engine))
+    pruning = asyncio.create_task(keep_pruning(store.engine, writable=store.writable))
     try:
         if settings.health_port:
             health = await serve_health(store, settings.health_port)

@@ -64,8 +64,11 @@ def book_add(book: MoneyBook, deltas: Mapping[int, int], rules: Mapping[str, obj
         total = Decimal(row.get(str(column), "0")) + sign * amount
         # written out as people read it: 170, never 1.7E+2 (what normalize() alone gives)
         row[str(column)] = f"{total.normalize():f}" if total else "0"
-    if not any(Decimal(v) for v in row.values()) and sign < 0:
-        del book[currency]  # the last hand in that currency undone
+    if not any(Decimal(v) for v in row.values()):
+        # nothing in that currency: no row, whichever way it came to nothing (the last hand
+        # in it undone, hands that cancel out, a hand of no points), so the book is what the
+        # live hands make whatever was undone on the way (an import derives it from them)
+        del book[currency]
 
 
 def book_totals(book: MoneyBook) -> dict[str, dict[int, Decimal]]:

@@ -123,6 +123,10 @@ class RuleBook:
     specs: list[RuleSpec]
     presets: list[Preset] = field(default_factory=list)
     headline: tuple[str, ...] = ()  # the keys a short summary always shows
+    # Keys no RuleSpec declares, that the game's own commands or its presets store (Marriage's
+    # maal table, set by /setmaal): each with what a stored value of it may be, so a file
+    # that carries one is held to what the game could have stored (bot/storage/validate.py)
+    extras: Mapping[str, Callable[[Any], bool]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._by_key = {spec.key: spec for spec in self.specs}

@@ -135,11 +135,12 @@ def payment_values(payment: Mapping[str, Any], checked: Checked) -> dict[str, An
     return row
 
 
-async def restore_settings(conn: AsyncConnection | Any, chat: str, data: Mapping[str, Any],
-                           checked: Checked) -> None:
-    """The file's chat settings (version 5 on), where the chat has none of its own yet: a
-    link only to an account that sat at the file's games (a linked account counts as the
-    guest in /stats and the ledger, and may act on the guest's payments)."""
+async def restore_settings(conn: AsyncConnection | Any, chat: str,
+                           data: Mapping[str, Any]) -> None:
+    """The file's chat settings (version 5 on), where the chat has none of its own yet,
+    its links too: a linked account counts as the guest in /stats and the ledger, and may
+    act on the guest's payments, as the admin who linked it said (/link is an admin's, as
+    /import is), whether or not it ever sat at a game itself."""
     settings = data.get("settings")
     if not settings:
         return
@@ -148,8 +149,7 @@ async def restore_settings(conn: AsyncConnection | Any, chat: str, data: Mapping
     if had:
         return
     kept = {k: v for k, v in settings.items() if k != "links"}
-    kept["links"] = {name: dict(to) for name, to in (settings.get("links") or {}).items()
-                     if to["id"] in checked.people}
+    kept["links"] = {name: dict(to) for name, to in (settings.get("links") or {}).items()}
     await conn.execute(insert(chat_settings).values(chat=chat, data=kept))
 
 
@@ -308,7 +308,7 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
     await check_empty(conn, target, data)
     writer = Writer(data, checked, target)
     await writer.write(conn)
-    await restore_settings(conn, target, data, checked)
+    await restore_settings(conn, target, data)
     return len(data["sessions"])
 
 

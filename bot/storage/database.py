@@ -1,17 +1,18 @@
-"""Engines for the database URLs people write, with the settings each backend needs, and
-`open_store`: the file checked, the tables migrated, the store made."""
+"""Engines for the database URLs people write, with the settings each backend needs (the
+ground of storage: it imports nothing of it but problems.py; the store is opened by
+opening.py)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
-from sqlalchemy import event, text
+from sqlalchemy import event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.core import stored_json
 from bot.core.i18n import _
+from bot.storage import problems
 
 CONNECT_SECONDS, STATEMENT_SECONDS, POOL_SECONDS = 10, 15, 10
 
@@ -74,7 +75,7 @@ def _sqlite_file(url: URL) -> bool:
 
 # JSON columns are written and read by bot/core/stored_json.py (orjson), not json
 JSON_CODEC: dict[str, object] = dict(json_serializer=stored_json.dumps,
-                                     json_deserializer=stored_json.loads)
+                                     json_deserializer=problems.loads)
 
 READ_ONLY = "maalbot_read_only"  # an execution option: this transaction only reads
 
@@ -108,56 +109,3 @@ def sqlite_path(url: str) -> Path | None:
     if parsed.get_backend_name() != "sqlite" or not _sqlite_file(parsed):
         return None
     return Path(str(parsed.database)).expanduser()
-
-
-async def check_sqlite_file(path: Path) -> None:
-    """Before the store opens its file: a file that held hands and is now gone or empty
-    (its marker says so), or that SQLite's quick_check finds damaged, stops the start
-    (DatabaseDamaged, exit code 7) instead of being taken for a new database."""
-    from bot.storage.sqlite_file import damaged, held, lost, quick_check
-
-    since = held(path)
-    if since is not None and (not path.exists() or path.stat().st_size == 0):
-        raise lost(path, since)
-    why = await asyncio.to_thread(quick_check, path)
-    if why is not None:
-        raise damaged(path, why)
-
-
-async def holds_hands(engine: AsyncEngine) -> bool:
-    async with engine.connect() as conn:
-        return bool((await conn.execute(text("SELECT EXISTS (SELECT 1 FROM hands)"))).scalar())
-
-
-async def open_store(url: str, migrate: bool = True):  # type: ignore[no-untyped-def]
-    from bot.storage.migrations import upgrade
-    from bot.storage.sqlite_file import SqliteFile, held, lost
-    from bot.storage.store import SqlStore
-
-    path = sqlite_path(url)
-    if path is not None:
-        await check_sqlite_file(path)
-    engine = create_engine(url)
-    try:
-        if migrate:
-            await upgrade(engine)
-        has_hands = await holds_hands(engine) if path is not None else False
-    except BaseException:
-        await engine.dispose()  # no half-open pool left for the loop's end to trip on
-        raise
-    if path is not None and not has_hands and (since := held(path)) is not None:
-        await engine.dispose()
-        raise lost(path, since)  # tables there, every hand gone: replaced by a new file
-    hot = create_engine(url, hot=True) if engine.dialect.name == "postgresql" else None
-    store = SqlStore(engine, hot)
-    try:
-        await store.connections.warm()  # SQLite: the writer's link and a reader's, made now
-    except BaseException:
-        await store.close()
-        raise
-    if path is not None:
-        store.file = SqliteFile(path)
-        store.file.open()
-        if has_hands:
-            store.file.mark()
-    return store

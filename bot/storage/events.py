@@ -13,16 +13,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.core.events import KINDS, SessionEvent
 from bot.core.i18n import Text, _
+from bot.storage.records import event_of
 from bot.storage.tables import session_events
 
 EVENT_KEYS = {c.name for c in session_events.columns} - {"session_id"}
 MAX_EVENTS = 100_000  # in one file
-
-
-def _aware(moment: datetime | None) -> datetime | None:
-    if moment is None or moment.tzinfo is not None:
-        return moment
-    return moment.replace(tzinfo=UTC)  # SQLite gives back naive UTC
 
 
 async def add_event(conn: Any, session_id: int, event: SessionEvent) -> SessionEvent:
@@ -40,8 +35,7 @@ async def events_of(conn: Any, session_id: int) -> list[SessionEvent]:
     rows = (await conn.execute(
         select(session_events).where(session_events.c.session_id == session_id)
         .order_by(session_events.c.id))).all()
-    return [SessionEvent(r.kind, dict(r.data or {}), r.by, r.by_name, r.after_hand, r.id,
-                         _aware(r.created_at)) for r in rows]
+    return [event_of(r) for r in rows]
 
 
 async def export_events(conn: AsyncConnection, session_id: int) -> list[dict[str, Any]]:

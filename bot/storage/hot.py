@@ -37,6 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.core import stored_json
 from bot.core.session import DuplicateOrigin, HandRecord
+from bot.storage.problems import loads
 from bot.storage.retention import PRUNED_JSON
 from bot.storage.tables import hand_rows, hands, origins, sessions
 
@@ -352,9 +353,9 @@ def _sqlite_begin_reads(db: sqlite3.Connection, write: bool, chat: str,
     reply = None
     if origin is not None:
         row = _named(db, ORIGIN_REPLY, (origin,))
-        reply = stored_json.loads(row["reply"]) if row else None
+        reply = loads(row["reply"]) if row else None
     row = _named(db, "SELECT data FROM chat_settings WHERE chat = ?", (chat,))
-    settings = stored_json.loads(row["data"]) if row and row["data"] is not None else None
+    settings = loads(row["data"]) if row and row["data"] is not None else None
     session = db.execute(SQLITE_SESSION, (chat,)).fetchone()
     return Prefetched(reply, settings, session)
 
@@ -424,7 +425,7 @@ class PostgresDriver:
             row = await self.pg.fetchrow(PG_PREFETCH, origin, chat, write)
         session = None if row["id"] is None else tuple(row[c] for c in SESSION_COLUMNS)
         settings = row["settings"]
-        return Prefetched(row["reply"], None if settings is None else stored_json.loads(settings),
+        return Prefetched(row["reply"], None if settings is None else loads(settings),
                           session)
 
     async def flush(self, writes: list[Write], commit: bool) -> None:

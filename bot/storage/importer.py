@@ -114,7 +114,7 @@ async def import_file(store: Any, chat: str, source: Source, origin_id: str | No
             for table in (sessions, payments, seasons):
                 await tx.conn.execute(update(table).where(table.c.chat == staging)
                                       .values(chat=chat))
-            await restore_settings(tx.conn, chat, data, checked)
+            await restore_settings(tx.conn, chat, data)
             opened = any(s["status"] == "open" for s in data["sessions"])
             reply = reply_for(len(data["sessions"]), opened)
             if origin_id is not None:

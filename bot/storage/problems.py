@@ -2,12 +2,17 @@
 
 A failure the host must mend (a read-only file, rights taken away, a full disk, a damaged
 or vanished file) is not "try again in a moment": `problem` names it. Each message says
-whether anything was recorded; none names a path (they are shown in chats)."""
+whether anything was recorded; none names a path (they are shown in chats).
+
+A stored value that does not read back (not UTF-8, not JSON, not the shape of its record)
+is `Unreadable`: the database holds it damaged (bot/storage/damage.py says which record)."""
 
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
+from bot.core import stored_json
 from bot.core.i18n import Msg, _
 
 GONE = _("The database file was removed or replaced while I was running, so nothing more "
@@ -24,6 +29,59 @@ BUSY = _("The database is busy (another program holds it): nothing was recorded.
          "in a moment; if it goes on, the host must see what holds it.")
 
 
+class Unreadable(Exception):
+    """A stored value or record that does not read back as what was written; its table
+    and row, where the reader knows them."""
+
+    def __init__(self, why: str, table: str | None = None, row: object = None) -> None:
+        super().__init__(why)
+        self.table, self.row = table, row
+
+
+def loads(text: str | bytes) -> Any:
+    """A stored JSON value read back; one that does not read is Unreadable."""
+    try:
+        return stored_json.loads(text)
+    except Exception as error:  # not text, not JSON: whatever the reader says
+        raise Unreadable(f"not JSON: {str(error)[:80]}") from error
+
+
+def unreadable(error: BaseException) -> bool:
+    """`error` is the database holding something damaged: a value that does not read back
+    (our readers', or SQLite's "Could not decode to UTF-8"), or pages that don't read."""
+    for found in causes(error):
+        if isinstance(found, Unreadable):
+            return True
+        code = getattr(found, "sqlite_errorcode", None)
+        if isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_CORRUPT,
+                                                     sqlite3.SQLITE_NOTADB):
+            return True
+        text = str(found).lower()
+        if "could not decode to utf-8" in text or "disk image is malformed" in text \
+                or "couldn't parse datetime" in text:
+            return True
+    return False
+
+
+def causes(error: BaseException) -> list[BaseException]:
+    """`error` and what it was raised from or during, each once."""
+    chain: list[BaseException] = []
+    current: BaseException | None = error
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
+
+
+class DatabaseDamaged(Exception):
+    """The database is damaged or lost its hands: stop, restore from a backup (exit code
+    7). `message` says what was found and what to do (to the host: it may name paths)."""
+
+    def __init__(self, message: Msg) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
 class StoreProblem(Exception):
     """A failure of the database itself, found before anything was written (a vanished
     file): `message` says what, in the reader's language."""
@@ -35,14 +93,12 @@ class StoreProblem(Exception):
 
 def problem(error: BaseException) -> Msg | None:
     """The message for a failure the host must mend (or a busy database), else None."""
-    chain: list[BaseException] = []
-    current: BaseException | None = error
-    while current is not None and current not in chain:
-        chain.append(current)
-        current = current.__cause__ or current.__context__
+    chain = causes(error)
     for found in chain:
         if isinstance(found, StoreProblem):
             return found.message
+    if unreadable(error):
+        return DAMAGED
     text = " ".join(str(e) for e in chain).lower()
     # SQLite's primary result codes (an extended one keeps its primary in its low byte)
     codes = {code & 0xFF for e in chain

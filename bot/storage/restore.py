@@ -165,4 +165,4 @@ async def _write(conn: AsyncConnection, chat: _Chat, walk: Iterator[tuple[int, i
         await writer.end(conn, session, derived)
     _exhaust(tail(data, checked))
     await writer.rest(conn)
-    await restore_settings(conn, chat.target, data, checked)
+    await restore_settings(conn, chat.target, data)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -121,10 +121,15 @@ async def derive_summaries(engine: AsyncEngine, now: datetime | None = None,
             return done
 
 
-async def keep_pruning(engine: AsyncEngine, every: float = EVERY) -> None:
+async def keep_pruning(engine: AsyncEngine, every: float = EVERY,
+                       writable: Callable[[], bool] = lambda: True) -> None:
     """A running bot's loop: prune and derive now and every `every` seconds until
-    cancelled."""
+    cancelled; not while the database may not be written (`writable`: a SQLite file with a
+    damaged record, bot/storage/damage.py)."""
     while True:
+        if not writable():
+            await asyncio.sleep(every)
+            continue
         with contextlib.suppress(Exception):
             emptied = await prune_replies(engine)
             if emptied:

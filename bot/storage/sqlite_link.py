@@ -29,6 +29,7 @@ import sqlalchemy
 from sqlalchemy.pool import StaticPool
 
 from bot.core import stored_json
+from bot.storage import problems
 
 T = TypeVar("T")
 _STOP = object()
@@ -108,7 +109,7 @@ class SqliteLink:
             self._engine = sqlalchemy.create_engine(
                 "sqlite://", creator=lambda: view, poolclass=StaticPool,
                 isolation_level="AUTOCOMMIT", json_serializer=stored_json.dumps,
-                json_deserializer=stored_json.loads)
+                json_deserializer=problems.loads)
             self._sa = self._engine.connect()
         return self._sa
 

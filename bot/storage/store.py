@@ -10,15 +10,13 @@ import weakref
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.events import SessionEvent
-from bot.core.i18n.text import encode, kept
-from bot.core.players import Player
+from bot.core.i18n.text import encode
 from bot.core.session import (
     OPEN,
     ChatSettings,
@@ -28,7 +26,6 @@ from bot.core.session import (
     SeasonRecord,
     SessionState,
     Void,
-    WaitingHand,
 )
 from bot.storage import forget, hot, pages, rekey, rule_sets, tables
 from bot.storage.backup import (
@@ -39,10 +36,18 @@ from bot.storage.backup import (
     json_chunks,
 )
 from bot.storage.connections import Connections
+from bot.storage.damage import Damage, DamagedRecord, find, said
 from bot.storage.database import READ_ONLY
 from bot.storage.events import add_event, events_of
-from bot.storage.problems import problem
+from bot.storage.problems import problem, unreadable
 from bot.storage.reading import parse_export
+from bot.storage.records import (
+    hand_of,
+    payment_of,
+    season_of,
+    session_of,
+    settings_of,
+)
 from bot.storage.retention import PRUNED
 from bot.storage.sqlite_file import SqliteFile
 from bot.storage.tables import (
@@ -74,6 +79,9 @@ class SqlStore:
         self._commits = 0
         # SQLite: its file, looked at before each command (bot/storage/sqlite_file.py)
         self.file: SqliteFile | None = None
+        # SQLite: records found damaged in the file (bot/storage/damage.py): nothing more
+        # is recorded into it (its `.damaged` marker tells the other processes)
+        self.stopped: list[Damage] | None = None
         self._checkpointing: asyncio.Task[None] | None = None
         # In-process lock per chat so commands of one chat queue instead of contending in the
         # database; the database lock below does the same across processes.
@@ -91,9 +99,12 @@ class SqlStore:
         """One command's transaction. Writers of a chat take turns (on SQLite, all writers:
         it has one at a time; queueing here beats its busy-wait, whose sleeps add whole
         milliseconds). A transaction that only reads waits for nobody and holds nobody up.
-        A SQLite file that is no longer the one at its path is used no more (StoreProblem)."""
+        A SQLite file that is no longer the one at its path is used no more (StoreProblem);
+        one with a damaged record is only read (DamagedRecord)."""
         if self.file is not None:
             self.file.check()
+            if write:
+                self.check_writable(chat)
         if not write:
             async with self._hot(chat, write=False) as tx:
                 yield tx
@@ -110,7 +121,7 @@ class SqlStore:
     async def _hot(self, chat: str, write: bool) -> AsyncIterator[SqlChatTransaction]:
         """A transaction the hot path begins and ends itself (bot/storage/hot.py); on
         PostgreSQL a writer's BEGIN takes the chat's advisory lock with it."""
-        state = hot.HotState(self.connections, self.windows, chat, write, _hand,
+        state = hot.HotState(self.connections, self.windows, chat, write, hand_of,
                              self._committed)
         try:
             tx = SqlChatTransaction(state, chat, self.known_rules, read_only=not write)
@@ -127,9 +138,50 @@ class SqlStore:
             self.windows.put(chat, None)
             await state.rollback()
             hot.raise_duplicate(error)
+            if unreadable(error):  # the database holds something damaged: name it
+                raise await self._damaged(chat, error) from error
             raise
         finally:
             await state.close()
+
+    def writable(self) -> bool:
+        """False once a damaged record was found in the SQLite file (check_writable)."""
+        try:
+            self.check_writable("")
+        except DamagedRecord:
+            return False
+        return True
+
+    def check_writable(self, chat: str) -> None:
+        """SQLite: a file with a damaged record, found by this process or another, is
+        written no more (DamagedRecord, naming the chat's own)."""
+        if self.file is None:
+            return
+        found = self.stopped
+        if found is None and (marked := self.file.damage()) is not None:
+            found = self.stopped = [Damage.from_json(d) for d in marked]
+        if found is not None:
+            raise DamagedRecord(said(found, chat, stopped=True), found)
+
+    async def _damaged(self, chat: str, error: BaseException) -> DamagedRecord:
+        """A command of `chat` met a value that does not read back: the chat's records read
+        again, to say which (bot/storage/damage.py). On SQLite the file is written no more,
+        by this process or another (its `.damaged` marker)."""
+        try:
+            found, _read = await find(self.engine, chat)
+        except Exception:  # the search fails too: said without a name
+            log.warning("could not look for the damaged record", exc_info=True)
+            found = []
+        if not found:
+            found = [Damage("?", "a value read by a command did not read back", chat=chat)]
+        found.sort(key=lambda d: not d.met(error))  # the one the command met, named first
+        log.error("damaged records in the database: %s",
+                  "; ".join(d.for_host() for d in found))
+        if self.file is not None:
+            if self.stopped is None:
+                self.file.found([d.to_json() for d in found])
+            self.stopped = (self.stopped or []) + found
+        return DamagedRecord(said(found, chat, stopped=self.file is not None), found)
 
     @asynccontextmanager
     async def board_lock(self, chat: str) -> AsyncIterator[None]:
@@ -237,71 +289,6 @@ async def _origin_reply(conn: AsyncConnection, origin_id: str) -> Mapping[str, A
     return PRUNED if row.reply is None else row.reply  # its reply has gone (retention.py)
 
 
-def _aware(moment: datetime | None) -> datetime | None:
-    """SQLite hands back naive datetimes; they were stored in UTC."""
-    if moment is not None and moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment
-
-
-def _session(row: Any) -> SessionState:
-    state = SessionState(
-        id=row.id,
-        chat=row.chat,
-        game=row.game,
-        status=row.status,
-        players=[Player.from_json(p) for p in row.players],
-        rules=dict(row.rules),
-        pending=WaitingHand.from_json(row.pending),
-        totals={int(k): v for k, v in row.totals.items()},
-        hand_count=row.hand_count,
-        version=row.version,
-        created_by=row.created_by,
-        game_state=row.game_state,
-        money=row.money,
-        board_ref=row.board_ref,
-    )
-    state.created_at = _aware(row.created_at)
-    state.ended_at = _aware(row.ended_at)
-    return state
-
-
-def _hand(row: Any) -> HandRecord:
-    return HandRecord(
-        id=row.id,
-        no=row.no,
-        players=list(row.players),
-        inputs=row.inputs,
-        rules=row.rules,
-        deltas={int(k): v for k, v in row.deltas.items()},
-        summary=kept(row.summary),  # messages, read back when shown, in the reader's language
-        recorded_by=row.recorded_by,
-        recorded_by_name=row.recorded_by_name,
-        origin_id=row.origin_id,
-        created_at=_aware(row.created_at),
-        state_before=row.state_before,
-        voided_at=_aware(row.voided_at),
-        voided_by=row.voided_by,
-        void=Void.from_text(row.void_reason) if row.voided_at is not None else None,
-    )
-
-
-def _payment(row: Any) -> PaymentRecord:
-    return PaymentRecord(
-        id=row.id, payer=row.payer, payer_name=row.payer_name, payee=row.payee,
-        payee_name=row.payee_name, amount=Decimal(row.amount), currency=row.currency,
-        recorded_by=row.recorded_by, recorded_by_name=row.recorded_by_name,
-        origin_id=row.origin_id, created_at=_aware(row.created_at),
-        voided_at=_aware(row.voided_at), voided_by=row.voided_by)
-
-
-def _season(row: Any) -> SeasonRecord:
-    return SeasonRecord(
-        id=row.id, name=row.name, started_by=row.started_by,
-        started_by_name=row.started_by_name, started_at=_aware(row.started_at),
-        ended_at=_aware(row.ended_at), ended_by=row.ended_by)
-
-
 class SqlChatTransaction:
     """One command's transaction: the hot path's (bot/storage/hot.py), the only one. Its
     hands, session saves and origins are written there; the rest through SQLAlchemy on the
@@ -331,11 +318,11 @@ class SqlChatTransaction:
         await self._hot.begin()
         if self._hot.session_fresh:
             row = self._hot.session_row
-            return _session(row) if row is not None else None
+            return session_of(row) if row is not None else None
         row = (await self.conn.execute(
             select(sessions).where(sessions.c.chat == self.chat, sessions.c.status == OPEN)
         )).first()
-        return _session(row) if row else None
+        return session_of(row) if row else None
 
     async def save_session(self, state: SessionState) -> SessionState:
         self._writable()
@@ -424,7 +411,7 @@ class SqlChatTransaction:
             select(hand_rows).where(hand_rows.c.session_id == session_id, hand_rows.c.no == no,
                                     hand_rows.c.voided_at.is_(None))
         )).first()
-        return _hand(row) if row else None
+        return hand_of(row) if row else None
 
     async def last_hands(self, session_id: int, count: int) -> list[HandRecord]:
         window = await self._window(session_id, count)
@@ -448,7 +435,7 @@ class SqlChatTransaction:
             .where(hand_rows.c.session_id == session_id, hand_rows.c.voided_at.is_(None))
             .order_by(hand_rows.c.no)
         )).all()
-        return [_hand(r) for r in rows]
+        return [hand_of(r) for r in rows]
 
     async def origin_reply(self, origin_id: str) -> Mapping[str, Any] | None:
         await self._hot.begin(origin_id)
@@ -463,13 +450,13 @@ class SqlChatTransaction:
             select(hand_rows).where(hand_rows.c.session_id == session_id)
             .order_by(hand_rows.c.id)
         )).all()
-        return [_hand(r) for r in rows]
+        return [hand_of(r) for r in rows]
 
     async def session(self, session_id: int) -> SessionState | None:
         row = (await self.conn.execute(
             select(sessions).where(sessions.c.chat == self.chat, sessions.c.id == session_id)
         )).first()
-        return _session(row) if row else None
+        return session_of(row) if row else None
 
     async def set_board_ref(self, session_id: int, ref: str | None) -> None:
         """Where the live board is: kept apart from the session's version, so moving the
@@ -484,7 +471,7 @@ class SqlChatTransaction:
         rows = (await self.conn.execute(
             select(sessions).where(sessions.c.chat == self.chat, KEPT).order_by(sessions.c.id)
         )).all()
-        return [_session(r) for r in rows]
+        return [session_of(r) for r in rows]
 
     async def export(self, session_ids: list[int], ledger: bool = False) -> dict[str, Any]:
         return await export_sessions(self.conn, self.chat, session_ids, ledger)
@@ -509,10 +496,10 @@ class SqlChatTransaction:
         await self._hot.begin()
         if self._hot.settings_fresh:
             assert self._hot.pre is not None
-            return ChatSettings.from_json(self._hot.pre.settings)
+            return settings_of(self._hot.pre.settings)
         row = (await self.conn.execute(
             select(chat_settings.c.data).where(chat_settings.c.chat == self.chat))).first()
-        return ChatSettings.from_json(row.data if row else None)
+        return settings_of(row.data if row else None)
 
     async def save_settings(self, values: ChatSettings) -> None:
         self._writable()
@@ -533,7 +520,7 @@ class SqlChatTransaction:
         rows = (await self.conn.execute(
             select(payments).where(payments.c.chat == self.chat).order_by(payments.c.id)
         )).all()
-        return [_payment(r) for r in rows]
+        return [payment_of(r) for r in rows]
 
     async def add_payment(self, payment: PaymentRecord) -> PaymentRecord:
         self._writable()
@@ -560,7 +547,7 @@ class SqlChatTransaction:
         rows = (await self.conn.execute(
             select(seasons).where(seasons.c.chat == self.chat).order_by(seasons.c.id)
         )).all()
-        return [_season(r) for r in rows]
+        return [season_of(r) for r in rows]
 
     async def add_season(self, season: SeasonRecord) -> SeasonRecord:
         self._writable()

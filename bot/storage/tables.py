@@ -16,6 +16,7 @@ from sqlalchemy.sql.expression import ColumnClause
 
 from bot.core import stored_json
 from bot.core.session import DROPPED
+from bot.storage.problems import loads
 
 
 class JSONText(TypeDecorator[object]):
@@ -28,7 +29,7 @@ class JSONText(TypeDecorator[object]):
         return None if value is None else stored_json.dumps(value)
 
     def process_result_value(self, value: str | None, dialect: object) -> object:
-        return None if value is None else stored_json.loads(value)
+        return None if value is None else loads(value)  # Unreadable if it doesn't read
 
 
 sessions = table(

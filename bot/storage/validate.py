@@ -20,7 +20,14 @@ from bot.core.games.base import Game, PlayContext
 from bot.core.grammar import clip
 from bot.core.i18n import AUTO, LANGUAGES, Msg, Text, _
 from bot.core.ledger import MAX_AMOUNT, amount_decimals
-from bot.core.money import MoneyBook, against_average, book_add, hand_money, money_places
+from bot.core.money import (
+    MoneyBook,
+    against_average,
+    book_add,
+    hand_money,
+    money_places,
+    money_rules,
+)
 from bot.core.players import Player, Roster, check_name
 from bot.core.rules import RuleSpec
 from bot.core.seasons import season_key, season_name
@@ -49,6 +56,7 @@ MAX_LINKS = 10_000
 MAX_SEASONS = 10_000
 MAX_PAYMENTS = 1_000_000
 MAX_SESSIONS, MAX_HANDS = 10_000, 1_000_000
+CURRENCY = next(spec for spec in money_rules() if spec.key == "currency")
 IMPORTER = Actor("import", "import")  # who a game's code is told acts, while a file is checked
 
 
@@ -156,14 +164,20 @@ def heads(data: Any, counts: list[int]) -> tuple[Checked, list[SessionCheck]]:
 
 
 def tail(data: Mapping[str, Any], checked: Checked) -> Generator[int, None, None]:
-    """The payments and seasons, once every session is checked."""
+    """The chat's settings, payments and seasons, once every session is checked. A person
+    a guest is linked to counts as one the games seat (a payment they recorded stays
+    theirs): /link (an admin's, as /import is) names any account, and the ledger and
+    /stats count the guest's games as theirs."""
+    if data.get("settings") is not None:
+        _check_settings(data["settings"], _("the chat's settings"))
+        checked.people |= {to["id"] for to in (data["settings"].get("links") or {}).values()}
     paid = data.get("payments")
     if paid is not None:
         if not isinstance(paid, list) or len(paid) > MAX_PAYMENTS:
             raise RestoreError(_("`payments` must be a list of at most {n}", n=f"{MAX_PAYMENTS:,}"))
         assert checked.places is not None
         for i, payment in enumerate(paid, 1):
-            _check_payment(payment, _("payment {no}", no=i), checked.people, checked.places)
+            _check_payment(payment, _("payment {no}", no=i), checked.places)
             if i % STEP == 0:
                 yield checked.hands
     held = data.get("seasons")
@@ -173,8 +187,6 @@ def tail(data: Mapping[str, Any], checked: Checked) -> Generator[int, None, None
         for i, season in enumerate(held, 1):
             _check_season(season, _("season {no}", no=i))
         _check_seasons(held)
-    if data.get("settings") is not None:
-        _check_settings(data["settings"], _("the chat's settings"))
 
 
 def _check_settings(settings: Any, where: Text) -> None:
@@ -245,8 +257,7 @@ def _check_season(season: Any, where: Text) -> None:
     _date(season.get("ended_at"), _field(where, "ended_at"), optional=True)
 
 
-def _check_payment(payment: Any, where: Text, people: set[str],
-                   places: Mapping[str, int]) -> None:
+def _check_payment(payment: Any, where: Text, places: Mapping[str, int]) -> None:
     if not isinstance(payment, Mapping):
         raise RestoreError(_("{where} is not an object", where=where))
     _only(payment, PAYMENT_KEYS, where)
@@ -258,11 +269,13 @@ def _check_payment(payment: Any, where: Text, people: set[str],
               else 40 if key == "amount" else MAX_NAME)
     _text(payment, "origin_id", where, MAX_ID, optional=True)
     _text(payment, "voided_by", where, MAX_ID, optional=True)
+    # A currency /rules could have named. Not only one the file's games name: /paid takes
+    # the currencies the chat's games named when it was made, and a game's currency may
+    # have changed since, or the game been closed with no hand (and so be in no file)
     currency = payment["currency"]
-    if currency not in places:
-        played: Text = ", ".join(f"`{c}`" for c in sorted(places)) or _("no currency")
-        raise RestoreError(_("{where}: the games were played for {played}, not `{currency}`",
-                             where=where, played=played, currency=currency[:10]))
+    if not _rule_value(CURRENCY, currency):
+        raise RestoreError(_("{where}: `{currency}` is not a currency /rules could name",
+                             where=where, currency=clip(currency)))
     try:
         amount = Decimal(payment["amount"])
     except InvalidOperation:
@@ -273,17 +286,21 @@ def _check_payment(payment: Any, where: Text, people: set[str],
         raise RestoreError(_("{where}: the amount is more than {amount}", where=where,
                              amount=f"{MAX_AMOUNT:,}"))
     decimals = amount_decimals(amount)
-    if decimals > places[currency]:
+    most = places.get(currency, 2)  # cents, or finer where the file's hands made finer
+    if decimals > most:
         raise RestoreError(_("{where}: the amount has {decimals} decimals; at most {places} in "
                              "`{currency}`", where=where, decimals=decimals,
-                             places=places[currency], currency=currency))
+                             places=most, currency=currency))
     for role in ("payer", "payee"):
-        if payment[role] not in people:
-            raise RestoreError(_("{where}: the payer `{person}` sits at none of the file's "
-                                 "games", where=where, person=payment[role][:40])
+        # a person as the ledger keys them: an account, or a guest name as a seat has it.
+        # Not only one the file's games seat: /paid takes whoever the ledger knew then, and
+        # a seat may have gone to another account since, or its game closed with no hand
+        if not _person_key(payment[role]):
+            raise RestoreError(_("{where}: the payer `{person}` is no account and no guest "
+                                 "name", where=where, person=payment[role][:40])
                                if role == "payer" else
-                               _("{where}: the payee `{person}` sits at none of the file's "
-                                 "games", where=where, person=payment[role][:40]))
+                               _("{where}: the payee `{person}` is no account and no guest "
+                                 "name", where=where, person=payment[role][:40]))
         name = payment[f"{role}_name"]
         if not name or name != unicodedata.normalize("NFKC", name.strip()) \
                 or len(name) > 100:
@@ -296,6 +313,16 @@ def _check_payment(payment: Any, where: Text, people: set[str],
         raise RestoreError(_("{where}: the payer and the payee are the same person", where=where))
     _date(payment.get("created_at"), _field(where, "created_at"))
     _date(payment.get("voided_at"), _field(where, "voided_at"), optional=True)
+
+
+def _person_key(key: str) -> bool:
+    """An account's id, or `name:` and a guest's name as a seat has it (plain, lowercase)."""
+    if not key.startswith("name:"):
+        return bool(key.strip()) and key == key.strip()
+    try:
+        return key[5:] == check_name(key[5:]).lower()
+    except UserError:
+        return False
 
 
 class SessionCheck:
@@ -441,6 +468,12 @@ def _check_rules(game: Game, rules: Any, where: Text) -> dict[str, Any]:
     if not isinstance(rules, Mapping):
         raise RestoreError(_("{where} must map rule names to values", where=where))
     for key, value in rules.items():
+        extra = game.rulebook.extras.get(key) if isinstance(key, str) else None
+        if extra is not None:  # a key the game's own commands store (a maal table)
+            if not extra(value):
+                raise RestoreError(_("{where}: `{key}` can't be {value}", where=where,
+                                     key=key, value=clip(json.dumps(value, default=str))))
+            continue
         try:
             spec = game.rulebook.spec(key) if isinstance(key, str) else None
         except UserError:

@@ -56,10 +56,13 @@ class Builds:
         finally:
             self._building.pop(key, None)
         if version is not None:
-            self._kept[key] = built
-            while len(self._kept) > BUILDS_KEPT:
-                self._kept.popitem(last=False)
+            self._keep(key, built)
         return built
+
+    def _keep(self, key: tuple[object, ...], value: str) -> None:
+        self._kept[key] = value
+        while len(self._kept) > BUILDS_KEPT:
+            self._kept.popitem(last=False)
 
     async def opens(self, server: Any, digest: str, version: object) -> bool:
         """Whether the link hashed `digest` still opens its page at this version of its
@@ -68,7 +71,7 @@ class Builds:
         found = self._kept.get(key)
         if found is None:
             found = "1" if await server.service.store.page(digest) is not None else ""
-            self._kept[key] = found
+            self._keep(key, found)
         return found == "1"
 
     @staticmethod
@@ -131,12 +134,17 @@ async def events(request: web.Request) -> web.StreamResponse:
                 version = watch.version
                 watch.changed.clear()
                 if version is not None and event_id(version) != sent:
-                    if not await server.builds.opens(server, digest, version):
-                        await feed.send("{}", event="gone")
-                        break
-                    built = await server.builds.get(server, chat, version, locale)
-                    sent = event_id(version)
-                    await feed.send(built, id=sent, event="table", retry=RETRY_MS)
+                    try:
+                        if not await server.builds.opens(server, digest, version):
+                            await feed.send("{}", event="gone")
+                            break
+                        built = await server.builds.get(server, chat, version, locale)
+                    except Exception:  # the page keeps what it shows; tried at the next change
+                        log.warning("web: the scoreboard of %s could not be read", chat,
+                                    exc_info=True)
+                    else:
+                        sent = event_id(version)
+                        await feed.send(built, id=sent, event="table", retry=RETRY_MS)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(watch.changed.wait(), PING_SECONDS)
             return feed

@@ -14,9 +14,11 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.core import i18n
 from bot.core.command import Actor
 from bot.core.pages import WebSide
 from bot.core.service import Service
+from bot.core.service.failures import FAILED
 from bot.web import pad, scoreboard
 from bot.web.faces import Face, platform_of
 from bot.web.security import secure
@@ -36,8 +38,26 @@ async def headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     except web.HTTPException as error:  # a 404 says no more than a page does
         secure(error.headers, request.path)
         raise
+    except Exception as error:  # the database away, damaged, or a bug: a sentence, logged
+        response = trouble(request, error)
     secure(response.headers, request.path)
     return response
+
+
+def trouble(request: web.Request, error: Exception) -> web.Response:
+    """503 and what the host must mend (the store's own words), or that it went wrong, in
+    the reader's language; the traceback goes to the log, never to the page."""
+    server = request.app[SERVER]
+    explain = getattr(server.service.store, "problem", None)
+    known = explain(error) if explain is not None else None
+    log.error("web: %s %s failed: %s: %s", request.method, request.path,
+              type(error).__name__, str(error)[:200], exc_info=known is None)
+    header = request.headers.get("Accept-Language", "")
+    language = i18n.choose(None, header.split(",")[0].split(";")[0].strip() or None)
+    text = i18n.translator(language).render(known or FAILED)
+    if request.path.startswith("/pad/api/"):
+        return web.json_response({"ok": False, "error": text}, status=503)
+    return web.Response(text=text, status=503)
 
 
 async def static(request: web.Request) -> web.StreamResponse:

@@ -20,7 +20,9 @@ ROOT = Path(bot.__file__).resolve().parent.parent  # the folder that holds bot/
 CORE = "bot.core"
 
 # Lowest first. A module of a layer may import its own layer and those below, never one above.
-LAYERS = (
+# A layer is its name and the modules (or packages) it holds.
+Layers = tuple[tuple[str, ...], ...]
+LAYERS: Layers = (
     ("the command vocabulary", "bot.core.commands"),
     ("the games", "bot.core.games"),
     ("the command table", "bot.core.command_table"),
@@ -123,22 +125,22 @@ def circles(graph: Graph) -> list[list[str]]:
     return found
 
 
-def layer_of(module: str) -> int | None:
-    for number, (_, prefix) in enumerate(LAYERS):
-        if module == prefix or module.startswith(prefix + "."):
+def layer_of(module: str, layers: Layers = LAYERS) -> int | None:
+    for number, (_, *prefixes) in enumerate(layers):
+        if any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes):
             return number
     return None
 
 
-def upward(graph: Graph) -> list[str]:
+def upward(graph: Graph, layers: Layers = LAYERS) -> list[str]:
     """Every import from a layer into one above it."""
     wrong = []
     for name, out in sorted(graph.items()):
-        here = layer_of(name)
+        here = layer_of(name, layers)
         for to, where in sorted(out.items()):
-            there = layer_of(to)
+            there = layer_of(to, layers)
             if here is not None and there is not None and there > here:
-                wrong.append(f"{where}: {LAYERS[here][0]} -> {LAYERS[there][0]} ({to})")
+                wrong.append(f"{where}: {layers[here][0]} -> {layers[there][0]} ({to})")
     return wrong
 
 

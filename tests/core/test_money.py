@@ -93,6 +93,25 @@ def test_money_kept_hand_by_hand_is_written_as_people_read_it():
     assert book == {"Rs": {"1": "170.75", "2": "-170.75"}}
 
 
+def test_a_currency_whose_money_comes_to_nothing_has_no_row_however_it_came_to_it():
+    """The book is what the live hands make, whatever was undone on the way: a row only
+    where some column has money (issue 38: an undo dropped a row of zeros, a book made
+    from the live hands kept it, and an imported board showed a "$ 0 0" row)."""
+    from bot.core.money import book_add
+
+    dollars = {"rate": "1", "currency": "$"}
+    book: dict = {}
+    book_add(book, {1: 0, 2: 0}, dollars, 0)  # a hand of no points
+    assert book == {}
+    book_add(book, {1: 5, 2: -5}, dollars, 0)
+    book_add(book, {1: -5, 2: 5}, dollars, 0)  # a hand that cancels it out
+    assert book == {}
+    book_add(book, {1: 5, 2: -5}, dollars, 0)
+    book_add(book, {1: 2, 2: -2}, dollars, 0)
+    book_add(book, {1: 2, 2: -2}, dollars, 0, sign=-1)  # undone: 5 and -5 stay
+    assert book == {"$": {"1": "5", "2": "-5"}}
+
+
 def test_money_is_written_as_the_language_writes_numbers():
     """format_money(tr=): CLDR's separators and grouping (pt-BR 1.234,50; hi and ne group
     the Indian way, 12,34,567); English exactly as without a translator."""

@@ -111,12 +111,20 @@ LEDGER_FORGERIES = {
     "an amount of 1e30": (("payments", 0, "amount"), "1e30", "more than 1,000,000,000"),
     "an amount of 30 decimals": (("payments", 0, "amount"), "1." + "0" * 29 + "1",
                                  "30 decimals; at most 2"),
-    "a payee who never played": (("payments", 0, "payee"), "test:mallory",
-                                 "sits at none of the file's games"),
+    # a payee whose seat went to another account since, or whose game closed with no
+    # hand, may be in no game of the file; but a key the ledger never makes is refused
+    "a payee who is no account and no guest": (("payments", 0, "payee"), " ",
+                                               "no account and no guest name"),
     "a payer apart from the payee by a space": (("payments", 0, "payer"), "name:alice ",
-                                                "sits at none"),
+                                                "no account and no guest name"),
+    "a guest's key not as a seat has it": (("payments", 0, "payer"), "name:Alice",
+                                           "no account and no guest name"),
     "a name with a space around it": (("payments", 0, "payer_name"), " bob", "plain form"),
-    "a currency never played": (("payments", 0, "currency"), "€", "played for `Rs`"),
+    # a currency no game here named is taken (the game may have changed currency since the
+    # payment, or closed with no hand); one /rules could never name is not
+    "a currency /rules can't name": (("payments", 0, "currency"), "Rs\x00", "could name"),
+    "a currency longer than /rules takes": (("payments", 0, "currency"), "RupeesRs€",
+                                            "could name"),
     "an open season that is not the last": (("seasons", 0, "ended_at"), None,
                                             "open but not the last"),
     "two seasons of one name": (("seasons", 1, "name"), "AUTUMN", "share the name"),
@@ -215,6 +223,10 @@ def forge(data: dict, how: str) -> dict:
         hand["rules"]["rate"] = "1" + "0" * 30
     elif how == "a currency of 9 characters":
         session["rules"]["currency"] = "RupeesRs9"
+    elif how == "a maal table no /setmaal makes":  # 4 tiplu values: one holds at most 3
+        session["rules"]["maal_table"] = {"tiplu": [3, 7, 9, 12]}
+    elif how == "a maal table of an item there is not":
+        hand["rules"]["maal_table"] = {"kings": [5]}
     elif how == "a junk game_state in an open game":
         session["game_state"] = {"fouls": "everyone"}
     elif how == "a game_state that is a list":
@@ -248,6 +260,8 @@ FORGED = {
     "a hand's rules as a list": "must map rule names to values",
     "a rate of 10^30": "`rate` can't be",
     "a currency of 9 characters": "`currency` can't be",
+    "a maal table no /setmaal makes": "`maal_table` can't be",
+    "a maal table of an item there is not": "`maal_table` can't be",
     "a junk game_state in an open game": "not a state Nepali Marriage can carry on from",
     "a game_state that is a list": "game_state is not an object",
     "a junk waiting hand": "pending is not a waiting hand",
@@ -403,8 +417,9 @@ async def settings_of(table: Table, chat: str):
 
 async def test_a_chats_settings_travel_with_export_all_and_a_backup(table: Table, tmp_path):
     """/export all and a backup carry the chat's timezone, language, board and links
-    (format version 5); an import brings them into a chat with none of its own, a link
-    only to an account that sat at the file's games. A version 4 file has none."""
+    (format version 5); an import brings them into a chat with none of its own, every link
+    (an admin links any account to a guest, sat at a game or not: issue 38). A version 4
+    file has none."""
     from bot.storage.backup import backup_all
     from bot.storage.reading import finished, outline
     from bot.storage.restore import restore_file
@@ -422,8 +437,10 @@ async def test_a_chats_settings_travel_with_export_all_and_a_backup(table: Table
     assert (await import_into(table.service, "fresh", json.dumps(forged).encode())).ok
     fresh = await settings_of(table, "fresh")
     assert (fresh.timezone, fresh.language, fresh.board) == ("Asia/Kathmandu", "hi", "new")
-    # mallory sat at no game of the file: carol's games and money don't become hers
-    assert fresh.links == {"bob": {"id": "test:alice", "name": "alice"}}, fresh.links
+    # mallory sat at no game of the file, and carol's games and money are hers all the
+    # same: as they were where the file came from
+    assert fresh.links == {"bob": {"id": "test:alice", "name": "alice"},
+                           "carol": {"id": "test:mallory", "name": "mallory"}}, fresh.links
     # a chat that has settings of its own keeps them
     other = Table(table.service, chat="other")
     await other.ok("/settings timezone:Europe/London")

@@ -292,3 +292,30 @@ async def test_a_page_on_one_process_sees_a_hand_recorded_on_another(database_ur
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_database_that_fails_is_said_on_the_page_without_a_traceback(web: Web,
+                                                                             monkeypatch):
+    import sqlite3
+
+    import bot.web.pad as pad
+    import bot.web.scoreboard as scoreboard
+
+    assert web.tg is not None
+    await web.tg.say(ALICE, NEW)
+    link = await scoreboard_link(web)
+
+    async def damaged(*_args, **_kwargs):
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(scoreboard, "read_view", damaged)
+    monkeypatch.setattr(pad, "read_view", damaged)
+    async with web.http.get(link + "/data") as page:
+        assert page.status == 503
+        said = await page.text()
+    assert "damaged" in said and "Traceback" not in said
+    from tests.web.test_pad import AS_ALICE, pad_token, signed
+
+    status, answer = await web.post("/pad/api/state",
+                                    {"init_data": signed(AS_ALICE, await pad_token(web))})
+    assert status == 503 and "damaged" in answer["error"]

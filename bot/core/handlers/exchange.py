@@ -35,7 +35,9 @@ async def export(call: Call) -> Outcome:
     everything = which in ("all", "yes")  # "yes": /export all:yes, as it was once typed
     # all, or the game the look-back commands show (named, open, or the one just ended)
     chosen = await call.tx.chat_sessions() if everything else [await call.chosen_session()]
-    if not chosen:
+    if not chosen and not (everything and (await call.tx.payments() or
+                                           await call.tx.seasons())):
+        # (every game closed with no hand, a payment or a season kept: the file has those)
         raise UserError(_("No game has been played in this chat yet."))
     ids = [s.id for s in chosen if s.id is not None]
     extra: dict[str, Any] = {}
@@ -131,6 +133,9 @@ def _not_imported(error: Exception) -> Msg:
 
 
 def _imported(tr: Tr, count: int, opened: bool) -> Reply:
+    if not count:  # a chat's ledger or seasons, its every game closed with no hand
+        return Reply(tr("Imported the ledger and the seasons; the file has no games. "
+                        "/ledger shows them."))
     if opened:
         return Reply(tr("Imported {sessions}. /board shows the open one, /stats all of them.",
                         sessions=sessions(count, tr)))

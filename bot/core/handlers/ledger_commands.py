@@ -31,6 +31,8 @@ _AMOUNTISH = re.compile(r"[\d.,]*\d[\d.,]*")
 # an amount with a currency run on before or after it: 20Rs, Rs20, $12.50 (never a sign)
 _GLUED = re.compile(r"(?P<before>[^\d.,+\-\s]*)(?P<amount>[\d.,]*\d[\d.,]*)"
                     r"(?P<after>[^\d.,+\-\s]*)")
+NO_MONEY = _("No game here has been played for money yet (/rules rate:0.25 currency:Rs), "
+             "so there is nothing to pay.")
 STALE = _("The ledger changed since this was asked; nothing was done. Ask again.")
 EMPTY = _("The ledger is empty: the money of a finished game played for money (/rules "
           "rate:0.25 currency:Rs) enters it at /endgame; Tranca, a race, never does.")
@@ -278,6 +280,8 @@ def _beyond(payer: str, payee: str, owes: Decimal, owed: Decimal, amount: Decima
 def _currency(book: Ledger, payer: str, payee: str, given: str | None) -> str:
     """The payment's currency: the one named, or the only one payer and payee share (the
     only one the chat has played for, when they share none yet)."""
+    if given is not None and not book.currencies:
+        raise UserError(NO_MONEY)
     if given is not None:
         word = given.strip()
         wanted = "" if word.lower() in NONE_WORDS else word
@@ -302,8 +306,7 @@ def _currency(book: Ledger, payer: str, payee: str, given: str | None) -> str:
     if len(book.currencies) == 1:
         return next(iter(book.currencies))
     if not book.currencies:
-        raise UserError(_("No game here has been played for money yet (/rules rate:0.25 "
-                          "currency:Rs), so there is nothing to pay."))
+        raise UserError(NO_MONEY)
     raise UserError(_("Which currency? This chat has played for {currencies}: add "
                       "currency:.", currencies=_currencies(book.currencies)))
 

@@ -138,6 +138,16 @@ async def test_bad_payments_say_why_and_change_nothing(table: Table):
     assert "bob paid alice 12.50 Rs" in (await table.ok("/paid bob 12.50 to:alice")).text
 
 
+async def test_a_payment_named_in_a_currency_before_any_money_says_there_is_none(
+        table: Table):
+    """Once said "This chat has played for , not `Rs`." (an empty list: found by the
+    round-trip property test)."""
+    await _game(table, "/rules seen:3", HAND_A)  # played for points, not money
+    assert await table.error("/paid bob 5 Rs to:alice") == (
+        "No game here has been played for money yet (/rules rate:0.25 currency:Rs), so "
+        "there is nothing to pay.")
+
+
 async def test_who_may_record_and_undo_a_payment(table: Table):
     await _game(table, "/rules rate:10 currency:Rs", HAND_A)
     # the payer's own word is not enough; nor is a bystander's

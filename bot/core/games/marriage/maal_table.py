@@ -61,6 +61,21 @@ PRESETS: dict[str, tuple[str, Table]] = {
     ),
 }
 DEFAULT_PRESET = "pagat"
+# values an item may have in a stored table: what /setmaal takes (one for each copy a
+# player can hold), or a preset's, where it gives more ("simple": tiplu 3/6/9)
+_MOST = {item.key: max([item.max_copies, *(len(table.get(item.key, []))
+                                          for _, table in PRESETS.values())])
+         for item in ITEMS}
+
+
+def is_table(value: object) -> bool:
+    """A maal table /setmaal or a preset could have stored: items of ITEMS, each with at
+    most as many values as /setmaal takes or a preset gives, each from 0 to MAX_VALUE."""
+    return isinstance(value, Mapping) and all(
+        isinstance(key, str) and key in _BY_KEY and isinstance(values, list)
+        and len(values) <= _MOST[key]
+        and all(type(v) is int and 0 <= v <= MAX_VALUE for v in values)
+        for key, values in value.items())
 
 
 def default_table() -> Table:

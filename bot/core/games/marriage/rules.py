@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.core.games.marriage.maal import ALTER_OFF, ALTER_OPPOSITE, ALTER_SAME
-from bot.core.games.marriage.maal_table import preset_table
+from bot.core.games.marriage.maal_table import is_table, preset_table
 from bot.core.games.marriage.scoring import COUNTED, KIDNAP, MURDER
 from bot.core.money import money_rules
 from bot.core.rules import WHOLE_TABLE, Preset, RuleBook, bool_rule, choice_rule, int_rule
@@ -103,6 +103,7 @@ RULEBOOK = RuleBook(
                    "foul_when": NEXT, "maal_table": preset_table("house")}, kind=WHOLE_TABLE),
     ],
     headline=("seen", "unseen", "dublee", "unseen_maal"),
+    extras={"maal_table": is_table},  # /setmaal's, and the presets' that name a table
 )
 
 PLAY_RULES_NOTE = (
