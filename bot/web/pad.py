@@ -24,6 +24,7 @@ from bot.core.i18n import Msg, _
 from bot.core.pad import pad_commands, pad_view
 from bot.core.views import read_view
 from bot.web import initdata
+from bot.web.app import page, server_of
 from bot.web.faces import platform_of
 
 log = logging.getLogger(__name__)
@@ -131,8 +132,6 @@ async def body_of(request: web.Request) -> dict[str, Any]:
 
 
 async def page_(request: web.Request) -> web.StreamResponse:
-    from bot.web.server import page
-
     return page("pad.html")
 
 
@@ -200,9 +199,3 @@ def routes(app: web.Application) -> None:
     app.router.add_post("/pad/api/state", state)
     app.router.add_post("/pad/api/send", send)
 
-
-def server_of(request: web.Request) -> Any:
-    """The WebServer this request came to (bot/web/server.py)."""
-    from bot.web.server import SERVER
-
-    return request.app[SERVER]

@@ -24,6 +24,7 @@ from aiohttp_sse import sse_response
 from bot.core import pages
 from bot.core.scoreboard import scoreboard_view
 from bot.core.views import read_view
+from bot.web.app import page, server_of
 from bot.web.security import secure
 
 log = logging.getLogger(__name__)
@@ -98,8 +99,6 @@ async def table_of(request: web.Request) -> str:
 
 
 async def page_(request: web.Request) -> web.StreamResponse:
-    from bot.web.server import page
-
     await table_of(request)
     return page("board.html")
 
@@ -159,9 +158,3 @@ def routes(app: web.Application) -> None:
     app.router.add_get("/s/{token}/data", data)
     app.router.add_get("/s/{token}/events", events)
 
-
-def server_of(request: web.Request) -> Any:
-    """The WebServer this request came to (bot/web/server.py)."""
-    from bot.web.server import SERVER
-
-    return request.app[SERVER]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from importlib import resources
 from typing import Any
 
 from aiohttp import web
@@ -20,15 +19,14 @@ from bot.core.pages import WebSide
 from bot.core.service import Service
 from bot.core.service.failures import FAILED
 from bot.web import pad, scoreboard
+from bot.web.app import SERVER, static
 from bot.web.faces import Face, platform_of
 from bot.web.security import secure
 from bot.web.watch import Watcher
 
 log = logging.getLogger(__name__)
 
-STATIC = resources.files("bot.web") / "static"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-SERVER: web.AppKey[WebServer] = web.AppKey("server")
 
 
 @web.middleware
@@ -58,25 +56,6 @@ def trouble(request: web.Request, error: Exception) -> web.Response:
     if request.path.startswith("/pad/api/"):
         return web.json_response({"ok": False, "error": text}, status=503)
     return web.Response(text=text, status=503)
-
-
-async def static(request: web.Request) -> web.StreamResponse:
-    """The pages' scripts and styles, from the package (no CDN)."""
-    name = request.match_info["name"]
-    types = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}
-    kind = next((t for suffix, t in types.items() if name.endswith(suffix)), None)
-    if kind is None or "/" in name or name.startswith("."):
-        raise web.HTTPNotFound()
-    file = STATIC / name
-    if not file.is_file():
-        raise web.HTTPNotFound()
-    return web.Response(body=file.read_bytes(), content_type=kind, charset="utf-8",
-                        headers={"Cache-Control": "public, max-age=300"})
-
-
-def page(name: str) -> web.Response:
-    return web.Response(body=(STATIC / name).read_bytes(), content_type="text/html",
-                        charset="utf-8")
 
 
 class WebServer:
