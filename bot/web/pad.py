@@ -185,10 +185,7 @@ async def send(request: web.Request) -> web.Response:
     if reply.ok and not reply.duplicate:
         server.watcher.poke()
         if face is not None:
-            try:
-                await face.post(who.chat, reply)
-            except Exception:  # recorded all the same: the group's board catches up
-                log.exception("web: a pad's answer was not posted to %s", who.chat)
+            server.post_later(face, who.chat, reply)
     answer = {"ok": reply.ok, "duplicate": reply.duplicate,
               ("text" if reply.ok else "error"): reply.text}
     return web.json_response(answer, status=200 if reply.ok else 422, dumps=_json)

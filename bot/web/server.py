@@ -7,6 +7,7 @@ Every answer carries the headers of bot/web/security.py.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.core import i18n
-from bot.core.command import Actor
+from bot.core.command import Actor, Reply
 from bot.core.pages import WebSide
 from bot.core.service import Service
 from bot.core.service.failures import FAILED
@@ -78,6 +79,8 @@ class WebServer:
         self.web = WebSide(base_url.rstrip("/"), secret, pad_platforms)
         self.watcher = Watcher(service.store.versions)  # type: ignore[attr-defined]
         self.builds = scoreboard.Builds()
+        self._posting: set[asyncio.Task[None]] = set()
+        self._post_order: dict[str, asyncio.Lock] = {}
         self.app = self.build()
         self._runner: web.AppRunner | None = None
 
@@ -105,8 +108,26 @@ class WebServer:
         self.service.web = self.web
         log.info("web: pages on %s:%d, linked as %s", self.host, self.port, self.web.base_url)
 
+    def post_later(self, face: Face, chat: str, reply: Reply) -> None:
+        """Post a pad's recorded hand to its chat after the pad has its answer: the pad
+        waits for the bot, never for the platform (a round trip to Telegram, its rate
+        limits). A chat's posts go out in the order their hands were recorded."""
+        task = asyncio.create_task(self._post(face, chat, reply))
+        self._posting.add(task)
+        task.add_done_callback(self._posting.discard)
+
+    async def _post(self, face: Face, chat: str, reply: Reply) -> None:
+        async with self._post_order.setdefault(chat, asyncio.Lock()):  # a fair lock: FIFO
+            try:
+                await face.post(chat, reply)
+            except Exception:  # recorded all the same: the group's board catches up
+                log.exception("web: a pad's answer was not posted to %s", chat)
+
     async def stop(self) -> None:
+        if self._posting:  # what was recorded is posted before the bot stops
+            await asyncio.wait(set(self._posting), timeout=5.0)
         self.service.web = None
         await self.watcher.stop()
         if self._runner is not None:
             await self._runner.cleanup()
+            self._runner = None
