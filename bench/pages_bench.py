@@ -18,11 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import re
-import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -31,14 +27,8 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import console_bot
 from bench.figures import percentile
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 async def next_event(response: aiohttp.ClientResponse) -> str:
@@ -74,33 +64,16 @@ async def loads(http: aiohttp.ClientSession, url: str, total: int, at_once: int 
 
 
 async def main(pages: int, hands: int, total_loads: int) -> None:
-    folder = Path(tempfile.mkdtemp())
-    port = 20000 + os.getpid() % 20000
-    env = {**os.environ, "WEB_PORT": str(port), "LOG_LEVEL": "WARNING"}
-    bot = subprocess.Popen([sys.executable, "-m", "bot", "console", "--db",
-                            str(folder / "bench.db")], stdin=subprocess.PIPE,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                           cwd=folder)
-    assert bot.stdin is not None and bot.stdout is not None
-    bot.stdin.write("/newgame marriage players:asha bikash chandra dipa\n")
-    bot.stdin.flush()
-    links: dict[str, str] = {}
-    while len(links) < 2:
-        line = bot.stdout.readline()
-        found = re.match(r"(Scorepad|Scoreboard): (\S+)", line)
-        if found:
-            links[found.group(1)] = found.group(2)
-    board, pad = links["Scoreboard"], links["Scorepad"]
-    table = pad.split("#t=")[1]
-    base = f"http://127.0.0.1:{port}"
+    bot = console_bot.start()
+    board, table, base = bot.board, bot.table, bot.base
     await asyncio.sleep(0.5)
-    idle = rss_mb(bot.pid)
+    idle = bot.rss_mb()
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector,
                                      timeout=aiohttp.ClientTimeout(total=None)) as http:
         feeds = [await http.get(board + "/events") for _ in range(pages)]
         await asyncio.gather(*(next_event(f) for f in feeds))  # each page's first look
-        opened = rss_mb(bot.pid)
+        opened = bot.rss_mb()
         told: list[float] = []
         for n in range(hands):
             options = {"winner": "asha", "seen": "bikash", "maal": "asha=3 bikash=1"}
@@ -113,14 +86,13 @@ async def main(pages: int, hands: int, total_loads: int) -> None:
             await asyncio.gather(*waiting)
             told.append(time.perf_counter() - started)
             print(f"hand {n + 1}: all {pages} pages told in {told[-1] * 1000:.0f} ms")
-        peak = rss_mb(bot.pid)
+        peak = bot.rss_mb()
         for feed in feeds:
             feed.close()
         page_rate = await loads(http, board, total_loads)
         data_rate = await loads(http, board + "/data", total_loads)
         static_rate = await loads(http, base + "/static/board.css", total_loads)
-    bot.stdin.close()
-    bot.wait(20)
+    bot.stop()
     print(f"\n{pages} open pages: told of a hand in p50 {percentile(told, .5) * 1000:.0f} ms, "
           f"the slowest {max(told) * 1000:.0f} ms (aim: under 2,000)")
     print(f"bot RSS: {idle:.0f} MB with no page, {opened:.0f} MB with {pages} open, "
