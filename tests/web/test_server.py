@@ -9,7 +9,7 @@ import re
 
 from tests.telegram_helpers import GROUP
 from tests.web.conftest import Web
-from tests.web.test_pad import AS_ALICE, started, signed, totals
+from tests.web.test_pad import AS_ALICE, signed, started, totals
 
 # two hands of alice, bob and carol (shared/rules/marriage.md): maal 10, 2, 0, alice wins
 # with dublees, bob has seen: +41, -14, -27; then bob wins, all three seen, maal 0 each:

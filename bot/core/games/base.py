@@ -123,6 +123,9 @@ class Game(ABC):
     # Money from the final results at the end (Riichi: a result point is 1,000 table
     # points, uma and oka included), not hand by hand: the board shows none meanwhile.
     money_at_end: bool = False
+    # ... paid by place rather than by point (a game of points with per_place: first place
+    # gets its share at the rate, and so on): /endgame says the shares, not "a point"
+    money_by_place: bool = False
     # Money from each score less the table's average (Call Break: scores don't sum to zero,
     # as each player scores alone), so money sums to zero and the end settles up. Every
     # hand has every column (a player sitting out scores 0), so the average of the totals

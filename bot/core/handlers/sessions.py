@@ -491,13 +491,18 @@ def final_lines(call: Call, game: Game, session: SessionState, rules: dict, repl
         if status:
             lines.append(tr.render(status))
         lines += notes or []
-    if game.money_at_end and money:  # Riichi: the final results, paid
+    if game.money_at_end and money:  # Riichi: the final results, paid; or by place
         currency = next(iter(money))
-        lines.append(tr("Money at {rate} a point: {amounts}",
-                        rate=format_money(Decimal(str(rules["rate"])), currency, tr=tr),
-                        amounts=", ".join(f"{names[k]} " + format_money(
-                            money[currency].get(k, Decimal(0)), currency, decimals[currency],
-                            signed=True, tr=tr) for k in names)))
+        rate = format_money(Decimal(str(rules["rate"])), currency, tr=tr)
+        amounts = ", ".join(f"{names[k]} " + format_money(
+            money[currency].get(k, Decimal(0)), currency, decimals[currency], signed=True,
+            tr=tr) for k in names)
+        if game.money_by_place:
+            lines.append(tr("Money by place ({shares}) at {rate} each: {amounts}",
+                            shares=" ".join(str(rules["per_place"]).split()), rate=rate,
+                            amounts=amounts))
+        else:
+            lines.append(tr("Money at {rate} a point: {amounts}", rate=rate, amounts=amounts))
     elif game.money_against_average and money:  # Call Break: less the table's average
         said = against_average_line(tr, game, session, names)
         if said:  # an average of 0 (rounds that add up to zero) changes nothing

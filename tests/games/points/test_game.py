@@ -220,3 +220,15 @@ async def test_the_round_in_history_chart_and_export(table: Table):
     rows = list(csv.DictReader(io.StringIO(exported.file.data.decode())))
     assert [(r["player"], r["points"]) for r in rows] == [("asha", "12"), ("bikash", "-3"),
                                                            ("chetan", "0")]
+
+
+async def test_money_by_place_is_said_by_place_not_by_point(table: Table):
+    await table.ok("/newgame points players:asha bikash chetan")
+    await table.ok("/rules per_place:20 0 -20 rounds:1 rate:5 currency:Rs")
+    await table.ok("/round asha=10 bikash=3 chetan=1")
+    reply = await table.ok("/endgame")
+    # first place 20 shares, second 0, last -20, at 5 Rs a share: +100, 0, -100
+    assert ("Money by place (20 0 -20) at 5 Rs each: asha +100 Rs, bikash 0 Rs, "
+            "chetan -100 Rs") in reply.text
+    assert "a point" not in reply.text
+    assert "chetan pays asha 100 Rs" in reply.text

@@ -204,7 +204,7 @@ class PointsGame(Game):
             played.player_columns = not sides
             played.seats_fixed = SEATS_FIXED if sides else ""
             played.no_sitting_out = NO_SITTING_OUT if sides else ""
-            played.money_at_end = bool(table.shares)
+            played.money_at_end = played.money_by_place = bool(table.shares)
             played.money_against_average = not table.shares
             played.lowest_wins = table.race.lowest_wins
             self._variants[key] = played
