@@ -122,13 +122,13 @@ async def events(request: web.Request) -> web.StreamResponse:
     locale = locale_of(request)
     watch = server.watcher.watch(chat)
     try:
+        if watch.version is None:  # the first page of this table here: read it now, before
+            await server.watcher.check()  # the feed starts (a failing database: a 503)
         headers: dict[str, str] = {}
         secure(headers, request.path)  # sent as the feed starts, before any middleware could
         async with sse_response(request, ping_interval=PING_SECONDS,
                                 headers=headers) as feed:
             sent = feed.last_event_id
-            if watch.version is None:  # the first page of this table here: read it now
-                await server.watcher.check()
             while feed.is_connected():
                 version = watch.version
                 watch.changed.clear()

@@ -319,3 +319,24 @@ async def test_a_database_that_fails_is_said_on_the_page_without_a_traceback(web
     status, answer = await web.post("/pad/api/state",
                                     {"init_data": signed(AS_ALICE, await pad_token(web))})
     assert status == 503 and "damaged" in answer["error"]
+
+
+async def test_a_feed_that_cannot_read_its_table_is_a_503_before_it_starts(web: Web):
+    """The first read of the table is done before the stream starts: a failing database
+    is a clean 503 with the store's sentence, never a stream that breaks off."""
+    import sqlite3
+
+    assert web.tg is not None
+    await web.tg.say(ALICE, NEW)
+    link = await scoreboard_link(web)
+
+    async def damaged(*_args, **_kwargs):
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    web.server.watcher._versions = damaged
+    async with asyncio.timeout(5), web.http.get(link + "/events") as response:
+        assert response.status == 503
+        said = await response.text()
+        assert "text/event-stream" not in response.headers.get("Content-Type", "")
+    assert "damaged" in said and "Traceback" not in said
+    assert response.headers["Content-Security-Policy"].startswith("default-src 'none'")
