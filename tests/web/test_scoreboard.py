@@ -340,3 +340,30 @@ async def test_a_feed_that_cannot_read_its_table_is_a_503_before_it_starts(web: 
         assert "text/event-stream" not in response.headers.get("Content-Type", "")
     assert "damaged" in said and "Traceback" not in said
     assert response.headers["Content-Security-Policy"].startswith("default-src 'none'")
+
+
+async def test_a_link_made_with_another_secret_is_made_again(web: Web):
+    """The host changed the bot's secret: the links the table had open nothing that the
+    database knows, so /scoreboard and /scorepad make new ones that open their pages."""
+    from dataclasses import replace
+
+    from tests.web.test_pad import AS_ALICE, signed
+
+    assert web.tg is not None
+    await web.tg.say(ALICE, NEW)
+    await scoreboard_link(web)
+    changed = replace(web.server.web, secret=b"the host's new secret")
+    web.server.web = web.server.service.web = changed
+    again = await scoreboard_link(web)
+    async with web.http.get(again) as page:
+        assert page.status == 200
+    async with web.http.get(again + "/data") as page:
+        assert page.status == 200
+    update = await web.tg.say(ALICE, "/scorepad")
+    answer = await web.tg.reply_to(update)
+    buttons = [b["url"] for row in answer["reply_markup"]["inline_keyboard"] for b in row
+               if "url" in b]
+    token = buttons[0].split("startapp=")[1].split("&")[0]
+    status, state = await web.post("/pad/api/state", {"init_data": signed(AS_ALICE, token)})
+    assert status == 200, state
+    assert state["open"]
