@@ -1,0 +1,49 @@
+"""How the pages read in a real Chromium: long names wrap rather than being cut (a phone at
+360 pixels, a TV), nothing scrolls sideways, the TV's type stays large, its chart is drawn
+again when the screen or the table changes, the pad's answer keeps its lines, and an empty
+list of finished games is said as a sentence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.telegram_helpers import ALICE
+from tests.web.conftest import Web
+from tests.web.test_pad import pad_token
+from tests.web.test_pad_in_chromium import open_pad, send, tap_hand
+
+# names as long as a name may be (bot/core/players.py: 24 characters), with no space to
+# break at
+LONG = ["Wolfeschlegelsteinhausen", "Featherstonehaugh_Smythe", "Chrysanthemum_Blackwood"]
+NEW_LONG = "/newgame marriage players:@alice " + " ".join(LONG[1:])
+
+CUT = """(selector) => [...document.querySelectorAll(selector)]
+    .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+    .map(e => e.textContent)"""
+
+
+async def cut(page: Any, selector: str) -> list[str]:
+    """The texts of the cells of `selector` that are wider than their box (cut off)."""
+    return await page.evaluate(CUT, selector)
+
+
+async def wide(page: Any) -> int:
+    return await page.evaluate("document.documentElement.scrollWidth")
+
+
+async def test_the_pads_answer_keeps_its_lines(web: Web, pages: Any):
+    assert web.tg is not None
+    await web.tg.say(ALICE, "/newgame marriage players:@alice bob @carol")
+    page = await open_pad(web, pages, await pad_token(web))
+    await page.get_by_role("radio", name="winner alice").wait_for()
+    await tap_hand(page, "alice", ["bob"], {"alice": 10, "bob": 2, "carol": 0}, dublee=True)
+    await send(page)
+    message = page.locator("#message")
+    said = (await message.text_content()).strip()
+    assert "\n" in said  # the bot's answer is several lines...
+    shown = (await message.inner_text()).strip()
+
+    def lines(text: str) -> list[str]:
+        return [" ".join(line.split()) for line in text.splitlines()]
+
+    assert lines(shown) == lines(said)  # ...and the pad shows them as lines
