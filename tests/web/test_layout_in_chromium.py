@@ -11,6 +11,7 @@ from tests.telegram_helpers import ALICE
 from tests.web.conftest import Web
 from tests.web.test_pad import pad_token
 from tests.web.test_pad_in_chromium import open_pad, send, tap_hand
+from tests.web.test_scoreboard import scoreboard_link
 
 # names as long as a name may be (bot/core/players.py: 24 characters), with no space to
 # break at
@@ -47,3 +48,16 @@ async def test_the_pads_answer_keeps_its_lines(web: Web, pages: Any):
         return [" ".join(line.split()) for line in text.splitlines()]
 
     assert lines(shown) == lines(said)  # ...and the pad shows them as lines
+
+
+async def test_no_finished_games_is_a_sentence_not_a_list(web: Web, pages: Any):
+    assert web.tg is not None
+    await web.tg.say(ALICE, "/newgame marriage players:@alice bob @carol")
+    page = await pages.page()
+    await page.goto(await scoreboard_link(web))
+    await page.wait_for_function("() => document.querySelectorAll('#standings tr').length == 4")
+    await page.locator("#switch").click()
+    assert await page.locator("#finished li").count() == 0
+    sentence = page.get_by_text("No finished games yet.")
+    assert await sentence.is_visible()
+    assert await sentence.evaluate("e => e.tagName") == "P"

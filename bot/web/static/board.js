@@ -135,7 +135,9 @@ function renderMore(more) {
   $("season-title").textContent = words.season;
   const list = $("finished");
   list.replaceChildren();
-  if (!more.finished.length) list.append(el("li", words.none));
+  $("no-finished").textContent = words.none;
+  $("no-finished").hidden = more.finished.length > 0;  // a sentence, not a list's item
+  list.hidden = !more.finished.length;
   for (const past of more.finished) {
     const item = el("li");
     item.append(el("strong", `${past.number}. ${past.title}`), el("br"),
