@@ -32,6 +32,60 @@ async def wide(page: Any) -> int:
     return await page.evaluate("document.documentElement.scrollWidth")
 
 
+async def test_long_names_wrap_on_a_360_pixel_phone(web: Web, pages: Any):
+    assert web.tg is not None
+    await web.tg.say(ALICE, NEW_LONG)
+    await web.tg.say(ALICE, f"/hand winner:alice seen:{LONG[1]} "
+                            f"maal:alice=10 {LONG[1]}=2 {LONG[2]}=0")
+    # the pad
+    page = await open_pad(web, pages, await pad_token(web))
+    await page.get_by_role("radio", name="winner alice").wait_for()
+    await page.set_viewport_size({"width": 360, "height": 740})
+    assert await cut(page, ".grid td, .grid th") == []
+    assert await wide(page) <= 360
+    # the scoreboard
+    board = await pages.page({"width": 360, "height": 740})
+    await board.goto(await scoreboard_link(web))
+    await board.wait_for_function("() => document.querySelectorAll('#standings tr').length == 4")
+    assert await cut(board, "#standings td, #standings th, #hands td, #hands th") == []
+    assert await wide(board) <= 360
+    assert board.errors == []
+
+
+async def test_the_tv_view_shows_long_names_and_money_whole_without_sideways_scroll(
+        web: Web, pages: Any):
+    assert web.tg is not None
+    await web.tg.say(ALICE, NEW_LONG)
+    await web.tg.say(ALICE, "/rules rate:1250.75 currency:Rs")
+    await web.tg.say(ALICE, f"/hand winner:alice seen:{LONG[1]} "
+                            f"maal:alice=10 {LONG[1]}=2 {LONG[2]}=0 dublee:yes")
+    await web.tg.said("Hand 1")
+    link = await scoreboard_link(web)
+    for size in ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720},
+                 {"width": 1024, "height": 768}):
+        page = await pages.page(size)
+        await page.goto(link + "?tv")
+        await page.wait_for_function(
+            "() => document.querySelectorAll('#standings tr').length == 4")
+        assert await cut(page, "#standings td, #standings th") == [], size
+        assert await wide(page) <= size["width"], size
+        if size["width"] >= 900:  # side by side: the standings never run under the chart
+            assert await page.evaluate(
+                "document.querySelector('#standings').getBoundingClientRect().right <="
+                " document.querySelector('#chart').getBoundingClientRect().left"), size
+        sizes = await page.evaluate(
+            "[...document.querySelectorAll('#standings td, #standings th')]"
+            ".map(c => parseFloat(getComputedStyle(c).fontSize))")
+        assert min(sizes) >= 32, size
+        # the totals stay on one line: a number is never broken
+        lines = await page.evaluate(
+            "[...document.querySelectorAll('#standings td:not(.name)')].map(c => {"
+            " const r = document.createRange(); r.selectNodeContents(c);"
+            " return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; })")
+        assert all(n <= 1 for n in lines), (size, lines)
+        assert page.errors == []
+
+
 async def test_the_pads_answer_keeps_its_lines(web: Web, pages: Any):
     assert web.tg is not None
     await web.tg.say(ALICE, "/newgame marriage players:@alice bob @carol")
