@@ -86,6 +86,35 @@ async def test_the_tv_view_shows_long_names_and_money_whole_without_sideways_scr
         assert page.errors == []
 
 
+async def test_the_tv_chart_is_drawn_again_for_a_new_hand_and_a_new_screen(web: Web,
+                                                                        pages: Any):
+    assert web.tg is not None
+    await web.tg.say(ALICE, "/newgame marriage players:@alice bob @carol")
+    await web.tg.say(ALICE, "/hand winner:alice seen:bob maal:alice=10 bob=2 carol=0")
+    await web.tg.said("Hand 1")
+    page = await pages.page({"width": 1920, "height": 1080})
+    await page.goto(await scoreboard_link(web) + "?tv")
+    await page.wait_for_function("() => document.querySelectorAll('#chart polyline').length")
+    points = "document.querySelector('#chart polyline').getAttribute('points').split(' ')"
+    assert len(await page.evaluate(points)) == 2
+    await web.tg.say(ALICE, "/hand winner:bob seen:alice carol maal:alice=0 bob=0 carol=0")
+    await page.wait_for_function(f"() => {points}.length == 3", timeout=5000)
+    # drawn for the size it is shown at: its labels as large on a small screen as a big one
+    label = ("(() => { const t = document.querySelector('#chart svg text');"
+             " return t.getBoundingClientRect().height; })()")
+    large = await page.evaluate(label)
+    await page.set_viewport_size({"width": 1024, "height": 768})
+    await page.wait_for_timeout(300)
+    smaller = await page.evaluate(label)
+    assert smaller >= large * 0.9, (large, smaller)
+    svg = await page.evaluate(
+        "(() => { const s = document.querySelector('#chart svg');"
+        " return [s.viewBox.baseVal.width, s.getBoundingClientRect().width]; })()")
+    assert abs(svg[0] - svg[1]) <= 2, svg
+    assert await wide(page) <= 1024
+    assert page.errors == []
+
+
 async def test_the_pads_answer_keeps_its_lines(web: Web, pages: Any):
     assert web.tg is not None
     await web.tg.say(ALICE, "/newgame marriage players:@alice bob @carol")
