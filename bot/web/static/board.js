@@ -197,8 +197,18 @@ function listen() {
   });
   feed.onerror = () => {
     status(words.offline || "…", true);
-    if (feed.readyState === EventSource.CLOSED) setTimeout(listen, 3000);
+    if (feed.readyState === EventSource.CLOSED) setTimeout(again, 3000);
   };
+}
+
+async function again() {
+  // the feed was refused: if the link opens nothing now (turned off or replaced while the
+  // page was away), show what the server says of it rather than the last scores for ever
+  try {
+    const answer = await fetch(`/s/${token}/data`, {cache: "no-store"});
+    if (answer.status === 404) { location.reload(); return; }
+  } catch (e) { /* still away: try again */ }
+  listen();
 }
 
 document.addEventListener("DOMContentLoaded", () => {
