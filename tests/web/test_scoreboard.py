@@ -367,3 +367,17 @@ async def test_a_link_made_with_another_secret_is_made_again(web: Web):
     status, state = await web.post("/pad/api/state", {"init_data": signed(AS_ALICE, token)})
     assert status == 200, state
     assert state["open"]
+
+
+async def test_a_link_that_opens_nothing_says_so_in_the_readers_language(web: Web):
+    """Not a bare "404: Not Found": a sentence that tells what to do, the same whether the
+    link was turned off, replaced or never made."""
+    made_up = web.base + "/s/" + "C" * 43
+    async with web.http.get(made_up) as page:
+        assert page.status == 404
+        said = await page.text()
+    assert "opens nothing" in said and "/scoreboard" in said
+    async with web.http.get(made_up, headers={"Accept-Language": "pt-BR,pt;q=0.9"}) as page:
+        assert page.status == 404
+        said = await page.text()
+    assert "não abre nada" in said and "/scoreboard" in said
