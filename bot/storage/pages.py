@@ -31,6 +31,12 @@ async def set_page(conn: Any, chat: str, kind: str, digest: str | None) -> None:
                                                 created_at=datetime.now(UTC)))
 
 
+async def digest_of_page(conn: Any, chat: str, kind: str) -> str | None:
+    """The hash of the link that opens the chat's page of `kind`, or None."""
+    return (await conn.execute(select(pages.c.digest).where(
+        pages.c.chat == chat, pages.c.kind == kind))).scalar()
+
+
 async def page_of(engine: AsyncEngine, digest: str) -> tuple[str, str] | None:
     """The (chat, kind) a link's hash opens, or None."""
     async with engine.connect() as conn:

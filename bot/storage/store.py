@@ -515,6 +515,10 @@ class SqlChatTransaction:
         self._writable()
         await pages.set_page(self.conn, self.chat, kind, digest)
 
+    async def page_digest(self, kind: str) -> str | None:
+        """The hash of the link that opens the chat's page of `kind` (None: none does)."""
+        return await pages.digest_of_page(self.conn, self.chat, kind)
+
     async def payments(self) -> list[PaymentRecord]:
         """Every payment of the chat's ledger, undone ones too, oldest first."""
         rows = (await self.conn.execute(

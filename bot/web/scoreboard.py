@@ -21,7 +21,8 @@ from typing import Any
 from aiohttp import web
 from aiohttp_sse import sse_response
 
-from bot.core import pages
+from bot.core import i18n, pages
+from bot.core.i18n import _
 from bot.core.scoreboard import scoreboard_view
 from bot.core.views import read_view
 from bot.web.app import page, server_of
@@ -32,6 +33,9 @@ log = logging.getLogger(__name__)
 PING_SECONDS = 15  # a comment line this often keeps proxies from closing the feed
 RETRY_MS = 1000  # how soon a browser reconnects after the feed drops
 BUILDS_KEPT = 256  # (table, version, language) builds kept for the pages that share them
+# what any link that opens nothing says, turned off, replaced or made up alike
+OPENS_NOTHING = _("This scoreboard link opens nothing. /scoreboard in the group gives the "
+                  "current one.")
 
 
 class Builds:
@@ -90,11 +94,11 @@ def locale_of(request: web.Request) -> str | None:
 async def table_of(request: web.Request) -> str:
     """The chat whose scoreboard the link opens; 404 for any other link."""
     token = request.match_info["token"]
-    if not pages.looks_like_token(token):
-        raise web.HTTPNotFound()
-    found = await server_of(request).service.store.page(pages.digest_of(token))
+    found = await server_of(request).service.store.page(pages.digest_of(token)) \
+        if pages.looks_like_token(token) else None
     if found is None or found[1] != pages.BOARD:
-        raise web.HTTPNotFound()
+        said = i18n.translator(i18n.choose(None, locale_of(request))).render(OPENS_NOTHING)
+        raise web.HTTPNotFound(text=said)
     return found[0]
 
 
@@ -122,13 +126,13 @@ async def events(request: web.Request) -> web.StreamResponse:
     locale = locale_of(request)
     watch = server.watcher.watch(chat)
     try:
+        if watch.version is None:  # the first page of this table here: read it now, before
+            await server.watcher.check()  # the feed starts (a failing database: a 503)
         headers: dict[str, str] = {}
         secure(headers, request.path)  # sent as the feed starts, before any middleware could
         async with sse_response(request, ping_interval=PING_SECONDS,
                                 headers=headers) as feed:
             sent = feed.last_event_id
-            if watch.version is None:  # the first page of this table here: read it now
-                await server.watcher.check()
             while feed.is_connected():
                 version = watch.version
                 watch.changed.clear()

@@ -319,3 +319,65 @@ async def test_a_database_that_fails_is_said_on_the_page_without_a_traceback(web
     status, answer = await web.post("/pad/api/state",
                                     {"init_data": signed(AS_ALICE, await pad_token(web))})
     assert status == 503 and "damaged" in answer["error"]
+
+
+async def test_a_feed_that_cannot_read_its_table_is_a_503_before_it_starts(web: Web):
+    """The first read of the table is done before the stream starts: a failing database
+    is a clean 503 with the store's sentence, never a stream that breaks off."""
+    import sqlite3
+
+    assert web.tg is not None
+    await web.tg.say(ALICE, NEW)
+    link = await scoreboard_link(web)
+
+    async def damaged(*_args, **_kwargs):
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    web.server.watcher._versions = damaged
+    async with asyncio.timeout(5), web.http.get(link + "/events") as response:
+        assert response.status == 503
+        said = await response.text()
+        assert "text/event-stream" not in response.headers.get("Content-Type", "")
+    assert "damaged" in said and "Traceback" not in said
+    assert response.headers["Content-Security-Policy"].startswith("default-src 'none'")
+
+
+async def test_a_link_made_with_another_secret_is_made_again(web: Web):
+    """The host changed the bot's secret: the links the table had open nothing that the
+    database knows, so /scoreboard and /scorepad make new ones that open their pages."""
+    from dataclasses import replace
+
+    from tests.web.test_pad import AS_ALICE, signed
+
+    assert web.tg is not None
+    await web.tg.say(ALICE, NEW)
+    await scoreboard_link(web)
+    changed = replace(web.server.web, secret=b"the host's new secret")
+    web.server.web = web.server.service.web = changed
+    again = await scoreboard_link(web)
+    async with web.http.get(again) as page:
+        assert page.status == 200
+    async with web.http.get(again + "/data") as page:
+        assert page.status == 200
+    update = await web.tg.say(ALICE, "/scorepad")
+    answer = await web.tg.reply_to(update)
+    buttons = [b["url"] for row in answer["reply_markup"]["inline_keyboard"] for b in row
+               if "url" in b]
+    token = buttons[0].split("startapp=")[1].split("&")[0]
+    status, state = await web.post("/pad/api/state", {"init_data": signed(AS_ALICE, token)})
+    assert status == 200, state
+    assert state["open"]
+
+
+async def test_a_link_that_opens_nothing_says_so_in_the_readers_language(web: Web):
+    """Not a bare "404: Not Found": a sentence that tells what to do, the same whether the
+    link was turned off, replaced or never made."""
+    made_up = web.base + "/s/" + "C" * 43
+    async with web.http.get(made_up) as page:
+        assert page.status == 404
+        said = await page.text()
+    assert "opens nothing" in said and "/scoreboard" in said
+    async with web.http.get(made_up, headers={"Accept-Language": "pt-BR,pt;q=0.9"}) as page:
+        assert page.status == 404
+        said = await page.text()
+    assert "não abre nada" in said and "/scoreboard" in said

@@ -128,3 +128,41 @@ async def test_the_page_picks_up_again_after_the_bot_restarts(web: Web, pages: A
         assert not await page.locator("#state.offline").count()
     finally:
         await again.stop()
+
+
+async def test_a_link_turned_off_while_the_page_was_away_empties_it_when_it_is_back(
+        web: Web, pages: Any):
+    """The page missed the feed's "gone" (its connection was down when the link was turned
+    off): reconnecting, it finds the link opens nothing and stops showing the table, rather
+    than trying again for ever with the last scores on screen."""
+    from bot.web.server import WebServer
+    from tests.web.conftest import PUBLIC
+
+    assert web.tg is not None
+    web.tg.fake.admins[GROUP] = [ALICE["id"]]
+    await web.tg.say(ALICE, "/newgame marriage players:@alice bob @carol")
+    link = await scoreboard_link(web)
+    page = await pages.page()
+    await page.goto(link)
+    await page.wait_for_function("() => document.querySelectorAll('#standings tr').length == 4")
+
+    async def away(route: Any) -> None:
+        await route.abort()
+
+    await page.route("**/events", away)  # the page can't reach its feed...
+    port = web.server.port
+    await web.server.stop()
+    await page.wait_for_function("() => document.querySelector('#state.offline')")
+    again = WebServer(web.tg.service, base_url=PUBLIC, secret=web.tg.service.secret,
+                      port=port, faces={"telegram": web.tg.adapter},
+                      telegram_token=web.tg.fake.token)
+    await again.start()
+    try:
+        update = await web.tg.say(ALICE, "/scoreboard off")  # ...while the link goes
+        assert "off" in (await web.tg.reply_to(update))["text"]
+        await page.unroute("**/events", away)
+        await page.wait_for_function("() => !document.querySelector('#standings')",
+                                     timeout=10000)
+        assert "alice" not in await page.content()
+    finally:
+        await again.stop()

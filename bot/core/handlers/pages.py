@@ -31,6 +31,15 @@ def pad_token(call: Call) -> str | None:
     return token(call, pages.PAD)
 
 
+async def live_token(call: Call, kind: str) -> str | None:
+    """The link's token of the table's page of `kind` if that link opens it: a token the
+    database has no hash of (the bot's secret changed since it was made) is no link."""
+    made = token(call, kind)
+    if made is not None and await call.tx.page_digest(kind) != pages.digest_of(made):
+        return None
+    return made
+
+
 async def issue(call: Call, kind: str) -> str:
     """A new link for the table's page of `kind`: the one it had opens nothing from now."""
     assert call.web is not None
@@ -48,7 +57,7 @@ async def ensure_pad(call: Call) -> str | None:
     """The scorepad's token, made now if the table has none (a game starts)."""
     if call.web is None or not call.web.opens_pad(call.command.chat):
         return None
-    return pad_token(call) or await issue(call, pages.PAD)
+    return await live_token(call, pages.PAD) or await issue(call, pages.PAD)
 
 
 async def scoreboard(call: Call) -> Outcome:
@@ -66,7 +75,7 @@ async def scoreboard(call: Call) -> Outcome:
         await call.tx.set_page(pages.BOARD, None)
         return Outcome(Reply(tr("The scoreboard is off: its link opens nothing now. "
                                 "/scoreboard makes a new one.")), changed=True)
-    made = token(call, pages.BOARD)
+    made = await live_token(call, pages.BOARD)
     changed = action == "new" or made is None
     if changed:
         made = await issue(call, pages.BOARD)
@@ -83,7 +92,7 @@ async def scorepad(call: Call) -> Outcome:
     if call.web is None or not call.web.opens_pad(call.command.chat):
         raise UserError(NO_PAD)
     action = (call.options.get("") or "").strip().lower()
-    made = pad_token(call)
+    made = await live_token(call, pages.PAD)
     changed = action == "new" or made is None
     if changed:
         made = await issue(call, pages.PAD)

@@ -52,44 +52,53 @@ function renderStandings(game) {
   }
 }
 
+let charted = null;  // the game the chart shows: drawn again when the screen changes size
+
 function renderChart(game) {
+  charted = game;
   const figure = $("chart");
   figure.replaceChildren();
   const lines = game.running || [];
   const xs = game.numbers || [];
   if (xs.length < 2) return;
-  const width = 600, height = tv ? 320 : 260, pad = 36;
+  // drawn at the size it is shown, so that its type is as large as the page's own
+  const width = Math.max(240, Math.round(figure.clientWidth || 600));
+  const height = Math.round(tv ? Math.max(240, Math.min(width * 0.6, innerHeight * 0.6))
+                                : Math.max(180, Math.min(width * 0.6, 320)));
+  const font = tv ? 24 : 12;
   let low = 0, high = 0;
   for (const line of lines) for (const v of line) { low = Math.min(low, v); high = Math.max(high, v); }
   if (game.goal) { low = Math.min(low, game.goal.value); high = Math.max(high, game.goal.value); }
   if (high === low) high = low + 1;
+  const pad = Math.ceil(font * 0.65 * Math.max(String(low).length, String(high).length)) + 8;
   const last = xs[xs.length - 1] || 1;
-  const x = (i) => pad + (width - 2 * pad) * (i / (xs.length - 1));
-  const y = (v) => height - pad - (height - 2 * pad) * ((v - low) / (high - low));
+  const x = (i) => pad + (width - pad - font) * (i / (xs.length - 1));
+  const y = (v) => height - 2 * font - (height - 3 * font) * ((v - low) / (high - low));
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.style.fontSize = `${font}px`;
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", words.chart);
   const zero = document.createElementNS(SVG, "line");
   zero.setAttribute("class", "axis");
-  zero.setAttribute("x1", pad); zero.setAttribute("x2", width - pad);
+  zero.setAttribute("x1", pad); zero.setAttribute("x2", width - font);
   zero.setAttribute("y1", y(0)); zero.setAttribute("y2", y(0));
   svg.append(zero);
   if (game.goal) {
     const goal = document.createElementNS(SVG, "line");
     goal.setAttribute("class", "goal");
-    goal.setAttribute("x1", pad); goal.setAttribute("x2", width - pad);
+    goal.setAttribute("x1", pad); goal.setAttribute("x2", width - font);
     goal.setAttribute("y1", y(game.goal.value)); goal.setAttribute("y2", y(game.goal.value));
     svg.append(goal);
   }
   for (const [v, anchor] of [[high, "start"], [low, "start"]]) {
     const label = document.createElementNS(SVG, "text");
-    label.setAttribute("x", 2); label.setAttribute("y", y(v) + 4);
+    label.setAttribute("x", 2); label.setAttribute("y", y(v) + font / 3);
     label.textContent = String(v);
     svg.append(label);
   }
   const end = document.createElementNS(SVG, "text");
-  end.setAttribute("x", width - pad); end.setAttribute("y", height - 8);
+  end.setAttribute("x", width - font); end.setAttribute("y", height - font / 3);
   end.setAttribute("text-anchor", "end");
   end.textContent = `${game.hand_word} ${last}`;
   svg.append(end);
@@ -135,7 +144,9 @@ function renderMore(more) {
   $("season-title").textContent = words.season;
   const list = $("finished");
   list.replaceChildren();
-  if (!more.finished.length) list.append(el("li", words.none));
+  $("no-finished").textContent = words.none;
+  $("no-finished").hidden = more.finished.length > 0;  // a sentence, not a list's item
+  list.hidden = !more.finished.length;
   for (const past of more.finished) {
     const item = el("li");
     item.append(el("strong", `${past.number}. ${past.title}`), el("br"),
@@ -156,6 +167,7 @@ function render(data) {
     $("title").textContent = data.note || "";
     $("heading").textContent = "";
     for (const id of ["standings", "hands", "chart"]) $(id).replaceChildren();
+    charted = null;
   } else {
     $("title").textContent = game.title;
     document.title = game.title;
@@ -185,8 +197,18 @@ function listen() {
   });
   feed.onerror = () => {
     status(words.offline || "…", true);
-    if (feed.readyState === EventSource.CLOSED) setTimeout(listen, 3000);
+    if (feed.readyState === EventSource.CLOSED) setTimeout(again, 3000);
   };
+}
+
+async function again() {
+  // the feed was refused: if the link opens nothing now (turned off or replaced while the
+  // page was away), show what the server says of it rather than the last scores for ever
+  try {
+    const answer = await fetch(`/s/${token}/data`, {cache: "no-store"});
+    if (answer.status === 404) { location.reload(); return; }
+  } catch (e) { /* still away: try again */ }
+  listen();
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -196,6 +218,12 @@ document.addEventListener("DOMContentLoaded", () => {
     $("game").hidden = showingMore;
     $("more").hidden = !showingMore;
     $("switch").textContent = showingMore ? words.back : words.more;
+    if (!showingMore && charted) renderChart(charted);  // hidden, it had no size
+  });
+  let resizing = 0;
+  addEventListener("resize", () => {
+    cancelAnimationFrame(resizing);
+    resizing = requestAnimationFrame(() => { if (charted) renderChart(charted); });
   });
   listen();
 });
