@@ -31,8 +31,24 @@ def digest_of(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def new_nonce() -> str:
-    return secrets.token_urlsafe(16)
+def fingerprint(secret: bytes) -> str:
+    """Which secret a nonce's link was made with, as the settings may say it: an HMAC
+    under it of a constant, 8 hex digits, from which the secret can't be had."""
+    return hmac.new(secret, b"maalbot-page-secret", hashlib.sha256).hexdigest()[:8]
+
+
+def new_nonce(secret: bytes) -> str:
+    """A random nonce, and the fingerprint of the secret its link is made with: a board
+    can tell its Scorepad button would open nothing (the host changed the secret, or a
+    token of the bot's that it comes from) without asking the database."""
+    return f"{secrets.token_urlsafe(16)}.{fingerprint(secret)}"
+
+
+def made_with(nonce: str, secret: bytes) -> bool:
+    """Whether the link of `nonce` is made with `secret` (a nonce kept before fingerprints
+    says nothing: the database's hash decides, bot/core/handlers/pages.live_token)."""
+    _, dot, said = nonce.rpartition(".")
+    return not dot or hmac.compare_digest(said, fingerprint(secret))
 
 
 def looks_like_token(text: str) -> bool:

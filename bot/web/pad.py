@@ -37,8 +37,7 @@ NOT_TELEGRAM = _("This scorepad didn't come from Telegram, or was opened too lon
                  "close it and open it again from the group's Scorepad button.")
 ANOTHER_TABLE = _("This scorepad was opened for another table: open it again from this "
                   "group's Scorepad button.")
-GONE = _("This scorepad link opens nothing: it was replaced. Use the newest Scorepad button "
-         "in the group.")
+GONE = _("This scorepad link opens nothing. /scorepad in the group gives the current one.")
 NOT_A_PAD_COMMAND = _("The scorepad sends results only.")
 
 

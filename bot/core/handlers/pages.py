@@ -19,8 +19,8 @@ NO_PAD = _("No scorepad here. On Discord, /hand with no options opens the whole 
 def token(call: Call, kind: str) -> str | None:
     """The link's token of the table's page of `kind`, if it has one."""
     nonce = call.settings.pages.get(kind)
-    if call.web is None or nonce is None:
-        return None
+    if call.web is None or nonce is None or not pages.made_with(nonce, call.web.secret):
+        return None  # none, or one made with another secret: it would open nothing
     return pages.token_of(call.web.secret, kind, nonce)
 
 
@@ -43,7 +43,7 @@ async def live_token(call: Call, kind: str) -> str | None:
 async def issue(call: Call, kind: str) -> str:
     """A new link for the table's page of `kind`: the one it had opens nothing from now."""
     assert call.web is not None
-    nonce = pages.new_nonce()
+    nonce = pages.new_nonce(call.web.secret)
     settings = await call.tx.settings()  # as this command has left them so far
     settings.pages[kind] = nonce
     await call.tx.save_settings(settings)
