@@ -102,6 +102,50 @@ def _first(key: int) -> int:
     return ((key & -key).bit_length() - 1) // 5
 
 
+# Masks of one bit per card (a field's lowest) in a key, to read all 52 counts at once.
+_LOW = sum(_W[:52])
+_SUIT_LOW = sum(_W[:13])  # the first suit's
+_RUN_STARTS = sum(_W[suit * 13 + r] for suit in range(4) for r in range(11))  # A..J
+_ACES = sum(_W[suit * 13] for suit in range(4))
+_EVERY_SUIT = 1 | 1 << _SUIT | 1 << 2 * _SUIT | 1 << 3 * _SUIT
+_NOT_ACES = _LOW & ~_ACES
+_NOT_ACES_2S = _NOT_ACES & ~(_ACES << 5)
+_NOT_KINGS = _LOW & ~(_ACES << 60)
+_NOT_QUEENS_KINGS = _NOT_KINGS & ~(_ACES << 55)
+
+
+def _jokers_at_least(key: int, throw: bool) -> int:
+    """Half jokers the cards need at least: a card in no natural set the cards could make
+    needs half a joker if another card could make a set with it and one joker, else two.
+    Read from the key all at once, field by field, with no loop over the cards; `throw`:
+    one card may be thrown instead (the dearest)."""
+    held = (key | key >> 1 | key >> 2 | key >> 3 | key >> 4) & _LOW
+    twice = (key >> 1 | key >> 2 | key >> 3 | key >> 4) & _LOW
+    tunnellas = (key >> 2 | key >> 3 | key >> 4 | key & key >> 1) & _LOW  # three or more
+    starts = held & held >> 5 & held >> 10 & _RUN_STARTS
+    queens = held & held >> 55 & held >> 60 & _ACES  # Q K A, marked at the ace
+    runs = starts | starts << 5 | starts << 10 | queens | queens << 55 | queens << 60
+    a, b = held & _SUIT_LOW, held >> _SUIT & _SUIT_LOW
+    c, d = held >> 2 * _SUIT & _SUIT_LOW, held >> 3 * _SUIT
+    triplets = ((a & b & (c | d)) | (c & d & (a | b))) * _EVERY_SUIT  # rank in 3 suits+
+    alone = held & ~(tunnellas | runs | triplets)
+    if not alone:
+        return 0
+    # a card one joker can make a set with: one or two ranks apart in the suit (Q K A
+    # too), or the same rank in another suit
+    partnered = alone & (
+        (held << 5 & _NOT_ACES) | (held << 10 & _NOT_ACES_2S)
+        | (held >> 5 & _NOT_KINGS) | (held >> 10 & _NOT_QUEENS_KINGS)
+        | ((held >> 55 | held >> 60) & _ACES) | (held & _ACES) << 55 | (held & _ACES) << 60
+        | ((a | b) & (c | d) | a & b | c & d) * _EVERY_SUIT)
+    single = alone & ~partnered
+    need = partnered.bit_count() + (partnered & twice).bit_count() + 4 * (
+        single.bit_count() + (single & twice).bit_count())
+    if throw:
+        need -= 4 if single else 1
+    return need
+
+
 def _index(card: Card) -> int:
     return JOKER if card.is_printed_joker else SUITS.index(card.suit) * 13 + card.rank - 1
 
@@ -249,6 +293,9 @@ class _Solver:
             return ((), None) if pure_needed == 0 and not throw else None
         memo = key << 3 | pure_needed << 1 | throw
         if self._fails_with.get(memo, -1) >= jokers:
+            return None
+        if _jokers_at_least(key, throw) > 2 * jokers:  # cards that need jokers
+            self._fails_with[memo] = jokers
             return None
         if pure_needed and (pure_needed * 3 > left
                             or self._capacity(key, pure_needed) < pure_needed):
