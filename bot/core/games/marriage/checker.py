@@ -114,23 +114,48 @@ _NOT_KINGS = _LOW & ~(_ACES << 60)
 _NOT_QUEENS_KINGS = _NOT_KINGS & ~(_ACES << 55)
 
 
-def _jokers_at_least(key: int, throw: bool) -> int:
-    """Half jokers the cards need at least: a card in no natural set the cards could make
-    needs half a joker if another card could make a set with it and one joker, else two.
-    Read from the key all at once, field by field, with no loop over the cards; `throw`:
-    one card may be thrown instead (the dearest)."""
-    held = (key | key >> 1 | key >> 2 | key >> 3 | key >> 4) & _LOW
-    twice = (key >> 1 | key >> 2 | key >> 3 | key >> 4) & _LOW
-    tunnellas = (key >> 2 | key >> 3 | key >> 4 | key & key >> 1) & _LOW  # three or more
+def _in_natural_sets(key: int) -> tuple[int, int, int]:
+    """(cards held, cards held twice or more, cards in a natural set the cards could make)
+    as masks of a key's fields' lowest bits: all 52 counts read at once, no loop."""
+    pairs = key | key >> 1  # a field's bits 0 and 1 ORed, 1 and 2, ...
+    fours = pairs | pairs >> 2  # bits 0 to 3 ORed, 1 to 4, ...
+    held = (fours | key >> 4) & _LOW
+    twice = fours >> 1 & _LOW  # bits 1 to 4
+    tunnellas = (pairs >> 2 | key >> 4 | key & key >> 1) & _LOW  # three or more
     starts = held & held >> 5 & held >> 10 & _RUN_STARTS
     queens = held & held >> 55 & held >> 60 & _ACES  # Q K A, marked at the ace
     runs = starts | starts << 5 | starts << 10 | queens | queens << 55 | queens << 60
     a, b = held & _SUIT_LOW, held >> _SUIT & _SUIT_LOW
     c, d = held >> 2 * _SUIT & _SUIT_LOW, held >> 3 * _SUIT
     triplets = ((a & b & (c | d)) | (c & d & (a | b))) * _EVERY_SUIT  # rank in 3 suits+
-    alone = held & ~(tunnellas | runs | triplets)
+    return held, twice, held & (tunnellas | runs | triplets)
+
+
+def _settable(key: int, left: int) -> int:
+    """How many of the `left` cards could be in a natural set: all but those in none (two
+    of a card at most: three are a tunnella)."""
+    held, twice, in_sets = _in_natural_sets(key)
+    alone = held & ~in_sets
+    return left - alone.bit_count() - (alone & twice).bit_count()
+
+
+def _too_few_jokers(key: int, jokers: int, throw: bool) -> bool:
+    """Do the cards need more jokers than `jokers`? A card in no natural set the cards
+    could make needs half a joker if another card could make a set with it and one
+    joker, else two; with `throw`, one card may be thrown instead (the dearest). Read
+    from the key all at once, field by field, with no loop over the cards."""
+    held, twice, in_sets = _in_natural_sets(key)
+    alone = held & ~in_sets
     if not alone:
-        return 0
+        return False
+    cards = alone.bit_count() + (alone & twice).bit_count()
+    # half a joker a card at least, two at most; a throw saves one card's at least
+    if cards - throw > 2 * jokers:
+        return True
+    if 4 * cards - throw <= 2 * jokers:
+        return False
+    a, b = held & _SUIT_LOW, held >> _SUIT & _SUIT_LOW
+    c, d = held >> 2 * _SUIT & _SUIT_LOW, held >> 3 * _SUIT
     # a card one joker can make a set with: one or two ranks apart in the suit (Q K A
     # too), or the same rank in another suit
     partnered = alone & (
@@ -139,11 +164,10 @@ def _jokers_at_least(key: int, throw: bool) -> int:
         | ((held >> 55 | held >> 60) & _ACES) | (held & _ACES) << 55 | (held & _ACES) << 60
         | ((a | b) & (c | d) | a & b | c & d) * _EVERY_SUIT)
     single = alone & ~partnered
-    need = partnered.bit_count() + (partnered & twice).bit_count() + 4 * (
-        single.bit_count() + (single & twice).bit_count())
+    need = cards + 3 * (single.bit_count() + (single & twice).bit_count())
     if throw:
         need -= 4 if single else 1
-    return need
+    return need > 2 * jokers
 
 
 def _index(card: Card) -> int:
@@ -294,7 +318,7 @@ class _Solver:
         memo = key << 3 | pure_needed << 1 | throw
         if self._fails_with.get(memo, -1) >= jokers:
             return None
-        if _jokers_at_least(key, throw) > 2 * jokers:  # cards that need jokers
+        if _too_few_jokers(key, jokers, throw):  # cards that need jokers
             self._fails_with[memo] = jokers
             return None
         if pure_needed and (pure_needed * 3 > left
@@ -464,75 +488,98 @@ class _Packer:
         if self.done:
             return
         if self.steps > 1:
-            steps = self._steps_if_quiet(jokers, left, len(self.best) - len(self.groups))
+            steps = self._steps_if_quiet(self.key, jokers, left,
+                                         len(self.best) - len(self.groups))
             if steps is not None and steps < self.steps:
                 self.steps -= steps
                 return
         self._search(jokers, left)
 
-    def _steps_if_quiet(self, jokers: int, left: int, slack: int) -> int | None:
-        """Steps the plain search takes in this subtree if nothing in it beats the best so
-        far (it may add at most `slack` groups), None if something does; counted up to the
-        budget only (PACKING_BUDGET stands for that many or more)."""
+    def _steps_if_quiet(self, cards: int, jokers: int, left: int,
+                        slack: int) -> int | None:
+        """Steps the plain search takes in this subtree (its cards' _key is `cards`) if
+        nothing in it beats the best so far (it may add at most `slack` groups), None if
+        something does; counted up to the budget only (PACKING_BUDGET stands for that many
+        or more)."""
         if slack < 0:
             return None
         if not left or (left + jokers) // 3 <= slack:
             return 1
-        cards = self.key
-        key = cards << 10 | jokers << 5 | slack + 1  # the cards, jokers (<32), slack (-1 to 7)
-        known = self._quiet_steps.get(key, 0)
+        memo = cards << 10 | jokers << 5 | slack + 1  # the cards, jokers (<32), slack (-1 to 7)
+        known = self._quiet_steps.get(memo, 0)
         if known != 0:
             return known
-        # The plain search's steps here: one, and those of each group the lowest card can
-        # start and of leaving it out. Their order changes nothing (a sum, or None if any
-        # is; PACKING_BUDGET and None both send the search in): written out for speed.
         naturals = self.naturals
         first = ((cards & -cards).bit_length() - 1) // 5  # _first, inlined: called most
         naturals[first] -= 1
-        self.key -= _W[first]
-        # leave it out: a step that stops at once where even that bound says no better
-        if left == 1 or (left - 1 + jokers) // 3 <= slack:
-            steps: int | None = 1
-        else:
-            steps = self._steps_if_quiet(jokers, left - 1, slack)
-        total: int | None = None if steps is None else 1 + steps
-        if not slack and total is not None and (jokers >= 2 or (any(
-                naturals[j] for j in _PAIRS[first]) and jokers) or any(
-                naturals[j] and naturals[k] and (j != k or naturals[j] >= 2)
-                for j, k in _TRIPLES[first])):
+        rest = cards - _W[first]
+        if slack:
+            total = self._steps_below(rest, first, jokers, left - 1, slack)
+        elif jokers >= 2 or _starts_a_group(naturals, first, jokers):
             total = None  # no group may be added, and one can: it is better
-        for j, k in _TRIPLES[first]:
-            if total is None or total >= PACKING_BUDGET:
-                break
-            if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
-                naturals[j] -= 1
-                naturals[k] -= 1
-                self.key -= _W[j] + _W[k]
-                steps = self._steps_if_quiet(jokers, left - 3, slack - 1)
-                naturals[j] += 1
-                naturals[k] += 1
-                self.key += _W[j] + _W[k]
-                total = None if steps is None else total + steps
-        if jokers >= 1:
-            for j in _PAIRS[first]:
-                if total is None or total >= PACKING_BUDGET:
-                    break
-                if naturals[j]:
-                    naturals[j] -= 1
-                    self.key -= _W[j]
-                    steps = self._steps_if_quiet(jokers - 1, left - 2, slack - 1)
-                    naturals[j] += 1
-                    self.key += _W[j]
-                    total = None if steps is None else total + steps
-        if jokers >= 2 and total is not None and total < PACKING_BUDGET:
-            steps = self._steps_if_quiet(jokers - 2, left - 1, slack - 1)
-            total = None if steps is None else total + steps
-        if total is not None and total >= PACKING_BUDGET:
-            total = PACKING_BUDGET
+        else:  # nothing but leaving it out
+            steps = self._steps_if_quiet(rest, jokers, left - 1, 0)
+            total = None if steps is None else 1 + steps
         naturals[first] += 1
-        self.key += _W[first]
-        self._quiet_steps[key] = total
+        self._quiet_steps[memo] = total
         return total
+
+    def _steps_below(self, rest: int, first: int, jokers: int, left: int,
+                     slack: int) -> int | None:
+        """_steps_if_quiet's count below a state whose lowest card, `first`, is taken out
+        (`rest`, `left`: the cards without it): one, and those of leaving it out and of
+        each group it can start. Their order changes nothing (a sum, or None if any is;
+        PACKING_BUDGET and None both send the search in): written out for speed."""
+        naturals = self.naturals
+        if not left or (left + jokers) // 3 <= slack:
+            total = 2  # this step, and leaving it out: a step the bound stops at once
+        else:
+            steps = self._steps_if_quiet(rest, jokers, left, slack)  # leave it out
+            if steps is None:
+                return None
+            total = 1 + steps
+        if total >= PACKING_BUDGET:
+            return PACKING_BUDGET
+        # a subtree the bound stops at once is one step: counted here, not called
+        flat = left == 2 or left - 2 + jokers < 3 * slack
+        for j, k in _TRIPLES[first]:
+            if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
+                if flat:
+                    steps = 1
+                else:
+                    naturals[j] -= 1
+                    naturals[k] -= 1
+                    steps = self._steps_if_quiet(rest - _W[j] - _W[k], jokers, left - 2,
+                                                 slack - 1)
+                    naturals[j] += 1
+                    naturals[k] += 1
+                    if steps is None:
+                        return None
+                total += steps
+                if total >= PACKING_BUDGET:
+                    return PACKING_BUDGET
+        if jokers >= 1:
+            flat = left == 1 or left + jokers - 2 < 3 * slack
+            for j in _PAIRS[first]:
+                if naturals[j]:
+                    if flat:
+                        steps = 1
+                    else:
+                        naturals[j] -= 1
+                        steps = self._steps_if_quiet(rest - _W[j], jokers - 1, left - 1,
+                                                     slack - 1)
+                        naturals[j] += 1
+                        if steps is None:
+                            return None
+                    total += steps
+                    if total >= PACKING_BUDGET:
+                        return PACKING_BUDGET
+        if jokers >= 2:
+            steps = self._steps_if_quiet(rest, jokers - 2, left, slack - 1)
+            if steps is None:
+                return None
+            total += steps
+        return min(total, PACKING_BUDGET)
 
     def _take(self, group: Group) -> None:
         for i in group[1:]:
@@ -581,6 +628,10 @@ class _Optimum:
             return True
         if slack >= no:
             return False
+        # what can be in sets now (worth reading the key for only high in the tree)
+        if left >= 12 and _settable(self.key, left) // 3 + jokers <= slack:
+            self._known[key] = yes, slack
+            return False
         naturals, is_settable = self.naturals, self.is_settable
         first = _first(self.key)
         naturals[first] -= 1
@@ -624,6 +675,15 @@ class _Optimum:
         self.key += _W[first]
         self._known[key] = (max(yes, slack), no) if found else (yes, min(no, slack))
         return found
+
+
+def _starts_a_group(naturals: list[int], first: int, jokers: int) -> bool:
+    """Can `first` (taken out of `naturals`, the lowest card) start a natural set, or with
+    a joker a pair?"""
+    if jokers and any(naturals[j] for j in _PAIRS[first]):
+        return True
+    return any(naturals[j] and naturals[k] and (j != k or naturals[j] >= 2)
+               for j, k in _TRIPLES[first])
 
 
 def _fill(groups: list[Group], jokers: list[int]) -> list[Group]:
