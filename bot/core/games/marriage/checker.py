@@ -65,6 +65,7 @@ def _completable(a: int, b: int) -> bool:
 _TRIPLES = [[(j, k) for j in range(i, 52) for k in range(j, 52) if _natural_triple(i, j, k)]
             for i in range(52)]
 _PAIRS = [[j for j in range(i, 52) if _completable(i, j)] for i in range(52)]
+_PAIRS_WITH = [[j for j in range(52) if _completable(i, j)] for i in range(52)]  # either side
 # A natural set within one suit is a tunnella or a pure sequence: pure. A triplet is not.
 _PURE = {(i, j, k): i // 13 == j // 13 == k // 13 for i in range(52) for j, k in _TRIPLES[i]}
 _TRIPLES_PURE_FIRST = [sorted(t, key=lambda jk, i=i: not _PURE[i, jk[0], jk[1]])
@@ -129,14 +130,6 @@ def _in_natural_sets(key: int) -> tuple[int, int, int]:
     c, d = held >> 2 * _SUIT & _SUIT_LOW, held >> 3 * _SUIT
     triplets = ((a & b & (c | d)) | (c & d & (a | b))) * _EVERY_SUIT  # rank in 3 suits+
     return held, twice, held & (tunnellas | runs | triplets)
-
-
-def _settable(key: int, left: int) -> int:
-    """How many of the `left` cards could be in a natural set: all but those in none (two
-    of a card at most: three are a tunnella)."""
-    held, twice, in_sets = _in_natural_sets(key)
-    alone = held & ~in_sets
-    return left - alone.bit_count() - (alone & twice).bit_count()
 
 
 def _too_few_jokers(key: int, jokers: int, throw: bool) -> bool:
@@ -614,9 +607,10 @@ class _Optimum:
 
     def _beats(self, jokers: int, left: int, settable: int, slack: int) -> bool:
         """More than `slack` groups from these cards (`left` of them, `settable` of which
-        could be in a natural set)? At most: one per card, one per three cards or jokers,
-        and a group without a joker is a natural set. (The order of the tries changes
-        nothing here: each answer is exact; written out, not with _options, for speed.)"""
+        could be in a natural set in the whole hand)? At most: one per card, one per three
+        cards or jokers, and a group without a joker is a natural set. The order of the
+        tries changes nothing here (each answer is exact), so a card in no natural set is
+        tried first: it has the fewest ways to go."""
         if slack < 0:
             return True
         if not left or min(left, (left + jokers) // 3, settable // 3 + jokers) <= slack:
@@ -628,10 +622,52 @@ class _Optimum:
             return True
         if slack >= no:
             return False
-        # what can be in sets now (worth reading the key for only high in the tree)
-        if left >= 12 and _settable(self.key, left) // 3 + jokers <= slack:
-            self._known[key] = yes, slack
-            return False
+        # The cards in no natural set now make a group only with a joker each two, or
+        # are left out (of the cards and jokers more than `slack` groups leave, at most).
+        held, twice, in_sets = _in_natural_sets(self.key)
+        lone = held & ~in_sets
+        alone = lone.bit_count() + (lone & twice).bit_count()
+        spare = left + jokers - 3 * (slack + 1)
+        if (left - alone) // 3 + jokers <= slack or alone > 2 * jokers + spare:
+            found = False
+        elif lone:
+            found = self._beats_with(((lone & -lone).bit_length() - 1) // 5, jokers, left,
+                                     settable, slack)
+        else:
+            found = self._beats_lowest(jokers, left, settable, slack)
+        self._known[key] = (max(yes, slack), no) if found else (yes, min(no, slack))
+        return found
+
+    def _beats_with(self, card: int, jokers: int, left: int, settable: int,
+                    slack: int) -> bool:
+        """_beats, for cards one of which, `card`, is in no natural set: it is with a
+        joker and a card on either side of it, or with two jokers, or left out."""
+        naturals, is_settable = self.naturals, self.is_settable
+        naturals[card] -= 1
+        self.key -= _W[card]
+        settable -= is_settable[card]
+        found = False
+        if jokers >= 1:
+            for j in _PAIRS_WITH[card]:
+                if naturals[j]:
+                    naturals[j] -= 1
+                    self.key -= _W[j]
+                    found = self._beats(jokers - 1, left - 2, settable - is_settable[j],
+                                        slack - 1)
+                    naturals[j] += 1
+                    self.key += _W[j]
+                    if found:
+                        break
+        if not found and jokers >= 2:
+            found = self._beats(jokers - 2, left - 1, settable, slack - 1)
+        if not found:
+            found = self._beats(jokers, left - 1, settable, slack)  # leave it out
+        naturals[card] += 1
+        self.key += _W[card]
+        return found
+
+    def _beats_lowest(self, jokers: int, left: int, settable: int, slack: int) -> bool:
+        """_beats, trying each way to place the lowest card (or to leave it out)."""
         naturals, is_settable = self.naturals, self.is_settable
         first = _first(self.key)
         naturals[first] -= 1
@@ -673,7 +709,6 @@ class _Optimum:
             found = self._beats(jokers, left - 1, settable, slack)  # leave it out
         naturals[first] += 1
         self.key += _W[first]
-        self._known[key] = (max(yes, slack), no) if found else (yes, min(no, slack))
         return found
 
 
