@@ -132,13 +132,18 @@ def _in_natural_sets(key: int) -> tuple[int, int, int]:
     return held, twice, held & (tunnellas | runs | triplets)
 
 
-def _too_few_jokers(key: int, jokers: int, throw: bool) -> bool:
-    """Do the cards need more jokers than `jokers`? A card in no natural set the cards
-    could make needs half a joker if another card could make a set with it and one
-    joker, else two; with `throw`, one card may be thrown instead (the dearest). Read
-    from the key all at once, field by field, with no loop over the cards."""
+def _lone(key: int) -> tuple[int, int, int]:
+    """(cards held, held twice or more, in no natural set the cards could make), as
+    masks of a key's fields' lowest bits."""
     held, twice, in_sets = _in_natural_sets(key)
-    alone = held & ~in_sets
+    return held, twice, held & ~in_sets
+
+
+def _too_few_jokers(held: int, twice: int, alone: int, jokers: int, throw: bool) -> bool:
+    """Do the cards (masks from _lone) need more jokers than `jokers`? A card in no
+    natural set the cards could make needs half a joker if another card could make a set
+    with it and one joker, else two; with `throw`, one card may be thrown instead (the
+    dearest). Read from the masks all at once, with no loop over the cards."""
     if not alone:
         return False
     cards = alone.bit_count() + (alone & twice).bit_count()
@@ -257,6 +262,7 @@ class _Solver:
         # The most jokers each (naturals, pure needed, throw) is known to fail with: it
         # fails with fewer too, since `place` asks for at most so many.
         self._fails_with: dict[int, int] = {}  # keyed by _key, pure needed and throw
+        self._works_with: dict[int, int] = {}  # the fewest jokers each is known to work with
         self._suit_pure: dict[tuple[int, ...], int] = {}
         self._suit_capacity: dict[int, int] = {}  # a suit's bits of a key -> its pure sets
 
@@ -306,18 +312,10 @@ class _Solver:
         `left` natural cards remain; `key` is their _key. Depth first from the lowest card,
         pure sets first: the first arrangement found is the answer, so only states that
         cannot succeed are cut (too few pure sets left, or a failure remembered)."""
+        if not self._can(naturals, key, left, jokers, pure_needed, throw):
+            return None
         if not left:
-            return ((), None) if pure_needed == 0 and not throw else None
-        memo = key << 3 | pure_needed << 1 | throw
-        if self._fails_with.get(memo, -1) >= jokers:
-            return None
-        if _too_few_jokers(key, jokers, throw):  # cards that need jokers
-            self._fails_with[memo] = jokers
-            return None
-        if pure_needed and (pure_needed * 3 > left
-                            or self._capacity(key, pure_needed) < pure_needed):
-            self._fails_with[memo] = jokers
-            return None
+            return (), None
         first = ((key & -key).bit_length() - 1) // 5  # _first, inlined: called most
         naturals[first] -= 1
         key -= _W[first]
@@ -353,8 +351,95 @@ class _Solver:
             if found is not None:
                 found = ((first,), *found[0]), found[1]
         naturals[first] += 1
-        if found is None:
+        return found
+
+    def _can(self, naturals: list[int], key: int, left: int, jokers: int, pure_needed: int,
+             throw: bool) -> bool:
+        """Is there an arrangement `place` would find? Which one needs no order, so a card
+        in no natural set is tried first (it can only be with jokers or thrown), else the
+        lowest; a state too short of jokers or of pure sets is cut, and every answer is
+        remembered (with more jokers, what works works still; with fewer, what fails)."""
+        if not left:
+            return pure_needed == 0 and not throw
+        memo = key << 3 | pure_needed << 1 | throw
+        if self._fails_with.get(memo, -1) >= jokers:
+            return False
+        if self._works_with.get(memo, JOKER) <= jokers:
+            return True
+        held, twice, alone = _lone(key)
+        if _too_few_jokers(held, twice, alone, jokers, throw) or self._too_few_pure(
+                key, left, pure_needed):
+            found = False
+        elif alone:
+            found = self._can_with(naturals, key, left, jokers, pure_needed, throw,
+                                   ((alone & -alone).bit_length() - 1) // 5)
+        else:
+            found = self._can_lowest(naturals, key, left, jokers, pure_needed, throw)
+        if found:
+            self._works_with[memo] = jokers
+        else:
             self._fails_with[memo] = jokers
+        return found
+
+    def _too_few_pure(self, key: int, left: int, pure_needed: int) -> bool:
+        """Too few cards, or too few disjoint pure sets in them, for `pure_needed`."""
+        return bool(pure_needed) and (pure_needed * 3 > left
+                                      or self._capacity(key, pure_needed) < pure_needed)
+
+    def _can_with(self, naturals: list[int], key: int, left: int, jokers: int,
+                  pure_needed: int, throw: bool, card: int) -> bool:
+        """_can, for cards one of which, `card`, is in no natural set: it is thrown, or
+        with a joker and a card on either side of it, or with two jokers."""
+        naturals[card] -= 1
+        key -= _W[card]
+        left -= 1
+        found = throw and self._can(naturals, key, left, jokers, pure_needed, False)
+        if not found and jokers >= 1:
+            for j in _PAIRS_WITH[card]:
+                if naturals[j]:
+                    naturals[j] -= 1
+                    found = self._can(naturals, key - _W[j], left - 1, jokers - 1,
+                                      pure_needed, throw)
+                    naturals[j] += 1
+                    if found:
+                        break
+        if not found and jokers >= 2:
+            found = self._can(naturals, key, left, jokers - 2, pure_needed, throw)
+        naturals[card] += 1
+        return found
+
+    def _can_lowest(self, naturals: list[int], key: int, left: int, jokers: int,
+                    pure_needed: int, throw: bool) -> bool:
+        """_can, trying each place for the lowest card, pure sets first."""
+        first = ((key & -key).bit_length() - 1) // 5  # _first, inlined: called most
+        naturals[first] -= 1
+        key -= _W[first]
+        left -= 1
+        found = False
+        for j, k in _TRIPLES_PURE_FIRST[first]:
+            if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
+                naturals[j] -= 1
+                naturals[k] -= 1
+                found = self._can(naturals, key - _W[j] - _W[k], left - 2, jokers,
+                                  max(0, pure_needed - _PURE[first, j, k]), throw)
+                naturals[j] += 1
+                naturals[k] += 1
+                if found:
+                    break
+        if not found and throw:
+            found = self._can(naturals, key, left, jokers, pure_needed, False)
+        if not found and jokers >= 1:
+            for j in _PAIRS[first]:
+                if naturals[j]:
+                    naturals[j] -= 1
+                    found = self._can(naturals, key - _W[j], left - 1, jokers - 1,
+                                      pure_needed, throw)
+                    naturals[j] += 1
+                    if found:
+                        break
+        if not found and jokers >= 2:
+            found = self._can(naturals, key, left, jokers - 2, pure_needed, throw)
+        naturals[first] += 1
         return found
 
     def split(self, counts: list[int]) -> tuple[list[int], list[int]]:
