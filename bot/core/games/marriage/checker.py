@@ -72,17 +72,6 @@ _TRIPLES_PURE_FIRST = [sorted(t, key=lambda jk, i=i: not _PURE[i, jk[0], jk[1]])
                        for i, t in enumerate(_TRIPLES)]
 
 
-def _triples_with() -> list[list[Group]]:
-    """For each card, every natural set it is in, wherever it stands in it."""
-    found: list[list[Group]] = [[] for _ in range(52)]
-    for low, others in enumerate(_TRIPLES):
-        for j, k in others:
-            for card in {low, j, k}:
-                found[card].append((low, j, k))
-    return found
-
-
-_TRIPLES_WITH = _triples_with()
 # A state's cards as one int, five bits a card (a count is at most the 22 cards checked),
 # kept up to date as cards are taken and put back: the searches' memo keys, made without
 # reading all 52 counts at each step.
@@ -678,11 +667,9 @@ class _Optimum:
         self.naturals = list(naturals)
         self.key = _key(self.naturals)
         # Cards that could be in a natural set at all: only they make sets without jokers.
-        self.settable = [i for i in range(52) if naturals[i] and any(
-            all(naturals[c] >= trio.count(c) for c in trio) for trio in _TRIPLES_WITH[i])]
-        self.is_settable = [0] * 52
-        for i in self.settable:
-            self.is_settable[i] = 1
+        in_sets = _in_natural_sets(self.key)[2]
+        self.is_settable = [in_sets >> 5 * i & 1 for i in range(52)]
+        self.settable = [i for i in range(52) if self.is_settable[i]]
         # by the cards' _key and the jokers: (more than so many groups, not more than so many)
         self._known: dict[int, tuple[int, int]] = {}
 
