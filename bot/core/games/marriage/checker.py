@@ -15,6 +15,13 @@ The worst hands visit a thousand states or more, so each state is cheap: the car
 one int kept up to date as cards are taken and put back (_key), the memo key and the lowest
 card read from it, and the searches whose order changes nothing loop over the tables
 themselves instead of building lists of options.
+
+Issue 38 (worst case under 2 ms): which cards are in no natural set the cards could make is
+read from the key all at once (_in_natural_sets); such a card needs half a joker at least
+(two without a partner), which cuts states short of jokers; and whether an arrangement
+exists (_can) or more groups do (_Optimum) does not depend on order, so those searches place
+such a card first: it has the fewest ways to go. Only `place` and the budgeted packer keep
+the reference's order, since their first answer is the verdict.
 """
 
 from __future__ import annotations
