@@ -677,6 +677,7 @@ class _Optimum:
         in_sets = _in_natural_sets(self.key)[2]
         self.is_settable = [in_sets >> 5 * i & 1 for i in range(52)]
         self.settable = [i for i in range(52) if self.is_settable[i]]
+        self.lone_fields = sum(31 * _W[i] for i in range(52) if not self.is_settable[i])
         # by the cards' _key and the jokers: (more than so many groups, not more than so many)
         self._known: dict[int, tuple[int, int]] = {}
 
@@ -701,13 +702,12 @@ class _Optimum:
             return True
         if slack >= no:
             return False
-        # The cards in no natural set now make a group only with a joker each two, or
-        # are left out (of the cards and jokers more than `slack` groups leave, at most).
-        held, twice, in_sets = _in_natural_sets(self.key)
-        lone = held & ~in_sets
-        alone = lone.bit_count() + (lone & twice).bit_count()
-        spare = left + jokers - 3 * (slack + 1)
-        if (left - alone) // 3 + jokers <= slack or alone > 2 * jokers + spare:
+        # The cards in no natural set of the hand make a group only with a joker each two,
+        # or are left out (of the cards and jokers more than `slack` groups leave, at most).
+        # (Read per state from the key, sets lost as cards go would count too, but cost
+        # more than they save on a typical hand.)
+        lone = self.key & self.lone_fields
+        if left - settable > 2 * jokers + left + jokers - 3 * (slack + 1):
             found = False
         elif lone:
             found = self._beats_with(((lone & -lone).bit_length() - 1) // 5, jokers, left,
