@@ -526,6 +526,7 @@ class _Packer:
         # than the best so far (slack: how many groups it may add before it would be
         # better); None when it holds something better; PACKING_BUDGET: that many or more.
         self._quiet_steps: dict[int, int | None] = {}
+        self._natural_quiet: dict[int, int | None] = {}  # the same with no joker, by cards, slack
 
     def best_within_budget(self) -> list[Group]:
         self._search(self.jokers, sum(self.naturals))
@@ -579,6 +580,8 @@ class _Packer:
             return None
         if not left or (left + jokers) // 3 <= slack:
             return 1
+        if not jokers:
+            return self._natural_steps(cards, left, slack)
         memo = cards << 10 | jokers << 5 | slack + 1  # the cards, jokers (<32), slack (-1 to 7)
         known = self._quiet_steps.get(memo, 0)
         if known != 0:
@@ -596,6 +599,50 @@ class _Packer:
             total = None if steps is None else 1 + steps
         naturals[first] += 1
         self._quiet_steps[memo] = total
+        return total
+
+    def _natural_steps(self, cards: int, left: int, slack: int) -> int | None:
+        """_steps_if_quiet with no joker: the groups are natural sets only (most of the
+        states the count visits on the slowest hands, so written out on its own)."""
+        if left // 3 <= slack:
+            return 1
+        memo = cards << 3 | slack  # slack: 0 to 7
+        known = self._natural_quiet.get(memo, 0)
+        if known != 0:
+            return known
+        naturals = self.naturals
+        first = ((cards & -cards).bit_length() - 1) // 5  # _first, inlined: called most
+        naturals[first] -= 1
+        rest = cards - _W[first]
+        left -= 1
+        total: int | None
+        if not slack and _starts_a_group(naturals, first, 0):
+            total = None  # no group may be added, and one can: it is better
+        else:
+            steps = self._natural_steps(rest, left, slack)  # leave it out
+            total = None if steps is None else 1 + steps
+        if slack and total is not None and total < PACKING_BUDGET:
+            flat = left - 2 < 3 * slack  # each set's subtree the bound stops at once
+            for j, k in _TRIPLES[first]:
+                if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
+                    if flat:
+                        total += 1
+                    else:
+                        naturals[j] -= 1
+                        naturals[k] -= 1
+                        steps = self._natural_steps(rest - _W[j] - _W[k], left - 2, slack - 1)
+                        naturals[j] += 1
+                        naturals[k] += 1
+                        if steps is None:
+                            total = None
+                            break
+                        total += steps
+                    if total >= PACKING_BUDGET:
+                        break
+        if total is not None and total > PACKING_BUDGET:
+            total = PACKING_BUDGET
+        naturals[first] += 1
+        self._natural_quiet[memo] = total
         return total
 
     def _steps_below(self, rest: int, first: int, jokers: int, left: int,
