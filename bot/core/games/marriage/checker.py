@@ -27,10 +27,9 @@ the reference's order, since their first answer is the verdict.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations_with_replacement
 
 from bot.core.cards import PRINTED_JOKER, SUITS, Card, describe
 from bot.core.errors import UserError
@@ -455,12 +454,10 @@ class _Solver:
         all_key, all_left = _key(all_naturals), sum(all_naturals)
         wild_cards = [i for i, n in enumerate(counts) if n and self.wild[i]]
         for size in range(PURE_NEEDED + 1):
-            for chosen in combinations_with_replacement(wild_pure, size):
+            for chosen in _held_together(wild_pure, list(counts), size):
                 # the cards left: the chosen sets' natural cards taken from the naturals
                 # (their key and count with them), their joker cards from the jokers
                 taken = [i for trio in chosen for i in trio]
-                if any(taken.count(i) > counts[i] for i in taken):
-                    continue
                 naturals, key, left = list(all_naturals), all_key, all_left
                 for i in taken:
                     if not self.wild[i]:
@@ -836,6 +833,26 @@ class _Optimum:
         naturals[first] += 1
         self.key += _W[first]
         return found
+
+
+def _held_together(sets: list[Group], counts: list[int],
+                   size: int, start: int = 0) -> Iterator[tuple[Group, ...]]:
+    """The choices of `size` of the sets (one may be chosen again) that the cards hold all
+    at once, in the order of combinations_with_replacement: a choice whose first sets
+    the cards cannot hold is dropped with all that would follow it. Takes the sets'
+    cards from `counts` while it looks further, and puts them back."""
+    if not size:
+        yield ()
+        return
+    for n in range(start, len(sets)):
+        trio = sets[n]
+        for i in trio:
+            counts[i] -= 1
+        if all(counts[i] >= 0 for i in trio):
+            for rest in _held_together(sets, counts, size - 1, n):
+                yield trio, *rest
+        for i in trio:
+            counts[i] += 1
 
 
 def _starts_a_group(naturals: list[int], first: int, jokers: int) -> bool:
