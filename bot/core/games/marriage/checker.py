@@ -72,6 +72,8 @@ _TRIPLES = [[(j, k) for j in range(i, 52) for k in range(j, 52) if _natural_trip
             for i in range(52)]
 _PAIRS = [[j for j in range(i, 52) if _completable(i, j)] for i in range(52)]
 _PAIRS_WITH = [[j for j in range(52) if _completable(i, j)] for i in range(52)]  # either side
+# The same with the two other cards' weight in a key (_W, below), for the step count.
+_TRIPLES_KEYED = [[(j, k, (1 << 5 * j) + (1 << 5 * k)) for j, k in t] for t in _TRIPLES]
 # A natural set within one suit is a tunnella or a pure sequence: pure. A triplet is not.
 _PURE = {(i, j, k): i // 13 == j // 13 == k // 13 for i in range(52) for j, k in _TRIPLES[i]}
 _TRIPLES_PURE_FIRST = [sorted(t, key=lambda jk, i=i: not _PURE[i, jk[0], jk[1]])
@@ -523,7 +525,8 @@ class _Packer:
         # than the best so far (slack: how many groups it may add before it would be
         # better); None when it holds something better; PACKING_BUDGET: that many or more.
         self._quiet_steps: dict[int, int | None] = {}
-        self._natural_quiet: dict[int, int | None] = {}  # the same with no joker, by cards, slack
+        # the same with no joker, by slack and then the cards
+        self._natural_quiet: list[dict[int, int | None]] = [{} for _ in range(SETS + 1)]  # 0-7
 
     def best_within_budget(self) -> list[Group]:
         self._search(self.jokers, sum(self.naturals))
@@ -600,11 +603,12 @@ class _Packer:
 
     def _natural_steps(self, cards: int, left: int, slack: int) -> int | None:
         """_steps_if_quiet with no joker: the groups are natural sets only (most of the
-        states the count visits on the slowest hands, so written out on its own)."""
+        states the count visits on the slowest hands, so written out on its own, and a
+        subtree the bound stops at once counted as its one step without a call)."""
         if left // 3 <= slack:
             return 1
-        memo = cards << 3 | slack  # slack: 0 to 7
-        known = self._natural_quiet.get(memo, 0)
+        known_here = self._natural_quiet[slack]  # by the cards
+        known = known_here.get(cards, 0)
         if known != 0:
             return known
         naturals = self.naturals
@@ -615,19 +619,21 @@ class _Packer:
         total: int | None
         if not slack and _starts_a_group(naturals, first, 0):
             total = None  # no group may be added, and one can: it is better
+        elif left // 3 <= slack:
+            total = 2  # this step and leaving the card out, where the bound stops
         else:
             steps = self._natural_steps(rest, left, slack)  # leave it out
             total = None if steps is None else 1 + steps
         if slack and total is not None and total < PACKING_BUDGET:
             flat = left - 2 < 3 * slack  # each set's subtree the bound stops at once
-            for j, k in _TRIPLES[first]:
+            for j, k, weight in _TRIPLES_KEYED[first]:
                 if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
                     if flat:
                         total += 1
                     else:
                         naturals[j] -= 1
                         naturals[k] -= 1
-                        steps = self._natural_steps(rest - _W[j] - _W[k], left - 2, slack - 1)
+                        steps = self._natural_steps(rest - weight, left - 2, slack - 1)
                         naturals[j] += 1
                         naturals[k] += 1
                         if steps is None:
@@ -639,7 +645,7 @@ class _Packer:
         if total is not None and total > PACKING_BUDGET:
             total = PACKING_BUDGET
         naturals[first] += 1
-        self._natural_quiet[memo] = total
+        known_here[cards] = total
         return total
 
     def _steps_below(self, rest: int, first: int, jokers: int, left: int,
