@@ -7,7 +7,8 @@ made fast, kept in tests/games/marriage/checker_reference.py), in the same run. 
 family of hands, how many were finishes, the median and worst time of each and how many times
 faster the checker is; then the median and the worst case of all hands, against their
 targets, and the worst hand. Every verdict must be the same as the baseline's, field for
-field: the bench counts the differences and fails if there is one.
+field: the bench counts the differences and fails if there is one (exit status 1); a
+target missed fails it too (exit status 2).
 
 A time is the CPU time of the checking thread (the fastest of REPEATS checks): on a machine
 that other work shares, the time the checker waits for a core is not the checker's.
@@ -184,14 +185,23 @@ def main(count: int) -> None:
               f"{statistics.median(base_times) / statistics.median(new_times):>6.1f} "
               f"{max(base_times) / max(new_times):>6.1f} {same:>5}")
     median = statistics.median(all_new) * 1000
+    median_met, worst_met = median < MEDIAN_TARGET_MS, worst[0] * 1000 < WORST_TARGET_MS
     print(f"all families: median {median:.3f} ms (target under {MEDIAN_TARGET_MS} ms: "
-          f"{'met' if median < MEDIAN_TARGET_MS else 'NOT MET'})")
+          f"{'met' if median_met else 'NOT MET'})")
     print(f"              worst case {worst[0] * 1000:.2f} ms (target under "
-          f"{WORST_TARGET_MS:.0f} ms: {'met' if worst[0] * 1000 < WORST_TARGET_MS else 'NOT MET'})")
+          f"{WORST_TARGET_MS:.0f} ms: {'met' if worst_met else 'NOT MET'})")
     print(f"  worst hand: {worst[1]}")
     print(f"verdicts different from the baseline's: {differences}")
     if differences:
         raise SystemExit(1)
+    if not (median_met and worst_met):
+        # exit status 2: a target missed (on a shared machine, run it again to tell a
+        # slow checker from a busy machine: the times are the checker's CPU time, but a
+        # busy core's caches still slow it)
+        print("FAILED: " + " and ".join(
+            name for name, met in (("median", median_met), ("worst case", worst_met))
+            if not met) + " over target")
+        raise SystemExit(2)
 
 
 def _ms(seconds: float) -> str:

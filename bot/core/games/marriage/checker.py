@@ -15,15 +15,21 @@ The worst hands visit a thousand states or more, so each state is cheap: the car
 one int kept up to date as cards are taken and put back (_key), the memo key and the lowest
 card read from it, and the searches whose order changes nothing loop over the tables
 themselves instead of building lists of options.
+
+Issue 38 (worst case under 2 ms): which cards are in no natural set the cards could make is
+read from the key all at once (_in_natural_sets); such a card needs half a joker at least
+(two without a partner), which cuts states short of jokers; and whether an arrangement
+exists (_can) or more groups do (_Optimum) does not depend on order, so those searches place
+such a card first: it has the fewest ways to go. Only `place` and the budgeted packer keep
+the reference's order, since their first answer is the verdict.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations_with_replacement
 
 from bot.core.cards import PRINTED_JOKER, SUITS, Card, describe
 from bot.core.errors import UserError
@@ -65,23 +71,15 @@ def _completable(a: int, b: int) -> bool:
 _TRIPLES = [[(j, k) for j in range(i, 52) for k in range(j, 52) if _natural_triple(i, j, k)]
             for i in range(52)]
 _PAIRS = [[j for j in range(i, 52) if _completable(i, j)] for i in range(52)]
+_PAIRS_WITH = [[j for j in range(52) if _completable(i, j)] for i in range(52)]  # either side
+# The same with the two other cards' weight in a key (_W, below), for the step count.
+_TRIPLES_KEYED = [[(j, k, (1 << 5 * j) + (1 << 5 * k)) for j, k in t] for t in _TRIPLES]
 # A natural set within one suit is a tunnella or a pure sequence: pure. A triplet is not.
 _PURE = {(i, j, k): i // 13 == j // 13 == k // 13 for i in range(52) for j, k in _TRIPLES[i]}
 _TRIPLES_PURE_FIRST = [sorted(t, key=lambda jk, i=i: not _PURE[i, jk[0], jk[1]])
                        for i, t in enumerate(_TRIPLES)]
 
 
-def _triples_with() -> list[list[Group]]:
-    """For each card, every natural set it is in, wherever it stands in it."""
-    found: list[list[Group]] = [[] for _ in range(52)]
-    for low, others in enumerate(_TRIPLES):
-        for j, k in others:
-            for card in {low, j, k}:
-                found[card].append((low, j, k))
-    return found
-
-
-_TRIPLES_WITH = _triples_with()
 # A state's cards as one int, five bits a card (a count is at most the 22 cards checked),
 # kept up to date as cards are taken and put back: the searches' memo keys, made without
 # reading all 52 counts at each step.
@@ -100,6 +98,71 @@ def _first(key: int) -> int:
     """The lowest card in a key: its lowest bit's (the searches place the lowest card
     first)."""
     return ((key & -key).bit_length() - 1) // 5
+
+
+# Masks of one bit per card (a field's lowest) in a key, to read all 52 counts at once.
+_LOW = sum(_W[:52])
+_SUIT_LOW = sum(_W[:13])  # the first suit's
+_RUN_STARTS = sum(_W[suit * 13 + r] for suit in range(4) for r in range(11))  # A..J
+_ACES = sum(_W[suit * 13] for suit in range(4))
+_EVERY_SUIT = 1 | 1 << _SUIT | 1 << 2 * _SUIT | 1 << 3 * _SUIT
+_NOT_ACES = _LOW & ~_ACES
+_NOT_ACES_2S = _NOT_ACES & ~(_ACES << 5)
+_NOT_KINGS = _LOW & ~(_ACES << 60)
+_NOT_QUEENS_KINGS = _NOT_KINGS & ~(_ACES << 55)
+
+
+def _in_natural_sets(key: int) -> tuple[int, int, int]:
+    """(cards held, cards held twice or more, cards in a natural set the cards could make)
+    as masks of a key's fields' lowest bits: all 52 counts read at once, no loop."""
+    pairs = key | key >> 1  # a field's bits 0 and 1 ORed, 1 and 2, ...
+    fours = pairs | pairs >> 2  # bits 0 to 3 ORed, 1 to 4, ...
+    held = (fours | key >> 4) & _LOW
+    twice = fours >> 1 & _LOW  # bits 1 to 4
+    tunnellas = (pairs >> 2 | key >> 4 | key & key >> 1) & _LOW  # three or more
+    starts = held & held >> 5 & held >> 10 & _RUN_STARTS
+    queens = held & held >> 55 & held >> 60 & _ACES  # Q K A, marked at the ace
+    runs = starts | starts << 5 | starts << 10 | queens | queens << 55 | queens << 60
+    a, b = held & _SUIT_LOW, held >> _SUIT & _SUIT_LOW
+    c, d = held >> 2 * _SUIT & _SUIT_LOW, held >> 3 * _SUIT
+    triplets = ((a & b & (c | d)) | (c & d & (a | b))) * _EVERY_SUIT  # rank in 3 suits+
+    return held, twice, held & (tunnellas | runs | triplets)
+
+
+def _lone(key: int) -> tuple[int, int, int]:
+    """(cards held, held twice or more, in no natural set the cards could make), as
+    masks of a key's fields' lowest bits."""
+    held, twice, in_sets = _in_natural_sets(key)
+    return held, twice, held & ~in_sets
+
+
+def _too_few_jokers(held: int, twice: int, alone: int, jokers: int, throw: bool) -> bool:
+    """Do the cards (masks from _lone) need more jokers than `jokers`? A card in no
+    natural set the cards could make needs half a joker if another card could make a set
+    with it and one joker, else two; with `throw`, one card may be thrown instead (the
+    dearest). Read from the masks all at once, with no loop over the cards."""
+    if not alone:
+        return False
+    cards = alone.bit_count() + (alone & twice).bit_count()
+    # half a joker a card at least, two at most; a throw saves one card's at least
+    if cards - throw > 2 * jokers:
+        return True
+    if 4 * cards - throw <= 2 * jokers:
+        return False
+    a, b = held & _SUIT_LOW, held >> _SUIT & _SUIT_LOW
+    c, d = held >> 2 * _SUIT & _SUIT_LOW, held >> 3 * _SUIT
+    # a card one joker can make a set with: one or two ranks apart in the suit (Q K A
+    # too), or the same rank in another suit
+    partnered = alone & (
+        (held << 5 & _NOT_ACES) | (held << 10 & _NOT_ACES_2S)
+        | (held >> 5 & _NOT_KINGS) | (held >> 10 & _NOT_QUEENS_KINGS)
+        | ((held >> 55 | held >> 60) & _ACES) | (held & _ACES) << 55 | (held & _ACES) << 60
+        | ((a | b) & (c | d) | a & b | c & d) * _EVERY_SUIT)
+    single = alone & ~partnered
+    need = cards + 3 * (single.bit_count() + (single & twice).bit_count())
+    if throw:
+        need -= 4 if single else 1
+    return need > 2 * jokers
 
 
 def _index(card: Card) -> int:
@@ -196,6 +259,7 @@ class _Solver:
         # The most jokers each (naturals, pure needed, throw) is known to fail with: it
         # fails with fewer too, since `place` asks for at most so many.
         self._fails_with: dict[int, int] = {}  # keyed by _key, pure needed and throw
+        self._works_with: dict[int, int] = {}  # the fewest jokers each is known to work with
         self._suit_pure: dict[tuple[int, ...], int] = {}
         self._suit_capacity: dict[int, int] = {}  # a suit's bits of a key -> its pure sets
 
@@ -245,15 +309,10 @@ class _Solver:
         `left` natural cards remain; `key` is their _key. Depth first from the lowest card,
         pure sets first: the first arrangement found is the answer, so only states that
         cannot succeed are cut (too few pure sets left, or a failure remembered)."""
+        if not self._can(naturals, key, left, jokers, pure_needed, throw):
+            return None
         if not left:
-            return ((), None) if pure_needed == 0 and not throw else None
-        memo = key << 3 | pure_needed << 1 | throw
-        if self._fails_with.get(memo, -1) >= jokers:
-            return None
-        if pure_needed and (pure_needed * 3 > left
-                            or self._capacity(key, pure_needed) < pure_needed):
-            self._fails_with[memo] = jokers
-            return None
+            return (), None
         first = ((key & -key).bit_length() - 1) // 5  # _first, inlined: called most
         naturals[first] -= 1
         key -= _W[first]
@@ -289,8 +348,95 @@ class _Solver:
             if found is not None:
                 found = ((first,), *found[0]), found[1]
         naturals[first] += 1
-        if found is None:
+        return found
+
+    def _can(self, naturals: list[int], key: int, left: int, jokers: int, pure_needed: int,
+             throw: bool) -> bool:
+        """Is there an arrangement `place` would find? Which one needs no order, so a card
+        in no natural set is tried first (it can only be with jokers or thrown), else the
+        lowest; a state too short of jokers or of pure sets is cut, and every answer is
+        remembered (with more jokers, what works works still; with fewer, what fails)."""
+        if not left:
+            return pure_needed == 0 and not throw
+        memo = key << 3 | pure_needed << 1 | throw
+        if self._fails_with.get(memo, -1) >= jokers:
+            return False
+        if self._works_with.get(memo, JOKER) <= jokers:
+            return True
+        held, twice, alone = _lone(key)
+        if _too_few_jokers(held, twice, alone, jokers, throw) or self._too_few_pure(
+                key, left, pure_needed):
+            found = False
+        elif alone:
+            found = self._can_with(naturals, key, left, jokers, pure_needed, throw,
+                                   ((alone & -alone).bit_length() - 1) // 5)
+        else:
+            found = self._can_lowest(naturals, key, left, jokers, pure_needed, throw)
+        if found:
+            self._works_with[memo] = jokers
+        else:
             self._fails_with[memo] = jokers
+        return found
+
+    def _too_few_pure(self, key: int, left: int, pure_needed: int) -> bool:
+        """Too few cards, or too few disjoint pure sets in them, for `pure_needed`."""
+        return bool(pure_needed) and (pure_needed * 3 > left
+                                      or self._capacity(key, pure_needed) < pure_needed)
+
+    def _can_with(self, naturals: list[int], key: int, left: int, jokers: int,
+                  pure_needed: int, throw: bool, card: int) -> bool:
+        """_can, for cards one of which, `card`, is in no natural set: it is thrown, or
+        with a joker and a card on either side of it, or with two jokers."""
+        naturals[card] -= 1
+        key -= _W[card]
+        left -= 1
+        found = throw and self._can(naturals, key, left, jokers, pure_needed, False)
+        if not found and jokers >= 1:
+            for j in _PAIRS_WITH[card]:
+                if naturals[j]:
+                    naturals[j] -= 1
+                    found = self._can(naturals, key - _W[j], left - 1, jokers - 1,
+                                      pure_needed, throw)
+                    naturals[j] += 1
+                    if found:
+                        break
+        if not found and jokers >= 2:
+            found = self._can(naturals, key, left, jokers - 2, pure_needed, throw)
+        naturals[card] += 1
+        return found
+
+    def _can_lowest(self, naturals: list[int], key: int, left: int, jokers: int,
+                    pure_needed: int, throw: bool) -> bool:
+        """_can, trying each place for the lowest card, pure sets first."""
+        first = ((key & -key).bit_length() - 1) // 5  # _first, inlined: called most
+        naturals[first] -= 1
+        key -= _W[first]
+        left -= 1
+        found = False
+        for j, k in _TRIPLES_PURE_FIRST[first]:
+            if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
+                naturals[j] -= 1
+                naturals[k] -= 1
+                found = self._can(naturals, key - _W[j] - _W[k], left - 2, jokers,
+                                  max(0, pure_needed - _PURE[first, j, k]), throw)
+                naturals[j] += 1
+                naturals[k] += 1
+                if found:
+                    break
+        if not found and throw:
+            found = self._can(naturals, key, left, jokers, pure_needed, False)
+        if not found and jokers >= 1:
+            for j in _PAIRS[first]:
+                if naturals[j]:
+                    naturals[j] -= 1
+                    found = self._can(naturals, key - _W[j], left - 1, jokers - 1,
+                                      pure_needed, throw)
+                    naturals[j] += 1
+                    if found:
+                        break
+        if not found and jokers >= 2:
+            found = self._can(naturals, key, left, jokers - 2, pure_needed, throw)
+        naturals[first] += 1
         return found
 
     def split(self, counts: list[int]) -> tuple[list[int], list[int]]:
@@ -310,12 +456,10 @@ class _Solver:
         all_key, all_left = _key(all_naturals), sum(all_naturals)
         wild_cards = [i for i, n in enumerate(counts) if n and self.wild[i]]
         for size in range(PURE_NEEDED + 1):
-            for chosen in combinations_with_replacement(wild_pure, size):
+            for chosen in _held_together(wild_pure, list(counts), size):
                 # the cards left: the chosen sets' natural cards taken from the naturals
                 # (their key and count with them), their joker cards from the jokers
                 taken = [i for trio in chosen for i in trio]
-                if any(taken.count(i) > counts[i] for i in taken):
-                    continue
                 naturals, key, left = list(all_naturals), all_key, all_left
                 for i in taken:
                     if not self.wild[i]:
@@ -381,6 +525,8 @@ class _Packer:
         # than the best so far (slack: how many groups it may add before it would be
         # better); None when it holds something better; PACKING_BUDGET: that many or more.
         self._quiet_steps: dict[int, int | None] = {}
+        # the same with no joker, by slack and then the cards
+        self._natural_quiet: list[dict[int, int | None]] = [{} for _ in range(SETS + 1)]  # 0-7
 
     def best_within_budget(self) -> list[Group]:
         self._search(self.jokers, sum(self.naturals))
@@ -417,75 +563,147 @@ class _Packer:
         if self.done:
             return
         if self.steps > 1:
-            steps = self._steps_if_quiet(jokers, left, len(self.best) - len(self.groups))
+            steps = self._steps_if_quiet(self.key, jokers, left,
+                                         len(self.best) - len(self.groups))
             if steps is not None and steps < self.steps:
                 self.steps -= steps
                 return
         self._search(jokers, left)
 
-    def _steps_if_quiet(self, jokers: int, left: int, slack: int) -> int | None:
-        """Steps the plain search takes in this subtree if nothing in it beats the best so
-        far (it may add at most `slack` groups), None if something does; counted up to the
-        budget only (PACKING_BUDGET stands for that many or more)."""
+    def _steps_if_quiet(self, cards: int, jokers: int, left: int,
+                        slack: int) -> int | None:
+        """Steps the plain search takes in this subtree (its cards' _key is `cards`) if
+        nothing in it beats the best so far (it may add at most `slack` groups), None if
+        something does; counted up to the budget only (PACKING_BUDGET stands for that many
+        or more)."""
         if slack < 0:
             return None
         if not left or (left + jokers) // 3 <= slack:
             return 1
-        cards = self.key
-        key = cards << 10 | jokers << 5 | slack + 1  # the cards, jokers (<32), slack (-1 to 7)
-        known = self._quiet_steps.get(key, 0)
+        if not jokers:
+            return self._natural_steps(cards, left, slack)
+        memo = cards << 10 | jokers << 5 | slack + 1  # the cards, jokers (<32), slack (-1 to 7)
+        known = self._quiet_steps.get(memo, 0)
         if known != 0:
             return known
-        # The plain search's steps here: one, and those of each group the lowest card can
-        # start and of leaving it out. Their order changes nothing (a sum, or None if any
-        # is; PACKING_BUDGET and None both send the search in): written out for speed.
         naturals = self.naturals
         first = ((cards & -cards).bit_length() - 1) // 5  # _first, inlined: called most
         naturals[first] -= 1
-        self.key -= _W[first]
-        # leave it out: a step that stops at once where even that bound says no better
-        if left == 1 or (left - 1 + jokers) // 3 <= slack:
-            steps: int | None = 1
-        else:
-            steps = self._steps_if_quiet(jokers, left - 1, slack)
-        total: int | None = None if steps is None else 1 + steps
-        if not slack and total is not None and (jokers >= 2 or (any(
-                naturals[j] for j in _PAIRS[first]) and jokers) or any(
-                naturals[j] and naturals[k] and (j != k or naturals[j] >= 2)
-                for j, k in _TRIPLES[first])):
+        rest = cards - _W[first]
+        if slack:
+            total = self._steps_below(rest, first, jokers, left - 1, slack)
+        elif jokers >= 2 or _starts_a_group(naturals, first, jokers):
             total = None  # no group may be added, and one can: it is better
-        for j, k in _TRIPLES[first]:
-            if total is None or total >= PACKING_BUDGET:
-                break
-            if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
-                naturals[j] -= 1
-                naturals[k] -= 1
-                self.key -= _W[j] + _W[k]
-                steps = self._steps_if_quiet(jokers, left - 3, slack - 1)
-                naturals[j] += 1
-                naturals[k] += 1
-                self.key += _W[j] + _W[k]
-                total = None if steps is None else total + steps
-        if jokers >= 1:
-            for j in _PAIRS[first]:
-                if total is None or total >= PACKING_BUDGET:
-                    break
-                if naturals[j]:
-                    naturals[j] -= 1
-                    self.key -= _W[j]
-                    steps = self._steps_if_quiet(jokers - 1, left - 2, slack - 1)
-                    naturals[j] += 1
-                    self.key += _W[j]
-                    total = None if steps is None else total + steps
-        if jokers >= 2 and total is not None and total < PACKING_BUDGET:
-            steps = self._steps_if_quiet(jokers - 2, left - 1, slack - 1)
-            total = None if steps is None else total + steps
-        if total is not None and total >= PACKING_BUDGET:
+        else:  # nothing but leaving it out
+            steps = self._steps_if_quiet(rest, jokers, left - 1, 0)
+            total = None if steps is None else 1 + steps
+        naturals[first] += 1
+        self._quiet_steps[memo] = total
+        return total
+
+    def _natural_steps(self, cards: int, left: int, slack: int) -> int | None:
+        """_steps_if_quiet with no joker: the groups are natural sets only (most of the
+        states the count visits on the slowest hands, so written out on its own, and a
+        subtree the bound stops at once counted as its one step without a call)."""
+        if left // 3 <= slack:
+            return 1
+        known_here = self._natural_quiet[slack]  # by the cards
+        known = known_here.get(cards, 0)
+        if known != 0:
+            return known
+        naturals = self.naturals
+        first = ((cards & -cards).bit_length() - 1) // 5  # _first, inlined: called most
+        naturals[first] -= 1
+        rest = cards - _W[first]
+        left -= 1
+        total: int | None
+        if not slack and _starts_a_group(naturals, first, 0):
+            total = None  # no group may be added, and one can: it is better
+        elif left // 3 <= slack:
+            total = 2  # this step and leaving the card out, where the bound stops
+        else:
+            steps = self._natural_steps(rest, left, slack)  # leave it out
+            total = None if steps is None else 1 + steps
+        if slack and total is not None and total < PACKING_BUDGET:
+            flat = left - 2 < 3 * slack  # each set's subtree the bound stops at once
+            for j, k, weight in _TRIPLES_KEYED[first]:
+                if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
+                    if flat:
+                        total += 1
+                    else:
+                        naturals[j] -= 1
+                        naturals[k] -= 1
+                        steps = self._natural_steps(rest - weight, left - 2, slack - 1)
+                        naturals[j] += 1
+                        naturals[k] += 1
+                        if steps is None:
+                            total = None
+                            break
+                        total += steps
+                    if total >= PACKING_BUDGET:
+                        break
+        if total is not None and total > PACKING_BUDGET:
             total = PACKING_BUDGET
         naturals[first] += 1
-        self.key += _W[first]
-        self._quiet_steps[key] = total
+        known_here[cards] = total
         return total
+
+    def _steps_below(self, rest: int, first: int, jokers: int, left: int,
+                     slack: int) -> int | None:
+        """_steps_if_quiet's count below a state whose lowest card, `first`, is taken out
+        (`rest`, `left`: the cards without it): one, and those of leaving it out and of
+        each group it can start. Their order changes nothing (a sum, or None if any is;
+        PACKING_BUDGET and None both send the search in): written out for speed."""
+        naturals = self.naturals
+        if not left or (left + jokers) // 3 <= slack:
+            total = 2  # this step, and leaving it out: a step the bound stops at once
+        else:
+            steps = self._steps_if_quiet(rest, jokers, left, slack)  # leave it out
+            if steps is None:
+                return None
+            total = 1 + steps
+        if total >= PACKING_BUDGET:
+            return PACKING_BUDGET
+        # a subtree the bound stops at once is one step: counted here, not called
+        flat = left == 2 or left - 2 + jokers < 3 * slack
+        for j, k in _TRIPLES[first]:
+            if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
+                if flat:
+                    steps = 1
+                else:
+                    naturals[j] -= 1
+                    naturals[k] -= 1
+                    steps = self._steps_if_quiet(rest - _W[j] - _W[k], jokers, left - 2,
+                                                 slack - 1)
+                    naturals[j] += 1
+                    naturals[k] += 1
+                    if steps is None:
+                        return None
+                total += steps
+                if total >= PACKING_BUDGET:
+                    return PACKING_BUDGET
+        if jokers >= 1:
+            flat = left == 1 or left + jokers - 2 < 3 * slack
+            for j in _PAIRS[first]:
+                if naturals[j]:
+                    if flat:
+                        steps = 1
+                    else:
+                        naturals[j] -= 1
+                        steps = self._steps_if_quiet(rest - _W[j], jokers - 1, left - 1,
+                                                     slack - 1)
+                        naturals[j] += 1
+                        if steps is None:
+                            return None
+                    total += steps
+                    if total >= PACKING_BUDGET:
+                        return PACKING_BUDGET
+        if jokers >= 2:
+            steps = self._steps_if_quiet(rest, jokers - 2, left, slack - 1)
+            if steps is None:
+                return None
+            total += steps
+        return min(total, PACKING_BUDGET)
 
     def _take(self, group: Group) -> None:
         for i in group[1:]:
@@ -506,11 +724,10 @@ class _Optimum:
         self.naturals = list(naturals)
         self.key = _key(self.naturals)
         # Cards that could be in a natural set at all: only they make sets without jokers.
-        self.settable = [i for i in range(52) if naturals[i] and any(
-            all(naturals[c] >= trio.count(c) for c in trio) for trio in _TRIPLES_WITH[i])]
-        self.is_settable = [0] * 52
-        for i in self.settable:
-            self.is_settable[i] = 1
+        in_sets = _in_natural_sets(self.key)[2]
+        self.is_settable = [in_sets >> 5 * i & 1 for i in range(52)]
+        self.settable = [i for i in range(52) if self.is_settable[i]]
+        self.lone_fields = sum(31 * _W[i] for i in range(52) if not self.is_settable[i])
         # by the cards' _key and the jokers: (more than so many groups, not more than so many)
         self._known: dict[int, tuple[int, int]] = {}
 
@@ -520,9 +737,10 @@ class _Optimum:
 
     def _beats(self, jokers: int, left: int, settable: int, slack: int) -> bool:
         """More than `slack` groups from these cards (`left` of them, `settable` of which
-        could be in a natural set)? At most: one per card, one per three cards or jokers,
-        and a group without a joker is a natural set. (The order of the tries changes
-        nothing here: each answer is exact; written out, not with _options, for speed.)"""
+        could be in a natural set in the whole hand)? At most: one per card, one per three
+        cards or jokers, and a group without a joker is a natural set. The order of the
+        tries changes nothing here (each answer is exact), so a card in no natural set is
+        tried first: it has the fewest ways to go."""
         if slack < 0:
             return True
         if not left or min(left, (left + jokers) // 3, settable // 3 + jokers) <= slack:
@@ -534,6 +752,51 @@ class _Optimum:
             return True
         if slack >= no:
             return False
+        # The cards in no natural set of the hand make a group only with a joker each two,
+        # or are left out (of the cards and jokers more than `slack` groups leave, at most).
+        # (Read per state from the key, sets lost as cards go would count too, but cost
+        # more than they save on a typical hand.)
+        lone = self.key & self.lone_fields
+        if left - settable > 2 * jokers + left + jokers - 3 * (slack + 1):
+            found = False
+        elif lone:
+            found = self._beats_with(((lone & -lone).bit_length() - 1) // 5, jokers, left,
+                                     settable, slack)
+        else:
+            found = self._beats_lowest(jokers, left, settable, slack)
+        self._known[key] = (max(yes, slack), no) if found else (yes, min(no, slack))
+        return found
+
+    def _beats_with(self, card: int, jokers: int, left: int, settable: int,
+                    slack: int) -> bool:
+        """_beats, for cards one of which, `card`, is in no natural set: it is with a
+        joker and a card on either side of it, or with two jokers, or left out."""
+        naturals, is_settable = self.naturals, self.is_settable
+        naturals[card] -= 1
+        self.key -= _W[card]
+        settable -= is_settable[card]
+        found = False
+        if jokers >= 1:
+            for j in _PAIRS_WITH[card]:
+                if naturals[j]:
+                    naturals[j] -= 1
+                    self.key -= _W[j]
+                    found = self._beats(jokers - 1, left - 2, settable - is_settable[j],
+                                        slack - 1)
+                    naturals[j] += 1
+                    self.key += _W[j]
+                    if found:
+                        break
+        if not found and jokers >= 2:
+            found = self._beats(jokers - 2, left - 1, settable, slack - 1)
+        if not found:
+            found = self._beats(jokers, left - 1, settable, slack)  # leave it out
+        naturals[card] += 1
+        self.key += _W[card]
+        return found
+
+    def _beats_lowest(self, jokers: int, left: int, settable: int, slack: int) -> bool:
+        """_beats, trying each way to place the lowest card (or to leave it out)."""
         naturals, is_settable = self.naturals, self.is_settable
         first = _first(self.key)
         naturals[first] -= 1
@@ -575,8 +838,36 @@ class _Optimum:
             found = self._beats(jokers, left - 1, settable, slack)  # leave it out
         naturals[first] += 1
         self.key += _W[first]
-        self._known[key] = (max(yes, slack), no) if found else (yes, min(no, slack))
         return found
+
+
+def _held_together(sets: list[Group], counts: list[int],
+                   size: int, start: int = 0) -> Iterator[tuple[Group, ...]]:
+    """The choices of `size` of the sets (one may be chosen again) that the cards hold all
+    at once, in the order of combinations_with_replacement: a choice whose first sets
+    the cards cannot hold is dropped with all that would follow it. Takes the sets'
+    cards from `counts` while it looks further, and puts them back."""
+    if not size:
+        yield ()
+        return
+    for n in range(start, len(sets)):
+        trio = sets[n]
+        for i in trio:
+            counts[i] -= 1
+        if all(counts[i] >= 0 for i in trio):
+            for rest in _held_together(sets, counts, size - 1, n):
+                yield trio, *rest
+        for i in trio:
+            counts[i] += 1
+
+
+def _starts_a_group(naturals: list[int], first: int, jokers: int) -> bool:
+    """Can `first` (taken out of `naturals`, the lowest card) start a natural set, or with
+    a joker a pair?"""
+    if jokers and any(naturals[j] for j in _PAIRS[first]):
+        return True
+    return any(naturals[j] and naturals[k] and (j != k or naturals[j] >= 2)
+               for j, k in _TRIPLES[first])
 
 
 def _fill(groups: list[Group], jokers: list[int]) -> list[Group]:
