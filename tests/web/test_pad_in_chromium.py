@@ -256,3 +256,27 @@ async def test_a_result_of_every_other_game_by_taps(web: Web, pages: Any):
          ("spinbutton", "black3", "1"), ("checkbox", "morto", "check"),
          ("checkbox", "out", "check")])
     assert "+825" in await page.locator("#message").text_content()
+
+
+async def test_a_pad_opened_while_the_bot_is_away_loads_once_it_answers(web: Web, pages: Any):
+    """The first look at the table fails (the bot restarting): the pad tries again by
+    itself and shows the table, with no reload."""
+    assert web.tg is not None
+    await web.tg.say(ALICE, "/newgame marriage players:@alice bob @carol")
+    token = await pad_token(web)
+    page = await pages.page()
+    refused: list[str] = []
+
+    async def away_twice(route: Any) -> None:
+        if len(refused) < 2:
+            refused.append(route.request.url)
+            await route.abort()
+        else:
+            await route.continue_()
+
+    await page.route("**/pad/api/state", away_twice)
+    raw = init_data(AS_ALICE, "123456:TEST-TOKEN", token)
+    await page.goto(f"{web.base}/pad{launch_hash(raw, THEME)}")
+    await page.get_by_role("radio", name="winner alice").wait_for(timeout=15000)
+    assert len(refused) == 2
+    assert await page.locator("#message").text_content() == ""

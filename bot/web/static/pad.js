@@ -278,7 +278,16 @@ function start() {
   $("pad").addEventListener("input", newSubmit);  // another entry: another id
   $("send").addEventListener("click", sendHand);
   if (tg) tg.MainButton.onClick(sendHand);
-  load().catch(() => say("…", true));
+  loadUntilLoaded(1000);
+}
+
+// The bot is away (restarting, or the network dropped): no words to say it in yet, so a
+// sign that the pad is waiting, and another try, later each time, until it answers
+function loadUntilLoaded(wait) {
+  load().then(() => { if (wait > 1000) say(""); }).catch(() => {
+    say("…", true);
+    setTimeout(() => loadUntilLoaded(Math.min(wait * 2, 10000)), wait);
+  });
 }
 
 document.addEventListener("DOMContentLoaded", () => {
