@@ -391,17 +391,9 @@ class _Solver:
         key -= _W[card]
         left -= 1
         found = throw and self._can(naturals, key, left, jokers, pure_needed, False)
-        if not found and jokers >= 1:
-            for j in _PAIRS_WITH[card]:
-                if naturals[j]:
-                    naturals[j] -= 1
-                    found = self._can(naturals, key - _W[j], left - 1, jokers - 1,
-                                      pure_needed, throw)
-                    naturals[j] += 1
-                    if found:
-                        break
-        if not found and jokers >= 2:
-            found = self._can(naturals, key, left, jokers - 2, pure_needed, throw)
+        if not found:
+            found = self._can_joined(naturals, key, left, jokers, pure_needed, throw,
+                                     _PAIRS_WITH[card])
         naturals[card] += 1
         return found
 
@@ -425,19 +417,26 @@ class _Solver:
                     break
         if not found and throw:
             found = self._can(naturals, key, left, jokers, pure_needed, False)
-        if not found and jokers >= 1:
-            for j in _PAIRS[first]:
+        if not found:
+            found = self._can_joined(naturals, key, left, jokers, pure_needed, throw,
+                                     _PAIRS[first])
+        naturals[first] += 1
+        return found
+
+    def _can_joined(self, naturals: list[int], key: int, left: int, jokers: int,
+                    pure_needed: int, throw: bool, partners: list[int]) -> bool:
+        """_can once a card (already taken out of `key`) goes with jokers: one and a card
+        of `partners` beside it, or two."""
+        if jokers >= 1:
+            for j in partners:
                 if naturals[j]:
                     naturals[j] -= 1
                     found = self._can(naturals, key - _W[j], left - 1, jokers - 1,
                                       pure_needed, throw)
                     naturals[j] += 1
                     if found:
-                        break
-        if not found and jokers >= 2:
-            found = self._can(naturals, key, left, jokers - 2, pure_needed, throw)
-        naturals[first] += 1
-        return found
+                        return True
+        return jokers >= 2 and self._can(naturals, key, left, jokers - 2, pure_needed, throw)
 
     def split(self, counts: list[int]) -> tuple[list[int], list[int]]:
         """(natural cards, joker cards) as counts and a list."""
