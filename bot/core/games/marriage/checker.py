@@ -522,7 +522,9 @@ class _Packer:
         self.done = False  # the best so far is the best there is: nothing can change it
         # (naturals, jokers, slack) -> steps the subtree takes, when it holds nothing better
         # than the best so far (slack: how many groups it may add before it would be
-        # better); None when it holds something better; PACKING_BUDGET: that many or more.
+        # better); None when it holds something better; PACKING_BUDGET: as many as the
+        # steps left when it was counted, or more (the steps left only ever go down, so
+        # that stays too many to skip the subtree: the count stops there, not at 3,000).
         self._quiet_steps: dict[int, int | None] = {}
         # the same with no joker, by slack and then the cards
         self._natural_quiet: list[dict[int, int | None]] = [{} for _ in range(SETS + 1)]  # 0-7
@@ -573,8 +575,8 @@ class _Packer:
                         slack: int) -> int | None:
         """Steps the plain search takes in this subtree (its cards' _key is `cards`) if
         nothing in it beats the best so far (it may add at most `slack` groups), None if
-        something does; counted up to the budget only (PACKING_BUDGET stands for that many
-        or more)."""
+        something does; counted up to the steps left only (PACKING_BUDGET stands for that
+        many or more: the search goes in either way)."""
         if slack < 0:
             return None
         if not left or (left + jokers) // 3 <= slack:
@@ -623,7 +625,7 @@ class _Packer:
         else:
             steps = self._natural_steps(rest, left, slack)  # leave it out
             total = None if steps is None else 1 + steps
-        if slack and total is not None and total < PACKING_BUDGET:
+        if slack and total is not None and total < self.steps:
             flat = left - 2 < 3 * slack  # each set's subtree the bound stops at once
             for j, k, weight in _TRIPLES_KEYED[first]:
                 if naturals[j] and naturals[k] and (j != k or naturals[j] >= 2):
@@ -639,9 +641,9 @@ class _Packer:
                             total = None
                             break
                         total += steps
-                    if total >= PACKING_BUDGET:
+                    if total >= self.steps:
                         break
-        if total is not None and total > PACKING_BUDGET:
+        if total is not None and total >= self.steps:
             total = PACKING_BUDGET
         naturals[first] += 1
         known_here[cards] = total
@@ -661,7 +663,7 @@ class _Packer:
             if steps is None:
                 return None
             total = 1 + steps
-        if total >= PACKING_BUDGET:
+        if total >= self.steps:
             return PACKING_BUDGET
         # a subtree the bound stops at once is one step: counted here, not called
         flat = left == 2 or left - 2 + jokers < 3 * slack
@@ -679,7 +681,7 @@ class _Packer:
                     if steps is None:
                         return None
                 total += steps
-                if total >= PACKING_BUDGET:
+                if total >= self.steps:
                     return PACKING_BUDGET
         if jokers >= 1:
             flat = left == 1 or left + jokers - 2 < 3 * slack
@@ -695,14 +697,14 @@ class _Packer:
                         if steps is None:
                             return None
                     total += steps
-                    if total >= PACKING_BUDGET:
+                    if total >= self.steps:
                         return PACKING_BUDGET
         if jokers >= 2:
             steps = self._steps_if_quiet(rest, jokers - 2, left, slack - 1)
             if steps is None:
                 return None
             total += steps
-        return min(total, PACKING_BUDGET)
+        return total if total < self.steps else PACKING_BUDGET
 
     def _take(self, group: Group) -> None:
         for i in group[1:]:
