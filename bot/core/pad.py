@@ -104,8 +104,7 @@ async def pad_view(call: Call) -> dict[str, Any]:
         "game": game.key,
         "title": tr.text(game.title),
         "hand_word": game.hand_word,
-        "players": [{"name": p.name, "playing": not p.sitting_out}
-                    for p in session.roster.players],
+        "players": rows(game, session),
         "status": board.text,
         "board": board.table or "",
         "standings": board.board.to_json() if board.board is not None else None,
@@ -120,6 +119,18 @@ async def pad_view(call: Call) -> dict[str, Any]:
     return data
 
 
+def rows(game: Game, session: Any) -> list[dict[str, Any]]:
+    """The pad's rows: what a number each is given for, as the board's columns are. The
+    players in seat order; in a game of sides (points with teams:), the sides, each by its
+    letter (what /round takes: A=12) and shown with its players (A: asha+chetan)."""
+    if game.player_columns:
+        return [{"name": p.name, "playing": not p.sitting_out}
+                for p in session.roster.players]
+    shown = dict(game.chart_columns(session.roster, session.game_state))
+    return [{"name": letter, "label": shown.get(key, letter), "playing": True}
+            for key, letter in game.columns(session.roster, session.game_state)]
+
+
 def words(tr: Tr) -> dict[str, str]:
     """The pad's own words, in the reader's language."""
     return {
@@ -129,6 +140,7 @@ def words(tr: Tr) -> dict[str, str]:
         "clear": tr("Clear"),
         "more": tr("More"),
         "player": tr("Player"),
+        "side": tr("Side"),
         "standings": tr("Standings"),
         "retry": tr("Not sent: the connection dropped. Tap Send again; it is recorded once."),
         "closed": tr("Open the scorepad again from the group's button."),

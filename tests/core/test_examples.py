@@ -31,3 +31,20 @@ async def test_a_game_started_alone_shows_an_example_of_two_people(table: Table)
     await table.ok("/join", by="sita")  # two at the table: the example is theirs
     helped = await table.ok("/help hand")
     assert "Usage: /hand winner:host seen:sita maal:host=10 sita=5" in helped.text
+
+
+def test_an_example_never_gives_one_person_a_number_twice():
+    # two players: the third pair would be the first player's again, which /round refuses
+    usage = "/round asha=12 bikash=-3 chetan=0   /round winner:asha bikash=12 chetan=7"
+    assert personal(usage, ["ram", "sita"]) == \
+        "/round ram=12 sita=-3   /round winner:ram sita=12"
+    assert personal(usage, ["ram", "sita", "hari"]) == \
+        "/round ram=12 sita=-3 hari=0   /round winner:ram sita=12 hari=7"
+    assert personal("/hand winner:alice seen:bob maal:alice=10 bob=2 carol=0",
+                    ["ram", "sita"]) == "/hand winner:ram seen:sita maal:ram=10 sita=2"
+
+
+async def test_a_two_player_game_of_points_is_shown_an_example_it_takes(table: Table):
+    started = await table.ok("/newgame points players:ram sita")
+    assert "/round ram=12 sita=-3   /round winner:ram sita=12" in started.text
+    await table.ok("/round ram=12 sita=-3")  # the example as shown is taken

@@ -212,3 +212,21 @@ async def test_a_pad_hand_with_only_its_winner_is_that_hand_not_the_taps(web: We
         "options": {"winner": "alice"}, "submit": "winner-only-01"})
     assert status == 200 and answer["ok"], answer
     assert "waits for the maal of alice" in answer["text"], answer["text"]
+
+
+async def test_a_game_of_sides_has_a_row_for_each_side(web: Web):
+    """Points with teams: a round is each side's points (A=12 B=5), so the pad's rows are
+    the sides, named as /round takes them and shown with their players."""
+    assert web.tg is not None
+    await web.tg.say(ALICE, "/newgame points teams:@alice+bob carol+dave")
+    token = await pad_token(web)
+    status, state = await web.post("/pad/api/state", {"init_data": signed(AS_ALICE, token)})
+    assert status == 200, state
+    assert state["players"] == [
+        {"name": "A", "label": "A: alice+bob", "playing": True},
+        {"name": "B", "label": "B: carol+dave", "playing": True}]
+    status, answer = await web.post("/pad/api/send", {
+        "init_data": signed(AS_ALICE, token), "command": "round",
+        "options": {"points": "A=12 B=5"}, "submit": "sides-round-1"})
+    assert status == 200 and answer["ok"], answer
+    assert await totals(web) == {"A": 12, "B": 5}

@@ -280,3 +280,16 @@ async def test_a_pad_opened_while_the_bot_is_away_loads_once_it_answers(web: Web
     await page.get_by_role("radio", name="winner alice").wait_for(timeout=15000)
     assert len(refused) == 2
     assert await page.locator("#message").text_content() == ""
+
+
+async def test_a_round_of_sides_is_tapped_in_by_side(web: Web, pages: Any):
+    assert web.tg is not None
+    await web.tg.say(ALICE, "/newgame points teams:@alice+bob carol+dave")
+    page = await open_pad(web, pages, await pad_token(web))
+    await page.get_by_role("textbox", name="points A").fill("12")
+    await page.get_by_role("textbox", name="points B").fill("5")
+    assert await page.locator("#pad td.name").all_text_contents() == [
+        "A: alice+bob", "B: carol+dave"]
+    assert await page.locator("#pad th.name").text_content() == "Side"
+    await send(page)
+    assert await totals(web) == {"A": 12, "B": 5}

@@ -50,7 +50,7 @@ function gridFor(form, players) {
   const columns = form.controls.filter((c) => ["player", "players", "each"].includes(c.control) && !c.topic);
   const grid = el("table", null, "grid");
   const head = el("tr");
-  head.append(el("th", view.words.player, "name"));
+  head.append(el("th", players.some((p) => p.label) ? view.words.side : view.words.player, "name"));
   for (const c of columns) {
     const th = el("th", c.label);
     th.title = c.help;
@@ -59,7 +59,7 @@ function gridFor(form, players) {
   grid.append(head);
   players.forEach((player, seat) => {
     const row = el("tr", null, player.playing ? "" : "out");
-    row.append(el("td", player.name, "name"));
+    row.append(el("td", player.label || player.name, "name"));  // a side: A: asha+chetan
     for (const c of columns) {
       const cell = el("td");
       let input;
