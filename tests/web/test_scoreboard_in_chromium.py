@@ -10,8 +10,9 @@ from typing import Any
 
 from bot.core.command import Actor, Command
 from bot.telegram_adapter.places import chat_key
+from bot.web.server import WebServer
 from tests.telegram_helpers import ALICE, GROUP
-from tests.web.conftest import Web
+from tests.web.conftest import PUBLIC, Web
 from tests.web.test_scoreboard import scoreboard_link
 
 HANDS = [
@@ -90,6 +91,15 @@ async def test_the_tv_view_is_large_and_shows_the_standings_and_the_chart(web: W
     assert await page.evaluate("document.documentElement.scrollWidth") <= 1920
 
 
+async def restarted(web: Web) -> WebServer:
+    """The bot's web server started again on the address of the stopped `web.server`."""
+    assert web.tg is not None
+    again = WebServer(web.tg.service, base_url=PUBLIC, secret=web.tg.service.secret,
+                      port=web.server.port, faces={"telegram": web.tg.adapter},
+                      telegram_token=web.tg.fake.token)
+    await again.start()
+    return again
+
 async def test_a_link_turned_off_empties_the_open_page(web: Web, pages: Any):
     assert web.tg is not None
     web.tg.fake.admins[GROUP] = [ALICE["id"]]
@@ -104,22 +114,15 @@ async def test_a_link_turned_off_empties_the_open_page(web: Web, pages: Any):
 
 
 async def test_the_page_picks_up_again_after_the_bot_restarts(web: Web, pages: Any):
-    from bot.web.server import WebServer
-    from tests.web.conftest import PUBLIC
-
     assert web.tg is not None
     await web.tg.say(ALICE, "/newgame marriage players:@alice bob @carol")
     link = await scoreboard_link(web)
     page = await pages.page()
     await page.goto(link)
     await page.wait_for_function("() => document.querySelectorAll('#standings tr').length == 4")
-    port = web.server.port
     await web.server.stop()  # the bot goes away...
     await page.wait_for_function("() => document.querySelector('#state.offline')")
-    again = WebServer(web.tg.service, base_url=PUBLIC, secret=web.tg.service.secret,
-                      port=port, faces={"telegram": web.tg.adapter},
-                      telegram_token=web.tg.fake.token)
-    await again.start()  # ...and comes back on the same address
+    again = await restarted(web)  # ...and comes back on the same address
     try:
         await web.tg.say(ALICE, HANDS[0][0])
         await page.wait_for_function(
@@ -135,9 +138,6 @@ async def test_a_link_turned_off_while_the_page_was_away_empties_it_when_it_is_b
     """The page missed the feed's "gone" (its connection was down when the link was turned
     off): reconnecting, it finds the link opens nothing and stops showing the table, rather
     than trying again for ever with the last scores on screen."""
-    from bot.web.server import WebServer
-    from tests.web.conftest import PUBLIC
-
     assert web.tg is not None
     web.tg.fake.admins[GROUP] = [ALICE["id"]]
     await web.tg.say(ALICE, "/newgame marriage players:@alice bob @carol")
@@ -150,13 +150,9 @@ async def test_a_link_turned_off_while_the_page_was_away_empties_it_when_it_is_b
         await route.abort()
 
     await page.route("**/events", away)  # the page can't reach its feed...
-    port = web.server.port
     await web.server.stop()
     await page.wait_for_function("() => document.querySelector('#state.offline')")
-    again = WebServer(web.tg.service, base_url=PUBLIC, secret=web.tg.service.secret,
-                      port=port, faces={"telegram": web.tg.adapter},
-                      telegram_token=web.tg.fake.token)
-    await again.start()
+    again = await restarted(web)
     try:
         update = await web.tg.say(ALICE, "/scoreboard off")  # ...while the link goes
         assert "off" in (await web.tg.reply_to(update))["text"]
