@@ -174,7 +174,7 @@ async def postgres_baseline(url: str, count: int) -> list[float]:
     """The /hand transaction's statements through asyncpg, one await each."""
     import asyncpg
 
-    from bot.storage.database import async_url
+    from bot.storage.engine.database import async_url
 
     dsn, _, query = url.partition("?")
     schema = dict(p.split("=", 1) for p in query.split("&") if p).get("search_path")

@@ -35,7 +35,7 @@ from bench.core_bench import PLAYERS, command
 from bot.core.command import Actor, Command
 from bot.core.service import Service
 from bot.storage import open_store
-from bot.storage.tables import hands, sessions
+from bot.storage.engine.tables import hands, sessions
 
 ADMIN = Actor("bench:host", "host", is_admin=True, by_name=True)
 

@@ -41,10 +41,10 @@ def peak_mb() -> float:
 
 async def whole_restore(file: str, url: str) -> None:
     """main's restore before: the file read whole, then checked and written."""
-    from bot.storage.backup import import_sessions
-    from bot.storage.database import create_engine
-    from bot.storage.migrations import upgrade
-    from bot.storage.reading import parse_export
+    from bot.storage.chats.backup import import_sessions
+    from bot.storage.chats.reading import parse_export
+    from bot.storage.engine.database import create_engine
+    from bot.storage.transaction.migrations import upgrade
 
     raw = Path(file).read_bytes()
     data = parse_export(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
@@ -59,8 +59,8 @@ async def whole_restore(file: str, url: str) -> None:
 
 async def whole_backup(out: str, url: str) -> None:
     """main's `backup --chat` before: the chat exported whole, then dumped."""
-    from bot.storage.backup import export_sessions
-    from bot.storage.database import create_engine
+    from bot.storage.chats.backup import export_sessions
+    from bot.storage.engine.database import create_engine
 
     engine = create_engine(url)
     try:

@@ -47,11 +47,12 @@ from bot.core import stored_json
 from bot.core.command import Actor, Command
 from bot.core.grammar import parse_command_text
 from bot.core.service import Service
-from bot.storage import migrations, open_store
-from bot.storage.backup import export_sessions
-from bot.storage.database import create_engine
-from bot.storage.retention import derive_summaries, prune_replies
-from bot.storage.tables import origins, session_events, sessions
+from bot.storage import open_store
+from bot.storage.chats.backup import export_sessions
+from bot.storage.engine.database import create_engine
+from bot.storage.engine.tables import origins, session_events, sessions
+from bot.storage.transaction import migrations
+from bot.storage.transaction.retention import derive_summaries, prune_replies
 
 PLAYERS = ["asha", "bikash", "chandra", "dipa", "esha"]
 CHAT = "telegram:-1001234567890"

@@ -148,8 +148,8 @@ async def _console_pages(settings: Settings, args: argparse.Namespace,
 
 
 async def _migrate(settings: Settings) -> int:
-    from bot.storage.database import create_engine
-    from bot.storage.migrations import current_version, upgrade
+    from bot.storage.engine.database import create_engine
+    from bot.storage.transaction.migrations import current_version, upgrade
 
     url = settings.database_url
     try:
@@ -173,7 +173,7 @@ async def _migrate(settings: Settings) -> int:
 
 
 async def _health(settings: Settings, deep: bool) -> int:
-    from bot.storage.health import check_health
+    from bot.storage.store.health import check_health
 
     try:
         report = await check_health(settings.database_url, deep=deep)
@@ -186,9 +186,9 @@ async def _health(settings: Settings, deep: bool) -> int:
 
 
 async def _backup(settings: Settings, args: argparse.Namespace) -> int:
-    from bot.storage.backup import backup_chat
-    from bot.storage.database import create_engine
-    from bot.storage.migrations import upgrade
+    from bot.storage.chats.backup import backup_chat
+    from bot.storage.engine.database import create_engine
+    from bot.storage.transaction.migrations import upgrade
 
     url = settings.database_url
     if args.chat is None:
@@ -217,9 +217,9 @@ async def _backup(settings: Settings, args: argparse.Namespace) -> int:
 async def _backup_all(url: str, out: str | None) -> int:
     """Every chat into one file (a schedule runs this: docs/hosting/running.md,
     "A backup every night")."""
-    from bot.storage.backup import backup_all
-    from bot.storage.database import create_engine
-    from bot.storage.migrations import upgrade
+    from bot.storage.chats.backup import backup_all
+    from bot.storage.engine.database import create_engine
+    from bot.storage.transaction.migrations import upgrade
 
     progress = Progress()
     with _output(out) as write:
@@ -277,10 +277,10 @@ def _output(out: str | None) -> Iterator[Callable[[str], None]]:
 
 
 async def _restore(settings: Settings, args: argparse.Namespace) -> int:
-    from bot.storage.database import create_engine
-    from bot.storage.migrations import upgrade
-    from bot.storage.restore import is_every, restore_file
-    from bot.storage.validate import RestoreError
+    from bot.storage.chats.restore import is_every, restore_file
+    from bot.storage.chats.validate import RestoreError
+    from bot.storage.engine.database import create_engine
+    from bot.storage.transaction.migrations import upgrade
 
     tr = cli_tr()
     progress = Progress()
@@ -321,8 +321,8 @@ async def _restore(settings: Settings, args: argparse.Namespace) -> int:
 def _restore_shape(file: str, tr: Tr, progress: Progress) -> tuple[Path, Any]:
     """The file's shape, its hands dropped as they are read (reading.py), telling how far
     the first read has gone."""
-    from bot.storage.reading import outline
-    from bot.storage.validate import RestoreError
+    from bot.storage.chats.reading import outline
+    from bot.storage.chats.validate import RestoreError
 
     path = Path(file)
     steps = outline(path, every=True)

@@ -82,7 +82,7 @@ def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT,
 def read_file(raw: str) -> Path:
     """The file /import PATH names, once it is found to be a regular file we may read
     (/dev/zero or a fifo would be read forever). /import reads it a chunk at a time, up to
-    as much as a million hands take (bot/storage/reading.py), never whole."""
+    as much as a million hands take (bot/storage/chats/reading.py), never whole."""
     try:
         path = Path(raw).expanduser()
         if path.exists() and not path.is_file():  # a device or a fifo: never opened

@@ -12,7 +12,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from bot.core.i18n import Joined, Msg, Text, Tr, _, choose, translator
-from bot.storage.problems import causes
+from bot.storage.engine.problems import causes
 
 # Exit codes (documented in docs/hosting/running.md, "The commands").
 OK, UNHEALTHY, BAD_SETTING, DATABASE, FILE, PLATFORM, NOTHING, DAMAGED = 0, 1, 2, 3, 4, 5, 6, 7
@@ -76,8 +76,8 @@ def database_failure(url: str, error: BaseException) -> Failure:
     if isinstance(error, ValueError) and "DATABASE_URL" in str(error):
         return Failure(BAD_SETTING, _("{error}: use sqlite:///maalbot.db or "
                                       "postgresql://user@host/dbname.", error=lazy(error)))
-    from bot.storage.problems import DAMAGED as DAMAGED_TEXT
-    from bot.storage.problems import DatabaseDamaged, problem
+    from bot.storage.engine.problems import DAMAGED as DAMAGED_TEXT
+    from bot.storage.engine.problems import DatabaseDamaged, problem
 
     if isinstance(error, DatabaseDamaged):  # what was found, and to restore from a backup
         return Failure(DAMAGED, error.message)

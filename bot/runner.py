@@ -14,8 +14,8 @@ from bot.core.service import Service
 from bot.failures import BAD_SETTING, PLATFORM, Failure, database_failure
 from bot.settings import Settings
 from bot.storage import SqlStore, open_store
-from bot.storage.health import engine_health
-from bot.storage.retention import keep_pruning
+from bot.storage.store.health import engine_health
+from bot.storage.transaction.retention import keep_pruning
 
 log = logging.getLogger(__name__)
 

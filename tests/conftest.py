@@ -96,9 +96,9 @@ async def store(database_url: str) -> AsyncIterator[SqlStore]:
 async def store_at_version(url: str, version: int, monkeypatch: pytest.MonkeyPatch) -> SqlStore:
     """A store whose tables are as migration `version` left them, for data an older bot
     stored; with the PostgreSQL function of migration 10, which the commands' first round
-    trip calls whatever the tables' version (bot/storage/hot.py)."""
-    from bot.storage import migrations
-    from bot.storage.database import create_engine
+    trip calls whatever the tables' version (bot/storage/transaction/hot.py)."""
+    from bot.storage.engine.database import create_engine
+    from bot.storage.transaction import migrations
 
     engine = create_engine(url)
     upto = migrations.MIGRATIONS[:version]

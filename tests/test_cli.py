@@ -162,7 +162,7 @@ def test_every_readme_example_runs_in_the_console_as_written(block: str, tmp_pat
 
 def test_the_console_names_a_file_to_import_only_if_it_is_one(tmp_path: Path):
     """/import /dev/zero answers at once (it once ended in MemoryError). The cap on what a
-    file may hold is /import's (tests/storage/test_import_batches.py)."""
+    file may hold is /import's (tests/storage/chats/test_import_batches.py)."""
     result = bot("console", "--json", "--db", str(tmp_path / "c.db"), stdin="/import /dev/zero\n"
                  "/import " + str(tmp_path) + "\n")
     replies = [json.loads(line) for line in result.stdout.splitlines()]

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.storage.migrations import MIGRATIONS
+from bot.storage.transaction.migrations import MIGRATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 

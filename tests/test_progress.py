@@ -14,17 +14,17 @@ from pathlib import Path
 import pytest
 
 import bot.progress as progress
-import bot.storage.backup as backup
-import bot.storage.reading as reading
-import bot.storage.restore as restore
+import bot.storage.chats.backup as backup
+import bot.storage.chats.reading as reading
+import bot.storage.chats.restore as restore
 from bot.__main__ import main
 from bot.core.service import Service
 from bot.failures import FILE, OK
 from bot.storage import open_store
 from tests.conftest import Table
-from tests.storage.test_import_batches import grown
-from tests.storage.test_restore import count
-from tests.storage.test_validate import exported, import_into
+from tests.storage.chats.test_import_batches import grown
+from tests.storage.chats.test_restore import count
+from tests.storage.chats.test_validate import exported, import_into
 
 
 class Terminal(io.StringIO):

@@ -1,7 +1,7 @@
 """A game's event log: what changed its money or seats between hands (rule and rate
 changes, sitting out and coming back, joins, seats given or taken), with who and when, for
-/history. Append-only, kept beside the hand log (bot/storage/events.py); each handler that
-makes such a change records it with one call to `record`."""
+/history. Append-only, kept beside the hand log (bot/storage/transaction/events.py); each handler
+that makes such a change records it with one call to `record`."""
 
 from __future__ import annotations
 

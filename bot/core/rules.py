@@ -125,7 +125,7 @@ class RuleBook:
     headline: tuple[str, ...] = ()  # the keys a short summary always shows
     # Keys no RuleSpec declares, that the game's own commands or its presets store (Marriage's
     # maal table, set by /setmaal): each with what a stored value of it may be, so a file
-    # that carries one is held to what the game could have stored (bot/storage/validate.py)
+    # that carries one is held to what the game could have stored (bot/storage/chats/validate.py)
     extras: Mapping[str, Callable[[Any], bool]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

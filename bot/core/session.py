@@ -228,7 +228,7 @@ class ChatSettings:
     # guest name (lower case) -> the account it counts as in /stats: {"id", "name"}
     links: dict[str, dict[str, str]] = field(default_factory=dict)
     # The chat moved (a Telegram group upgraded to a supergroup): its records are under this
-    # key now, and a command here is answered there (bot/storage/rekey.py)
+    # key now, and a command here is answered there (bot/storage/transaction/rekey.py)
     moved_to: str | None = None
     # The maal prompts of the last hands that stopped waiting (scored, dropped or their game
     # ended), oldest first: [{"session": id, "hand": no, "prompts": [message ids],
@@ -329,7 +329,7 @@ class Store(Protocol):
                           reply_for: Callable[[int, bool], Mapping[str, Any]],
                           step: Callable[[int, int | None, str], Awaitable[None]]
                           ) -> tuple[Mapping[str, Any], bool]: ...
-    # Across chats, each in its own chat's transaction (bot/storage/rekey.py, forget.py)
+    # Across chats, each in its own chat's transaction (bot/storage/transaction/rekey.py, forget.py)
     async def move_chat(self, old: str, new: str) -> bool: ...
     async def forget_person(self, person: str, handle: str | None) -> Forgotten: ...
     async def forget_chat(self, chat: str) -> Forgotten: ...

@@ -7,8 +7,8 @@ text the moment it is recorded: a hand recorded before summaries were messages (
 English), Call Break's notes said only when a round is first entered, what a game charges
 at /endgame (Marriage's foul carried to the end), a hand whose game can't score it again
 from its inputs, and an imported file's hands whose text differs. A new hand's row keeps
-its summary; a background pass (bot/storage/retention.py, off /hand's path) leaves it out
-where `can_derive` says so, once; a row's empty summary means "derived"."""
+its summary; a background pass (bot/storage/transaction/retention.py, off /hand's path) leaves it
+out where `can_derive` says so, once; a row's empty summary means "derived"."""
 
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ player's value) or `*` (every `name=value` pair, typed in one field).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Iterator
+from typing import Any, Protocol
 
 import discord
 from discord import ui
@@ -22,8 +22,22 @@ from bot.core import flows
 from bot.core.flows import Ask, Question
 from bot.core.i18n import Tr
 
-if TYPE_CHECKING:
-    from bot.discord_adapter.adapter import DiscordAdapter
+
+class Answering(Protocol):
+    """What a component's tap asks of the adapter (bot/discord_adapter/adapter.py, which
+    imports this module)."""
+
+    async def guarded(self, interaction: discord.Interaction,
+                      running: Awaitable[None]) -> None: ...
+
+    async def answer(self, interaction: discord.Interaction, token: str, value: str,
+                     defer_after: float | None = None) -> None: ...
+
+    async def open_form(self, interaction: discord.Interaction, token: str,
+                        title: str) -> None: ...
+
+    async def open_next_form(self, interaction: discord.Interaction, token: str) -> None: ...
+
 
 MAX_SELECT = 25
 MAX_FORM_FIELDS = 5  # Discord's most for a modal
@@ -32,7 +46,7 @@ FORM = re.compile(r"mb:m:(?P<token>[^|]+)")
 PLAYER_FIELD, PAIRS_FIELD = "=", "*"
 
 
-def adapter_of(interaction: discord.Interaction) -> DiscordAdapter:
+def adapter_of(interaction: discord.Interaction) -> Answering:
     return interaction.client.adapter  # type: ignore[attr-defined]
 
 

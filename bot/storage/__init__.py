@@ -2,6 +2,6 @@
 file owns is in docs/architecture.md, Storage."""
 
 from bot.storage.opening import open_store
-from bot.storage.store import SqlStore
+from bot.storage.store.sql_store import SqlStore
 
 __all__ = ["SqlStore", "open_store"]

@@ -1,14 +1,14 @@
 """`open_store`: the top of storage. The SQLite file checked (health.py), the tables
-migrated (migrations.py), the store made (store.py) and its file watched from then on
+migrated (migrations.py), the store made (store/sql_store.py) and its file watched from then on
 (sqlite_file.py)."""
 
 from __future__ import annotations
 
-from bot.storage.database import create_engine, sqlite_path
-from bot.storage.health import check_sqlite_file, holds_hands
-from bot.storage.migrations import upgrade
-from bot.storage.sqlite_file import SqliteFile, held, lost
-from bot.storage.store import SqlStore
+from bot.storage.engine.database import create_engine, sqlite_path
+from bot.storage.engine.sqlite_file import SqliteFile, held, lost
+from bot.storage.store.health import check_sqlite_file, holds_hands
+from bot.storage.store.sql_store import SqlStore
+from bot.storage.transaction.migrations import upgrade
 
 
 async def open_store(url: str, migrate: bool = True) -> SqlStore:

@@ -54,7 +54,7 @@ from bot.core.grammar import is_command, parse_command_text
 from bot.core.i18n import DEFAULT, LANGUAGES, Tr, _, choose, translator
 from bot.core.service import Service
 from bot.core.session import LIVE
-from bot.storage.inbox import Inbox
+from bot.storage.transaction.inbox import Inbox
 from bot.telegram_adapter import keyboards as kb
 from bot.telegram_adapter import welcome
 from bot.telegram_adapter.intake import Intake, delivery

@@ -24,7 +24,7 @@ from telegram import Update
 from telegram.error import NetworkError, RetryAfter
 from telegram.ext import Application
 
-from bot.storage.inbox import Inbox
+from bot.storage.transaction.inbox import Inbox
 
 log = logging.getLogger(__name__)
 MAX_CHATS_AT_ONCE = 32

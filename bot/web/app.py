@@ -1,23 +1,41 @@
-"""What the pages' routes share of the app: the WebServer a request came to, and the files
-they serve from the package (its scripts and styles: no CDN)."""
+"""What the pages' routes share of the app: the server a request came to (as `Site`: what
+the routes use of bot/web/server.py's WebServer, which imports them), and the files they
+serve from the package (its scripts and styles: no CDN)."""
 
 from __future__ import annotations
 
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from aiohttp import web
 
-if TYPE_CHECKING:
-    from bot.web.server import WebServer
+from bot.core.command import Actor, Reply
+from bot.core.service import Service
+from bot.web.builds import Builds
+from bot.web.faces import Face
+from bot.web.watch import Watcher
+
+
+class Site(Protocol):
+    """What a page's route uses of the server that took its request."""
+
+    service: Service
+    faces: dict[str, Face]
+    telegram_token: str | None
+    local: tuple[str, Actor] | None  # the console's chat and person
+    watcher: Watcher
+    builds: Builds
+
+    def post_later(self, face: Face, chat: str, reply: Reply) -> None: ...
+
 
 STATIC = resources.files("bot.web") / "static"
-SERVER: web.AppKey[WebServer] = web.AppKey("server")
+SERVER: web.AppKey[Site] = web.AppKey("server")
 TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}
 
 
-def server_of(request: web.Request) -> WebServer:
-    """The WebServer this request came to (bot/web/server.py)."""
+def server_of(request: web.Request) -> Site:
+    """The server this request came to (bot/web/server.py)."""
     return request.app[SERVER]
 
 

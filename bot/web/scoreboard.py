@@ -13,18 +13,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
-from collections import OrderedDict
-from typing import Any
 
 from aiohttp import web
 from aiohttp_sse import sse_response
 
 from bot.core import i18n, pages
 from bot.core.i18n import _
-from bot.core.scoreboard import scoreboard_view
-from bot.core.views import read_view
 from bot.web.app import page, server_of
 from bot.web.security import secure
 
@@ -32,57 +27,9 @@ log = logging.getLogger(__name__)
 
 PING_SECONDS = 15  # a comment line this often keeps proxies from closing the feed
 RETRY_MS = 1000  # how soon a browser reconnects after the feed drops
-BUILDS_KEPT = 256  # (table, version, language) builds kept for the pages that share them
 # what any link that opens nothing says, turned off, replaced or made up alike
 OPENS_NOTHING = _("This scoreboard link opens nothing. /scoreboard in the group gives the "
                   "current one.")
-
-
-class Builds:
-    """The JSON of a table's page per (chat, version, language): built once, sent to every
-    page that shows it."""
-
-    def __init__(self) -> None:
-        self._kept: OrderedDict[tuple[object, ...], str] = OrderedDict()
-        self._building: dict[tuple[object, ...], asyncio.Task[str]] = {}
-
-    async def get(self, server: Any, chat: str, version: object, locale: str | None) -> str:
-        key = (chat, version, locale)
-        found = self._kept.get(key)
-        if found is not None and version is not None:
-            self._kept.move_to_end(key)
-            return found
-        task = self._building.get(key)
-        if task is None:
-            task = asyncio.ensure_future(self._build(server, chat, locale))
-            self._building[key] = task
-        try:
-            built = await asyncio.shield(task)
-        finally:
-            self._building.pop(key, None)
-        if version is not None:
-            self._keep(key, built)
-        return built
-
-    def _keep(self, key: tuple[object, ...], value: str) -> None:
-        self._kept[key] = value
-        while len(self._kept) > BUILDS_KEPT:
-            self._kept.popitem(last=False)
-
-    async def opens(self, server: Any, digest: str, version: object) -> bool:
-        """Whether the link hashed `digest` still opens its page at this version of its
-        table (a page's link turned off or replaced changes the version)."""
-        key = ("link", digest, version)
-        found = self._kept.get(key)
-        if found is None:
-            found = "1" if await server.service.store.page(digest) is not None else ""
-            self._keep(key, found)
-        return found == "1"
-
-    @staticmethod
-    async def _build(server: Any, chat: str, locale: str | None) -> str:
-        view = await read_view(server.service, chat, locale, scoreboard_view)
-        return json.dumps(view, ensure_ascii=False)
 
 
 def locale_of(request: web.Request) -> str | None:
@@ -110,7 +57,7 @@ async def page_(request: web.Request) -> web.StreamResponse:
 async def data(request: web.Request) -> web.Response:
     server = server_of(request)
     chat = await table_of(request)
-    built = await server.builds.get(server, chat, None, locale_of(request))
+    built = await server.builds.get(server.service, chat, None, locale_of(request))
     return web.Response(text=built, content_type="application/json", charset="utf-8")
 
 
@@ -138,10 +85,10 @@ async def events(request: web.Request) -> web.StreamResponse:
                 watch.changed.clear()
                 if version is not None and event_id(version) != sent:
                     try:
-                        if not await server.builds.opens(server, digest, version):
+                        if not await server.builds.opens(server.service, digest, version):
                             await feed.send("{}", event="gone")
                             break
-                        built = await server.builds.get(server, chat, version, locale)
+                        built = await server.builds.get(server.service, chat, version, locale)
                     except Exception:  # the page keeps what it shows; tried at the next change
                         log.warning("web: the scoreboard of %s could not be read", chat,
                                     exc_info=True)

@@ -21,6 +21,7 @@ from bot.core.service import Service
 from bot.core.service.failures import FAILED
 from bot.web import pad, scoreboard
 from bot.web.app import SERVER, static
+from bot.web.builds import Builds
 from bot.web.faces import Face, platform_of
 from bot.web.security import secure
 from bot.web.watch import Watcher
@@ -78,7 +79,7 @@ class WebServer:
                                    *([platform_of(local[0])] if local else [])})
         self.web = WebSide(base_url.rstrip("/"), secret, pad_platforms)
         self.watcher = Watcher(service.store.versions)  # type: ignore[attr-defined]
-        self.builds = scoreboard.Builds()
+        self.builds = Builds()
         self._posting: set[asyncio.Task[None]] = set()
         self._post_order: dict[str, asyncio.Lock] = {}
         self.app = self.build()

@@ -1,8 +1,8 @@
 """Which tables changed, for the live pages: a poll of the watched tables' versions.
 
 Every EVERY seconds one query reads the version of every table that has a page open in this
-process (bot/storage/pages.py: its games' versions, its payments, its seasons), and wakes
-the pages of those that changed. A poll, not PostgreSQL's LISTEN/NOTIFY: it sees a change
+process (bot/storage/transaction/pages.py: its games' versions, its payments, its seasons), and
+wakes the pages of those that changed. A poll, not PostgreSQL's LISTEN/NOTIFY: it sees a change
 made by any process on either database (SQLite's several processes included) with no
 channel to keep alive or to miss while reconnecting, and one small query a second costs
 nothing; a command of this process (the pad's) also wakes the poll at once (`poke`).

@@ -1,12 +1,12 @@
 """/forget on Discord, through discord.py's real command tree: a person, asked first and only
 by their own click; a whole channel, by someone who can manage the server. (The numbers:
-tests/storage/test_forget.py.)"""
+tests/storage/chats/test_forget.py.)"""
 
 from __future__ import annotations
 
 from sqlalchemy import select
 
-from bot.storage.tables import chat_settings, hands, origins, payments, seasons, sessions
+from bot.storage.engine.tables import chat_settings, hands, origins, payments, seasons, sessions
 from tests.discord_adapter.test_adapter import shown
 from tests.discord_helpers import (
     ALICE,

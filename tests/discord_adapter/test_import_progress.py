@@ -7,12 +7,12 @@ import json
 
 import bot.core.handlers.exchange as exchange
 import bot.discord_adapter.adapter as adapter_module
-import bot.storage.importer as importer
+import bot.storage.chats.importer as importer
 from tests.conftest import Table
 from tests.discord_helpers import ALICE, MANAGE_GUILD, DiscordHarness, slash
 from tests.fakes.discord_api import CHANNEL_ID
-from tests.storage.test_import_batches import grown
-from tests.storage.test_validate import exported
+from tests.storage.chats.test_import_batches import grown
+from tests.storage.chats.test_validate import exported
 
 
 async def test_a_big_import_shows_its_progress_and_then_its_reply(dc: DiscordHarness,

@@ -7,7 +7,8 @@ import pytest
 from sqlalchemy import func, select, text
 
 from bot.core.service import Service
-from bot.storage import migrations, tables
+from bot.storage.engine import tables
+from bot.storage.transaction import migrations
 from tests.conftest import Table, store_at_version
 
 BEFORE = len([m for m in migrations.MIGRATIONS if m[0] < 20])  # the migrations up to 20

@@ -20,26 +20,25 @@ from tests.core.test_layers import (
 
 STORAGE = "bot.storage"
 
-
-def _in(*names: str) -> tuple[str, ...]:
-    return tuple(f"{STORAGE}.{name}" for name in names)
-
-
-# Lowest first (docs/architecture.md, Storage)
+# Lowest first (docs/architecture.md, Storage): each layer is a folder of bot/storage, and
+# the package's own two files (its face and opening.py) are the top.
 LAYERS: Layers = (
-    # what a stored row is and reads back as, what can go wrong, the engines, the file
-    ("the ground", *_in("problems", "tables", "records", "database", "sqlite_link",
-                        "sqlite_file")),
-    # one command's transaction and what is kept beside it; the schema; damage found
-    ("the keepers", *_in("hot", "connections", "rule_sets", "retention", "events", "rekey",
-                         "inbox", "migrations", "damage", "pages")),
-    # whole chats at a time: files written, read, checked, imported, restored; forgetting
-    ("whole chats", *_in("validate", "reading", "backup", "importer", "restore", "forget")),
-    # what the core sees, and whether the database is sound
-    ("the store", *_in("store", "health")),
-    # the store opened; the package's face
-    ("the top", *_in("opening"), STORAGE),
+    ("the ground: engines, the file, tables, records", f"{STORAGE}.engine"),
+    ("the keepers: one command's transaction and what is kept beside it",
+     f"{STORAGE}.transaction"),
+    ("whole chats: files written, read, checked, imported, restored; forgetting",
+     f"{STORAGE}.chats"),
+    ("the store", f"{STORAGE}.store"),
+    ("the top", f"{STORAGE}.opening", STORAGE),
 )
+
+
+def test_every_folder_of_storage_is_a_layer_and_the_top_holds_two_files() -> None:
+    folders = sorted(path.name for path in (ROOT / "bot" / "storage").iterdir()
+                     if path.is_dir() and path.name != "__pycache__")
+    assert folders == sorted(prefix.rpartition(".")[2] for _, prefix, *_ in LAYERS[:-1])
+    top = sorted(path.name for path in (ROOT / "bot" / "storage").glob("*.py"))
+    assert top == ["__init__.py", "opening.py"]
 
 
 def test_no_import_circle_among_the_storages_modules() -> None:
@@ -64,14 +63,15 @@ def test_the_check_finds_a_circle_in_storage_and_an_import_up_a_layer(tmp_path: 
     _tree(tmp_path, {
         "bot/__init__.py": "",
         "bot/storage/__init__.py": "from bot.storage.opening import open_store\n",
-        "bot/storage/database.py": ("async def open_store(url):\n"
-                                    "    from bot.storage.store import SqlStore\n"),
-        "bot/storage/store.py": "from bot.storage.backup import export_parts\n",
-        "bot/storage/backup.py": "from bot.storage.database import READ_ONLY\n",
+        "bot/storage/engine/database.py": ("async def open_store(url):\n"
+                                    "    from bot.storage.store.sql_store import SqlStore\n"),
+        "bot/storage/store/sql_store.py": "from bot.storage.chats.backup import export_parts\n",
+        "bot/storage/chats/backup.py": "from bot.storage.engine.database import READ_ONLY\n",
         "bot/storage/opening.py": "",
     })
     graph = imports(tmp_path, STORAGE)
-    assert circles(graph) == [["bot.storage.backup", "bot.storage.database",
-                               "bot.storage.store"]]
+    assert circles(graph) == [["bot.storage.chats.backup", "bot.storage.engine.database",
+                               "bot.storage.store.sql_store"]]
     assert upward(graph, LAYERS) == [
-        "bot/storage/database.py:2: the ground -> the store (bot.storage.store)"]
+        "bot/storage/engine/database.py:2: the ground: engines, the file, tables, records -> "
+        "the store (bot.storage.store.sql_store)"]

@@ -15,7 +15,7 @@ from bot.core.command import Actor, Command
 from bot.core.service import Service
 from bot.runner import serve_health
 from bot.storage import open_store
-from bot.storage.migrations import MIGRATIONS
+from bot.storage.transaction.migrations import MIGRATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = "asha bikash chandra"

@@ -9,9 +9,9 @@ import pytest
 from bot.core.players import Player
 from bot.core.service import Service
 from bot.core.session import HandRecord, SessionState
-from bot.storage import migrations
-from bot.storage.backup import import_sessions
-from bot.storage.store import SqlStore
+from bot.storage.chats.backup import import_sessions
+from bot.storage.store.sql_store import SqlStore
+from bot.storage.transaction import migrations
 from tests.conftest import Table, store_at_version
 from tests.storage.old_rows import add_old_hand, old_export
 

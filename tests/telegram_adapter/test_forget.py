@@ -1,11 +1,19 @@
 """/forget on Telegram, through the real python-telegram-bot: a person, asked first and only
-by their own tap; an admin's whole chat. (Marriage numbers: tests/storage/test_forget.py.)"""
+by their own tap; an admin's whole chat. (Marriage numbers: tests/storage/chats/test_forget.py.)"""
 
 from __future__ import annotations
 
 from sqlalchemy import select
 
-from bot.storage.tables import chat_settings, hands, inbox, origins, payments, seasons, sessions
+from bot.storage.engine.tables import (
+    chat_settings,
+    hands,
+    inbox,
+    origins,
+    payments,
+    seasons,
+    sessions,
+)
 from tests.telegram_helpers import ALICE, BOB, CAROL, GROUP, Harness
 
 # alice and bob seen, maal 3 and 4, P = 7, n = 3 (carol unseen: maal 0, pays 10):

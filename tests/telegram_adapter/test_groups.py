@@ -14,8 +14,8 @@ from sqlalchemy import func, select
 
 from bot.core.service import Service
 from bot.storage import SqlStore, open_store
-from bot.storage.inbox import Inbox
-from bot.storage.tables import hands, sessions
+from bot.storage.engine.tables import hands, sessions
+from bot.storage.transaction.inbox import Inbox
 from bot.telegram_adapter import TelegramAdapter
 from bot.telegram_adapter.adapter import PUBLISH_AFTER
 from tests.fakes.telegram_api import BOT_ID, FakeTelegram

@@ -7,10 +7,10 @@ import json
 import time
 
 import bot.core.handlers.exchange as exchange
-import bot.storage.importer as importer
+import bot.storage.chats.importer as importer
 from tests.conftest import Table
-from tests.storage.test_import_batches import grown
-from tests.storage.test_validate import exported
+from tests.storage.chats.test_import_batches import grown
+from tests.storage.chats.test_validate import exported
 from tests.telegram_helpers import ALICE, GROUP, Harness
 
 

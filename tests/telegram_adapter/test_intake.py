@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-import bot.storage.inbox as inbox_module
+import bot.storage.transaction.inbox as inbox_module
 import bot.telegram_adapter.intake as intake_module
 from bot.core.command import Actor, Command
 from bot.core.service import Service
@@ -126,7 +126,7 @@ async def test_a_slow_chat_does_not_hold_another_up(tg: Harness, monkeypatch):
 
 async def test_an_update_stored_by_a_process_that_died_is_handled_at_start(store):
     """As if a webhook process stored an update and died before handling it."""
-    from bot.storage.inbox import Inbox
+    from bot.storage.transaction.inbox import Inbox
     from tests.conftest import running_telegram
     from tests.fakes.telegram_api import BOT_ID
 
@@ -148,7 +148,7 @@ async def test_a_webhook_update_is_stored_before_telegram_hears_ok(store):
     import aiohttp
     from sqlalchemy import select
 
-    from bot.storage.tables import inbox
+    from bot.storage.engine.tables import inbox
     from bot.telegram_adapter import TelegramAdapter
 
     fake = FakeTelegram()
@@ -229,8 +229,8 @@ async def test_updates_are_kept_two_days_after_they_are_handled_or_given_up(stor
 
     from sqlalchemy import select, update
 
-    from bot.storage.inbox import KEEP_DONE, RETRY_AFTER, Inbox
-    from bot.storage.tables import inbox
+    from bot.storage.engine.tables import inbox
+    from bot.storage.transaction.inbox import KEEP_DONE, RETRY_AFTER, Inbox
 
     kept = Inbox(store.engine, 1)
     await kept.store([(n, "-1", {"update_id": n}) for n in (1, 2, 3)])

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.session import ChatSettings
-from bot.storage.rekey import read_settings
+from bot.storage.transaction.rekey import read_settings
 from bot.telegram_adapter.adapter import chat_key
 from tests.telegram_helpers import ALICE, CAROL, GROUP, Harness
 

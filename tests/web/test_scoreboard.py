@@ -298,8 +298,8 @@ async def test_a_database_that_fails_is_said_on_the_page_without_a_traceback(web
                                                                              monkeypatch):
     import sqlite3
 
+    import bot.web.builds as builds
     import bot.web.pad as pad
-    import bot.web.scoreboard as scoreboard
 
     assert web.tg is not None
     await web.tg.say(ALICE, NEW)
@@ -308,7 +308,7 @@ async def test_a_database_that_fails_is_said_on_the_page_without_a_traceback(web
     async def damaged(*_args, **_kwargs):
         raise sqlite3.DatabaseError("database disk image is malformed")
 
-    monkeypatch.setattr(scoreboard, "read_view", damaged)
+    monkeypatch.setattr(builds, "read_view", damaged)
     monkeypatch.setattr(pad, "read_view", damaged)
     async with web.http.get(link + "/data") as page:
         assert page.status == 503

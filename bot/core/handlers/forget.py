@@ -1,6 +1,6 @@
 """/forget: a person has the bot forget them (their account and username, in every chat),
 or a chat admin the whole chat. On a platform with buttons it asks first; the work runs
-after the chat's turn, chat by chat (bot/storage/forget.py), and doing it twice is harmless,
+after the chat's turn, chat by chat (bot/storage/chats/forget.py), and doing it twice is harmless,
 so a message handled again forgets nothing more and needs no kept reply."""
 
 from __future__ import annotations

@@ -116,7 +116,8 @@ async def _after_failure(store: Store, command: Command, slow: bool,
 def earlier(previous: Mapping[str, Any], command: Command,
             language: str | None = None) -> Reply:
     """The reply kept for a command done before; once its platform can no longer deliver
-    it again, that reply is gone (bot/storage/retention.py): "Already recorded." then."""
+    it again, that reply is gone (bot/storage/transaction/retention.py): "Already recorded."
+    then."""
     if previous.get("pruned"):
         language = language or _language(command)
         previous = {"ok": True, "language": language,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import update
 
-from bot.storage.tables import sessions
+from bot.storage.engine.tables import sessions
 from tests.conftest import Table
 
 NEW = "/newgame marriage players:alice bob carol"

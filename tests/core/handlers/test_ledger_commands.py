@@ -18,7 +18,7 @@ from bot.core.ledger import settle
 from bot.core.players import Player
 from bot.core.service import Service
 from bot.core.session import ENDED, HandRecord, SessionState
-from bot.storage import migrations
+from bot.storage.transaction import migrations
 from tests.conftest import Table, store_at_version
 from tests.storage.old_rows import add_old_hand
 

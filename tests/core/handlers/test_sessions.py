@@ -313,7 +313,7 @@ async def _log_rows(service: Service, session_id: int) -> dict[str, int]:
     their rule sets and its events."""
     from sqlalchemy import func, select
 
-    from bot.storage import tables
+    from bot.storage.engine import tables
 
     counts = {}
     async with service.store.engine.connect() as conn:
