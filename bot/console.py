@@ -76,7 +76,7 @@ def line_to_command(line: str, user: str, chat: str = CONSOLE_CHAT,
     # an origin id per line, so that after a failure the bot can tell whether it was recorded
     return Command(chat=chat, actor=actor, name=parsed.name, options=parsed.options,
                    attachment=attachment, origin_id=f"console:{uuid.uuid4().hex}",
-                   mentions=mentions, locale=locale)
+                   mentions=mentions, locale=locale, chat_name=chat, private=True)
 
 
 def read_file(raw: str) -> Path:

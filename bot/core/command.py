@@ -49,6 +49,12 @@ class Command:
     # Where long work (an /import of many hands) says how far it has got: a platform that
     # can show a line meanwhile gives one (the console prints it); None: the reply only.
     progress: Callable[[str], Awaitable[None]] | None = field(default=None, compare=False)
+    # The chat's name as the platform shows it (a Telegram group's title, a Discord
+    # channel's and server's name; the console's --chat): a club names its tables so.
+    chat_name: str | None = None
+    # The platform can show this reply to its sender alone (a Discord interaction's
+    # ephemeral answer, a private chat, the console): a code for one person goes only so.
+    private: bool = False
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,12 @@ class Reply:
     # The table's scorepad (its link's token, bot/core/pages.py): a face that opens it shows
     # a button for it (Telegram: its Mini App; the console: the page's address)
     pad: str | None = None
+    # For the sender's eyes only (a one-time code): Discord answers it ephemerally; a
+    # platform sends it only where no one else reads (Command.private).
+    private: bool = False
+    # A private chat with the bot to open, with what it should say there first (Telegram: a
+    # t.me/<bot>?start=<this> button): where a group can't be shown what is one person's
+    start_private: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         if not self.ok:

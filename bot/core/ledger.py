@@ -225,28 +225,10 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
             seats[player.seat] = key
         if session.status != ENDED or not session.hand_count:
             continue
-        if game.money_at_end:  # Riichi: the final results, as /endgame settled them
-            if not money_shown(rules):
-                continue
-            totals = money_from_results(game, session, rules)
-            if any(sum(amounts.values()) for amounts in totals.values()):
-                continue  # a house uma: /endgame worked out no transfers, nothing to owe
-        elif game.zero_sum and book:
-            totals = book_totals(book)
-        elif game.money_against_average and book:  # Call Break: against the average
-            totals = money_of_book(book, [k for k, _ in game.columns(session.roster,
-                                                                   session.game_state)],
-                                   game.money_sign)
-        else:
+        totals = owed_by_column(game, session, rules, book)
+        if totals is None:
             continue
-        members = game.column_players(session.roster, session.game_state)
-        money: dict[str, dict[str, Decimal]] = {}
-        for currency, amounts in totals.items():
-            row = money.setdefault(currency, {})
-            for column, amount in amounts.items():
-                for seat in members.get(column, []):
-                    if seat in seats and amount:
-                        row[seats[seat]] = row.get(seats[seat], Decimal(0)) + amount
+        money = by_person(game, session, totals, seats)
         assert session.id is not None
         games.append(GameEntry(number, session.id, game.title, session.ended_at, money))
     for payment in payments:
@@ -258,6 +240,43 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
         person(payment.payee, payment.payee_name, rename=False)
         currencies.add(payment.currency)
     return Ledger(people, games, payments, currencies)
+
+
+def owed_by_column(game: Game, session: SessionState, rules: Mapping,
+                   book: MoneyBook) -> dict[str, dict[int, Decimal]] | None:
+    """{currency: {column: money}} that a finished game leaves owed, or None where it
+    enters no ledger: zero-sum games hand by hand, Call Break against the average, Riichi
+    by its final results (not a house uma, which leaves no transfers); never Tranca. The
+    chat's ledger and the club's both take a game's money from here."""
+    if game.money_at_end:  # Riichi: the final results, as /endgame settled them
+        if not money_shown(rules):
+            return None
+        totals = money_from_results(game, session, rules)
+        if any(sum(amounts.values()) for amounts in totals.values()):
+            return None  # a house uma: /endgame worked out no transfers, nothing to owe
+        return totals
+    if game.zero_sum and book:
+        return book_totals(book)
+    if game.money_against_average and book:  # Call Break: against the average
+        return money_of_book(book, [k for k, _ in game.columns(session.roster,
+                                                             session.game_state)],
+                             game.money_sign)
+    return None
+
+
+def by_person(game: Game, session: SessionState, totals: Mapping[str, Mapping[int, Decimal]],
+              seats: Mapping[int, str]) -> dict[str, dict[str, Decimal]]:
+    """A game's money per column as each person's (`seats`: seat -> their key): a side's
+    money is each of its players'."""
+    members = game.column_players(session.roster, session.game_state)
+    money: dict[str, dict[str, Decimal]] = {}
+    for currency, amounts in totals.items():
+        row = money.setdefault(currency, {})
+        for column, amount in amounts.items():
+            for seat in members.get(column, []):
+                if seat in seats and amount:
+                    row[seats[seat]] = row.get(seats[seat], Decimal(0)) + amount
+    return money
 
 
 def money_from_results(game: Game, session: SessionState,

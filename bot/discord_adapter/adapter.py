@@ -323,7 +323,8 @@ class DiscordAdapter:
                            options=options, origin_id=f"discord:{interaction.id}",
                            mentions=mentions, attachment=attachment, buttons=True,
                            game=command.game, locale=locale_of(interaction),
-                           progress=_progress(interaction) if attachment else None)
+                           progress=_progress(interaction) if attachment else None,
+                           chat_name=chat_name(interaction), private=True)
             return await self.service.handle(core)
 
         await self._respond(interaction, run(), defer_after=defer_after)
@@ -666,7 +667,7 @@ class DiscordAdapter:
                    edit: bool = False) -> None:
         content, embeds = message_parts(reply)
         response = interaction.response
-        if not reply.ok:
+        if not reply.ok or reply.private:  # an error, or a line for its sender alone
             if response.is_done():
                 if response.type == discord.InteractionResponseType.deferred_channel_message:
                     await self._drop_thinking(interaction)
@@ -809,3 +810,10 @@ def _progress(interaction: discord.Interaction) -> Callable[[str], Awaitable[Non
             log.warning("discord: progress not shown: %s", error)
 
     return say
+
+
+def chat_name(interaction: discord.Interaction) -> str:
+    """"#friday (Maal Club)": the channel, and its server, as a club lists its tables."""
+    channel = getattr(interaction.channel, "name", None) or str(interaction.channel_id)
+    guild = interaction.guild.name if interaction.guild is not None else ""
+    return f"#{channel} ({guild})" if guild else f"#{channel}"

@@ -51,6 +51,7 @@ from bot.core.command import Actor, Command, Reply
 from bot.core.errors import UserError
 from bot.core.flows import Ask, seal
 from bot.core.grammar import is_command, parse_command_text
+from bot.core.handlers.club.accounts import START_LINK
 from bot.core.i18n import DEFAULT, LANGUAGES, Tr, _, choose, translator
 from bot.core.service import Service
 from bot.core.session import LIVE
@@ -215,6 +216,9 @@ class TelegramAdapter:
         if private and parsed.name.lower() == "start" and not parsed.options:
             await self._welcome(place, user, private=True)
             return
+        if private and parsed.name.lower() == "start" \
+                and parsed.options.get("", "").strip() == START_LINK:  # a group's button
+            parsed = dataclasses.replace(parsed, name="account", options={"": "link"})
         if not self.service.knows(parsed.name) and not (addressed or private):
             return  # maybe another bot's command: stay quiet in groups
         if _as_channel(message):
@@ -231,7 +235,8 @@ class TelegramAdapter:
             name=parsed.name, options=parsed.options, origin_id=self._origin(message),
             mentions=mentions, attachment=attachment, buttons=True,
             locale=user.language_code, replied=self._replied(message),
-            progress=_progress(message) if attachment else None)
+            progress=_progress(message) if attachment else None,
+            chat_name=message.chat.title or message.chat.full_name, private=private)
         reply = await self.service.handle(command, self._admin_check(message, user))
         await self._deliver(place, message.message_id, reply)
 
@@ -439,6 +444,8 @@ class TelegramAdapter:
         if reply.pad is not None and self.miniapp and self.app.bot.username:
             markup = kb.with_pad(markup, kb.pad_link(self.app.bot.username, self.miniapp,
                                                      reply.pad), tr)
+        if reply.start_private is not None and self.app.bot.username:
+            markup = kb.with_private(markup, self.app.bot.username, reply.start_private, tr)
         return markup
 
     async def _prompt(self, place: Place, reply: Reply) -> None:

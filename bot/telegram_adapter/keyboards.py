@@ -56,3 +56,13 @@ def with_pad(markup: InlineKeyboardMarkup | None, link: str,
     rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
     rows.append([InlineKeyboardButton(tr("📝 Scorepad"), url=link)])
     return InlineKeyboardMarkup(rows)
+
+
+def with_private(markup: InlineKeyboardMarkup | None, username: str, start: str,
+                 tr: Tr) -> InlineKeyboardMarkup:
+    """`markup` with a last row that opens the private chat with the bot and sends /start
+    `start` there (t.me/<bot>?start=...: a group can't be shown one person's line)."""
+    rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
+    rows.append([InlineKeyboardButton(tr("Open the private chat"),
+                                      url=f"https://t.me/{username}?start={start}")])
+    return InlineKeyboardMarkup(rows)

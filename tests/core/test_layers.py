@@ -1,5 +1,5 @@
 """The core stands in layers: no import circle among bot/core's modules, and the command
-vocabulary below the games, the games below the command table, the table below the
+vocabulary below the games, the games below the club, the club below the command table, the table below the
 handlers, the handlers below the assembly that names them, and that below the service.
 
 Read from the code's own import statements (ast), every one of them: at the top, inside a
@@ -25,6 +25,7 @@ Layers = tuple[tuple[str, ...], ...]
 LAYERS: Layers = (
     ("the command vocabulary", "bot.core.commands"),
     ("the games", "bot.core.games"),
+    ("the club: what spans tables (standings, ratings, seating), pure", "bot.core.club"),
     ("the command table", "bot.core.command_table"),
     ("the handlers", "bot.core.handlers"),
     ("the assembly", "bot.core.assembly"),

@@ -19,6 +19,7 @@ from bot.core.handlers import (
     season_commands,
     sessions,
 )
+from bot.core.handlers.club import accounts, club_commands, looking
 from bot.core.i18n import AUTO, LANGUAGES, N_, supported
 from bot.core.permissions import Rule
 from bot.core.rules import RuleSpec
@@ -317,6 +318,69 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             (Option("", Kind.CHOICE, "new: a new link (a chat admin)", name="action",
                     choices=("new",)),),
             may=Rule.ADMIN, free_view=True, needs=Needs.NOTHING, run=pages.scorepad),
+        CommandSpec(
+            "club", "several tables as one club",
+            "/club   /club new name:Friday Marriage   /club join code:XXXX-XXXX   "
+            "/club standings game:marriage",
+            "A club is several chats (on Telegram, Discord or the console) that count as "
+            "one: one league table per game, one rating for each member, the money owed "
+            "across its tables. new makes it, with this chat its first table (a chat admin); "
+            "its reply gives the command another chat types to join (code: good once, for "
+            "24 hours; code gives a new one). leave takes this table out (a chat admin), "
+            "remove N another (the club's owner or admins); a table that leaves takes its "
+            "games out of the club's figures, its own scorebook untouched. admin @name: "
+            "the owner names an admin. standings [game:] [season:]: the league table. "
+            "ledger: each member's money across the tables and the fewest transfers. "
+            "season start name:Spring | end: the club's own seasons. page [new|off]: the "
+            "club's live page.",
+            (Option("", Kind.TEXT, "new, join, code, leave, remove N, admin @name, "
+                    "standings, ledger, season start|end, page [new|off]; empty: the club",
+                    name="action"),
+             Option("name", Kind.TEXT, "the new club's (or season's) name"),
+             Option("code", Kind.TEXT, "the code a club gave, to join it"),
+             Option("game", Kind.TEXT, "one game: marriage, riichi, or a points game's name"),
+             Option("season", Kind.TEXT, "one of the club's seasons, by its name"),
+             Option("who", Kind.MEMBER, "the person to name an admin")),
+            needs=Needs.NOTHING, run=club_commands.club),
+        CommandSpec(
+            "account", "one person on Telegram and Discord",
+            "/account   /account link   /account link code:XXXX-XXXX   /account unlink",
+            "Your Telegram and Discord accounts are one member of every club once linked: "
+            "/account link gives a code only you see (Discord: only to you; Telegram: in "
+            "your private chat with the bot), good once for 15 minutes; type /account link "
+            "code:... on the other platform. /account shows what is linked; /account "
+            "unlink undoes it. Two accounts of one platform are never linked.",
+            (Option("", Kind.TEXT, "link, link CODE or unlink; empty: what is linked",
+                    name="action"),
+             Option("code", Kind.TEXT, "the code your other account was given")),
+            needs=Needs.NOTHING, run=accounts.account),
+        CommandSpec(
+            "rating", "the club's ratings, game by game",
+            "/rating   /rating game:riichi   /rating alice",
+            "One rating per member and game (OpenSkill, Plackett-Luce: mu 25, sigma 25/3 to "
+            "start), from every finished game of the club's tables in the order they "
+            "ended, each game's places its ranks. Shown as mu - 3 sigma; provisional until "
+            "5 games. A guest (a name typed at one table) is never rated. /rating NAME: "
+            "their mu and sigma and how it moved; season: as it stood at a season's end.",
+            (Option("", Kind.TEXT, "a member (empty: everyone)", name="member"),
+             Option("game", Kind.TEXT, "one game: marriage, riichi, or a points game's name"),
+             Option("season", Kind.TEXT, "one of the club's seasons, by its name")),
+            needs=Needs.NOTHING, run=looking.rating),
+        CommandSpec(
+            "vs", "two members head to head",
+            "/vs alice bob   /vs alice bob game:riichi",
+            "The games two members played together at the club's tables: who placed higher "
+            "how often, and the points between them, game by game.",
+            (Option("", Kind.TEXT, "two members", name="members", required=True),
+             Option("game", Kind.TEXT, "one game: marriage, riichi, or a points game's name")),
+            needs=Needs.NOTHING, run=looking.vs),
+        CommandSpec(
+            "records", "the club's records",
+            "/records   /records game:riichi",
+            "Game by game: the biggest hand won (Riichi: the most han, a yakuman above all), "
+            "the longest run of games won, and who played the most games.",
+            (Option("game", Kind.TEXT, "one game: marriage, riichi, or a points game's name"),),
+            needs=Needs.NOTHING, run=looking.records),
         CommandSpec(
             "help", "this help", "/help [command]   /help rules",
             "", (Option("", Kind.TEXT, "a command, rules, words or a game", name="topic"),),

@@ -238,6 +238,17 @@ class Game(ABC):
         winner = hand.inputs.get("winner")
         return [winner] if isinstance(winner, int) else []
 
+    def hand_records(self, hand: Any, roster: Roster,
+                     said: Callable[[], str]) -> list[tuple[int, Decimal, Text]]:
+        """How big a recorded hand was for each seat that won it, as a club's records
+        measure hands: (seat, size, how the hand is named; "" names it by its points).
+        `said`: the hand's summary in English, for a game that reads it. By default the
+        points the winner made in it (Marriage: the biggest hand won)."""
+        if not self.player_columns:
+            return []  # a side's hand is no one person's
+        return [(seat, points_value(hand.deltas.get(seat, 0), self.point_places), "")
+                for seat in self.winners(hand) if hand.deltas.get(seat, 0) > 0]
+
     def column_players(self, roster: Roster,
                        state: Mapping[str, Any] | None) -> dict[int, list[int]]:
         """The seats each board column scores for (Tranca: a side's players), so /stats

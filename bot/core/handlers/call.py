@@ -8,6 +8,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.core.club.kept import ClubsKept
 from bot.core.command import Command, Reply
 from bot.core.errors import UserError
 from bot.core.games.base import Game
@@ -52,6 +53,9 @@ class Outcome:
     reply: Reply
     changed: bool = False
     later: Callable[[], Awaitable[Reply]] | None = None
+    # What is kept for a command sent again, where the reply holds what must not be kept
+    # (a one-time code): said again as this, never as the code
+    kept: Reply | None = None
 
     async def finished(self) -> Reply:
         """The reply, made now where it was left `later` (after the chat's turn is over)."""
@@ -81,6 +85,8 @@ class Call:
     store: Store | None = None
     # the bot's web pages, if it serves any (/scoreboard, /scorepad, the pad's button)
     web: WebSide | None = None
+    # the clubs' figures this process keeps (bot/core/club/kept.py)
+    clubs: ClubsKept | None = None
 
     def __post_init__(self) -> None:
         # the open game as its table plays it (the points game's name, sides, money)

@@ -21,6 +21,7 @@ from bot.core.handlers.board_commands import (
     waiting_line,
 )
 from bot.core.handlers.call import Call, Outcome, ask, platform_number, starter
+from bot.core.handlers.club.ended import before_end, club_lines
 from bot.core.handlers.hands import STALE, deltas_line
 from bot.core.i18n import Msg, Text, Tr, _, _n, translator
 from bot.core.i18n.words import count, numbered, placeholders
@@ -384,11 +385,13 @@ async def endgame(call: Call) -> Outcome:
         money = money_from_results(game, session, rules) if money_shown(rules) else {}
     else:
         money = await money_of(call, session)
+    counting = await before_end(call)  # a club table: the club's figures before this game
     session.status = ENDED
     await call.tx.save_session(session)
     reply.text = "\n".join(([owed] if owed else [])
                            + final_lines(call, game, session, rules, reply, money,
-                                         await rate_notes(call, game, session, money)))
+                                         await rate_notes(call, game, session, money))
+                           + await club_lines(call, counting, session))
     reply.question = None
     reply.menu = ""
     assert reply.board is not None

@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from bot.core import i18n, permissions
 from bot.core.assembly.built import TABLE
+from bot.core.club.kept import ClubsKept
 from bot.core.command import Actor, Command, Reply
 from bot.core.command_table import CommandTable
 from bot.core.commands.options import normalise
@@ -61,6 +62,7 @@ class Service:
         # Seals button data (bot/core/flows.py). Processes that share buttons (after a
         # restart, behind one bot) must share it: the runner derives it from the settings.
         self.secret = secret or secrets.token_bytes(32)
+        self.clubs = ClubsKept()  # the clubs' figures, kept between commands
 
     # --- commands ------------------------------------------------------------------------
 
@@ -136,7 +138,7 @@ class Service:
         command = replace(command, options=options)
         call = Call(tx, self.table, command, spec, session, game, settings,
                     permissions.roles_of(command.actor, session), self.board_rows, tr,
-                    self.store, self.web)
+                    self.store, self.web, self.clubs)
         waiting = session.pending if session is not None else None
         asked = session.hand_count + 1 if session is not None else 0  # the waiting hand's no
         outcome = await self._run(call)
@@ -146,7 +148,8 @@ class Service:
         if outcome.changed and command.buttons and settings.board == LIVE:
             live.live_board(outcome.reply)
         if outcome.changed and command.origin_id is not None:
-            await tx.record_origin(command.origin_id, outcome.reply.to_json())
+            kept = outcome.kept if outcome.kept is not None else outcome.reply
+            await tx.record_origin(command.origin_id, kept.to_json())
         return outcome
 
     async def _run(self, call: Call) -> Outcome:

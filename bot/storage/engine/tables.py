@@ -179,3 +179,63 @@ session_events = table(
     column("after_hand", Integer),
     column("created_at", DateTime(timezone=True)),
 )
+
+
+# A club of tables (migration 22, bot/storage/transaction/clubs.py)
+clubs = table(
+    "clubs",
+    column("id", Integer),
+    column("name", Text),
+    column("owner", Text),
+    column("created_at", DateTime(timezone=True)),
+    column("epoch", Integer),
+    column("data", JSONText),
+)
+
+club_tables = table(
+    "club_tables",
+    column("chat", Text),
+    column("club_id", Integer),
+    column("name", Text),
+    column("joined_at", DateTime(timezone=True)),
+    column("joined_by", Text),
+)
+
+club_codes = table(
+    "club_codes",
+    column("digest", Text),
+    column("kind", Text),
+    column("subject", Text),
+    column("made_by", Text),
+    column("expires_at", DateTime(timezone=True)),
+    column("used_at", DateTime(timezone=True)),
+    column("used_by", Text),
+)
+
+account_links = table(
+    "account_links",
+    column("account", Text),
+    column("person", Text),
+    column("linked_at", DateTime(timezone=True)),
+)
+
+club_seasons = table(
+    "club_seasons",
+    column("id", Integer),
+    column("club_id", Integer),
+    column("name", Text),
+    column("started_at", DateTime(timezone=True)),
+    column("started_by", Text),
+    column("started_by_name", Text),
+    column("ended_at", DateTime(timezone=True)),
+    column("ended_by", Text),
+)
+
+game_summaries = table(
+    "game_summaries",
+    column("id", Integer),
+    column("session_id", Integer),
+    column("chat", Text),
+    column("ended_at", DateTime(timezone=True)),
+    column("data", JSONText),
+)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -58,6 +58,7 @@ from bot.storage.engine.tables import (
     sessions,
 )
 from bot.storage.transaction import hot, pages, rekey, rule_sets
+from bot.storage.transaction.clubs import SqlClubBook
 from bot.storage.transaction.connections import Connections
 from bot.storage.transaction.damage import Damage, DamagedRecord, find, said
 from bot.storage.transaction.events import add_event, events_of
@@ -130,6 +131,8 @@ class SqlStore:
             yield tx
             await state.commit()
             self.known_rules.committed(tx.new_rules)  # rule sets written (rule_sets.py)
+            for done in tx.after_commit:  # what keeps what this transaction wrote
+                done()
         except (asyncio.CancelledError, TimeoutError):
             # Given up on (a timeout): a database that stopped answering won't answer
             # a ROLLBACK either. Drop the connection; the server rolls back for us.
@@ -306,6 +309,8 @@ class SqlChatTransaction:
         # rule sets known to be stored (the store's), and those this transaction wrote
         self.known_rules = known_rules
         self.new_rules: set[tuple[int, int]] = set()
+        self.after_commit: list[Callable[[], None]] = []
+        self.clubs = SqlClubBook(self.conn, self.after_commit)  # bot/core/club/book.py
 
     async def prefetch(self, origin_id: str | None) -> None:
         """Begin, with the reads every command makes in the same round trip: the origin's
@@ -338,10 +343,11 @@ class SqlChatTransaction:
             "totals": {str(k): v for k, v in state.totals.items()},
             "hand_count": state.hand_count,
             "version": state.version + 1,
-            "ended_at": None if state.status == OPEN else _now(),
+            "ended_at": None if state.status == OPEN else state.ended_at or _now(),
             "game_state": state.game_state,
             "money": state.money,
         }
+        state.ended_at = values["ended_at"]  # as kept: a club counts the game from it
         if state.id is None:
             self._hot.session_fresh = False
             result = await self.conn.execute(
@@ -517,6 +523,14 @@ class SqlChatTransaction:
         """The chat's page of `kind` is opened by the link hashed `digest` (None: none)."""
         self._writable()
         await pages.set_page(self.conn, self.chat, kind, digest)
+
+    async def set_page_of(self, chat: str, kind: str, digest: str | None) -> None:
+        """A page that is not this chat's own (a club's: `chat` names it club:ID)."""
+        self._writable()
+        await pages.set_page(self.conn, chat, kind, digest)
+
+    async def page_digest_of(self, chat: str, kind: str) -> str | None:
+        return await pages.digest_of_page(self.conn, chat, kind)
 
     async def page_digest(self, kind: str) -> str | None:
         """The hash of the link that opens the chat's page of `kind` (None: none does)."""

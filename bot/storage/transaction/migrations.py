@@ -391,6 +391,74 @@ async def _0020_dropped_logs(conn: AsyncConnection) -> None:
         await conn.execute(text(f"DELETE FROM {name} WHERE session_id IN {dropped}"))
 
 
+async def _0022_clubs(conn: AsyncConnection) -> None:
+    # A club of tables (bot/core/club/): its tables (a chat is in one club at most), its
+    # one-time codes (to join it, or to link a person's accounts: only their hash kept), the
+    # accounts linked as one person, its seasons, and a finished game as the club counts it
+    # (derived from the game and its hands: written at /endgame, and for the games a table
+    # brings or an import adds the first time the club looks at them)
+    meta = MetaData()
+    Table(
+        "clubs", meta,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("name", Text, nullable=False),
+        Column("owner", Text, nullable=False),  # the person who made it (a member key)
+        Column("created_at", DateTime(timezone=True), nullable=False),
+        # bumped by whatever changes the club's figures other than a game ending (a table
+        # joining or leaving, accounts linked, a person forgotten, an import, a season)
+        Column("epoch", Integer, nullable=False, server_default="0"),
+        Column("data", Text, nullable=False),  # JSON: admins, the page's nonce
+    )
+    Table(
+        "club_tables", meta,
+        Column("chat", Text, primary_key=True),
+        Column("club_id", Integer, nullable=False),
+        Column("name", Text, nullable=False),
+        Column("joined_at", DateTime(timezone=True), nullable=False),
+        Column("joined_by", Text, nullable=False),
+        Index("club_tables_by_club", "club_id"),
+    )
+    Table(
+        "club_codes", meta,
+        Column("digest", Text, primary_key=True),  # sha256 of the code, hex
+        Column("kind", Text, nullable=False),  # club (join it) or account (link to it)
+        Column("subject", Text, nullable=False),  # the club's id, or the account
+        Column("made_by", Text, nullable=False),
+        Column("expires_at", DateTime(timezone=True), nullable=False),
+        Column("used_at", DateTime(timezone=True)),
+        Column("used_by", Text),
+    )
+    Table(
+        "account_links", meta,
+        Column("account", Text, primary_key=True),
+        Column("person", Text, nullable=False),  # the account that gave the code
+        Column("linked_at", DateTime(timezone=True), nullable=False),
+        Index("account_links_by_person", "person"),
+    )
+    Table(
+        "club_seasons", meta,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("club_id", Integer, nullable=False),
+        Column("name", Text, nullable=False),
+        Column("started_at", DateTime(timezone=True), nullable=False),
+        Column("started_by", Text, nullable=False),
+        Column("started_by_name", Text, nullable=False),
+        Column("ended_at", DateTime(timezone=True)),
+        Column("ended_by", Text),
+        Index("club_seasons_by_club", "club_id", "id"),
+    )
+    Table(
+        "game_summaries", meta,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("session_id", Integer, nullable=False, unique=True),
+        Column("chat", Text, nullable=False),
+        Column("ended_at", DateTime(timezone=True), nullable=False),
+        Column("data", Text, nullable=False),  # JSON: bot/core/club/summary.py
+        Index("game_summaries_by_chat", "chat", "id"),
+    )
+    await conn.run_sync(meta.create_all)
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
@@ -408,6 +476,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (17, "summaries derived by a background pass, not at /hand", _0017_summaries_checked),
     (18, "the web pages of a table, by their links' hashes", _0018_pages),
     (20, "the log of a game closed with no hand recorded let go", _0020_dropped_logs),
+    (22, "clubs: tables, codes, linked accounts, seasons, finished games", _0022_clubs),
 ]
 
 

@@ -12,7 +12,8 @@ keeps the menus short and /help draw explains them together.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -687,6 +688,40 @@ class RiichiGame(Game):
             return []
         return [seat for seat, points in hand.deltas.items() if points > 0]
 
+    def hand_records(self, hand: Any, roster: Roster,
+                     said: Callable[[], str]) -> list[tuple[int, Decimal, Text]]:
+        """A won hand by its han (a yakuman above every count of han, a double above a
+        single), named as the table entered it: typed han, yakuman:, or the tiles' yaku."""
+        winners = self.winners(hand)
+        options = hand.inputs.get("options") or {}
+        if not winners or not isinstance(options, Mapping):
+            return []
+        if "hand" in options:  # the tiles: their han and yaku, as the hand's summary says
+            text = said()
+            found = _TILES_YAKUMAN.search(text) or _TILES_HAN.search(text)
+            if found is None:
+                return []
+            if found.re is _TILES_YAKUMAN:
+                count = int(found["count"])
+                label: Text = _("yakuman x{count}", count=count)
+                size = YAKUMAN_SIZE * count
+            else:
+                label = _("{han} han {fu} fu", han=int(found["han"]), fu=int(found["fu"]))
+                size = int(found["han"])
+            if found["yaku"]:
+                label = _("{value} ({yaku})", value=label, yaku=found["yaku"])
+            return [(seat, Decimal(size), label) for seat in winners]
+        if "yakuman" in options:
+            count = _whole(options["yakuman"])
+            if count is None:
+                return []
+            return [(seat, Decimal(YAKUMAN_SIZE * count), _("yakuman x{count}", count=count))
+                    for seat in winners]
+        han_of = _han_by_seat(str(options.get("han", "")), str(options.get("fu", "")),
+                              winners, {p.name.casefold(): p.seat for p in roster})
+        return [(seat, Decimal(han), _("{han} han {fu} fu", han=han, fu=fu) if fu else
+                 _("{han} han", han=han)) for seat, (han, fu) in han_of.items()]
+
     # --- the board -----------------------------------------------------------------------
 
     def status(self, totals: Mapping[int, int], rules: Mapping[str, Any],
@@ -762,3 +797,32 @@ class RiichiGame(Game):
         names = ", ".join(roster.by_seat(s).name for s in pending.get("riichi", []))
         # TRANSLATORS: follows "Result 2" on the board: "Result 2 has riichi declared by alice."
         return _("has riichi declared by {players}", players=names or NOBODY)
+
+
+# A hand's size in a club's records: a yakuman counts above any han a hand can count
+YAKUMAN_SIZE = 100
+_TILES_YAKUMAN = re.compile(r"yakuman x(?P<count>\d+)(?: \((?P<yaku>[^)]*)\))?")
+_TILES_HAN = re.compile(r"(?P<han>\d+) han (?P<fu>\d+) fu(?: \((?P<yaku>[^)]*)\))?")
+
+
+def _whole(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if text.isdecimal() and len(text) < 4 else None
+
+
+def _han_by_seat(han: str, fu: str, winners: list[int],
+                 named: Mapping[str, int]) -> dict[int, tuple[int, int | None]]:
+    """Typed han: (and fu:) per winner: "3", or one per winner "alice=3 carol=2"."""
+    def per_seat(text: str) -> dict[int, int]:
+        if _whole(text) is not None:
+            return {seat: _whole(text) or 0 for seat in winners}
+        found = {}
+        for part in text.split():
+            name, _eq, value = part.partition("=")
+            seat = named.get(name.casefold())
+            if seat is not None and _whole(value) is not None:
+                found[seat] = _whole(value) or 0
+        return found
+
+    hans, fus = per_seat(han), per_seat(fu)
+    return {seat: (hans[seat], fus.get(seat)) for seat in winners if seat in hans}
