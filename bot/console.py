@@ -31,7 +31,7 @@ from bot.failures import environment_language
 
 _AS_SOMEONE = re.compile(r"^([^\s:/]{1,64}):\s*(/.*)$", re.DOTALL)
 _COMMENT = re.compile(r"(?:^|\s+)#.*$")  # a comment starts with # after a space
-_AT_NAME = re.compile(r"(?<![\w@])@([^\s@:=,]+)")
+_AT_NAME = re.compile(r"(?<![\w@])@([^\s@:=,+]+)")  # + joins a side: @ana+@di
 CONSOLE_CHAT = "console"
 
 

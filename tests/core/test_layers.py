@@ -1,6 +1,7 @@
 """The core stands in layers: no import circle among bot/core's modules, and the command
-vocabulary below the games, the games below the club, the club below the command table, the table below the
-handlers, the handlers below the assembly that names them, and that below the service.
+vocabulary below the games, the games below the club, the club below the command table,
+the table below the handlers, the handlers below the assembly that names them, and that
+below the service.
 
 Read from the code's own import statements (ast), every one of them: at the top, inside a
 function, under TYPE_CHECKING (a type named upward is still a tie upward), and a module

@@ -119,6 +119,7 @@ async def link(call: Call) -> Outcome:
                                      "already.", name=name, person=target.name)))
     call.settings.links[name.lower()] = {"id": target.id, "name": target.name}
     await call.tx.save_settings(call.settings)
+    await call.tx.clubs.games_changed(call.command.chat)  # its club: the guest is theirs
     if before is not None:  # a re-link moves the guest's games and money: say so plainly
         return Outcome(Reply(call.tr("{name} was {before} in /stats and the ledger; now "
                                      "{person}: the guest's games, money and payments go "

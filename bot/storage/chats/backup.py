@@ -31,6 +31,7 @@ from bot.storage.engine.tables import (
     seasons,
     sessions,
 )
+from bot.storage.transaction.clubs import chats_changed
 from bot.storage.transaction.events import export_events, import_events
 from bot.storage.transaction.migrations import RUMMY_SCALE, scale_rummy_points
 from bot.storage.transaction.rule_sets import insert_ignoring, key_of
@@ -309,6 +310,7 @@ async def import_sessions(conn: AsyncConnection, data: Mapping[str, Any],
     writer = Writer(data, checked, target)
     await writer.write(conn)
     await restore_settings(conn, target, data)
+    await chats_changed(conn, [target])  # its club counts the games it brought
     return len(data["sessions"])
 
 

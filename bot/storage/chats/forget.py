@@ -42,6 +42,7 @@ from bot.storage.engine.tables import (
     seasons,
     sessions,
 )
+from bot.storage.transaction.clubs import chats_changed, forget_club_table, forget_in_clubs
 from bot.storage.transaction.inbox import DONE, FAILED
 from bot.storage.transaction.rekey import chat_keys, inbox_chat, read_settings, write_settings
 
@@ -93,6 +94,8 @@ async def forget_person(store: Any, person: str, handle: str | None) -> PersonFo
                 done.chats += 1
         store.windows.put(chat, None)
     done.updates = await _forget_updates(store.engine, person)
+    async with store.engine.begin() as conn:  # their accounts' links, club roles, codes
+        await forget_in_clubs(conn, person, FORGOTTEN)
     return done
 
 
@@ -195,6 +198,8 @@ async def _forget_in_chat(conn: Any, chat: str, person: str, handle: str | None,
         await write_settings(conn, chat, settings)
         changed = True
     done.replies += await _forget_replies(conn, chat, them)
+    if changed:  # their seats are a guest's now: the club counts the games again
+        await chats_changed(conn, [chat], forget_games=True)
     return changed
 
 
@@ -359,3 +364,4 @@ async def _delete_chat(conn: Any, key: str, done: ChatForgotten) -> None:
         setattr(done, counter, getattr(done, counter) + result.rowcount)
     for table in (origins, chat_settings, pages):  # its pages' links open nothing now
         await conn.execute(delete(table).where(table.c.chat == key))
+    await forget_club_table(conn, key)

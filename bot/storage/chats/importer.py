@@ -25,6 +25,7 @@ from bot.storage.chats.backup import Writer, check_empty, restore_settings
 from bot.storage.chats.reading import STEP, Source, changed, outline, walk_hands
 from bot.storage.chats.validate import heads, tail
 from bot.storage.engine.tables import hands, payments, seasons, sessions
+from bot.storage.transaction.clubs import chats_changed
 from bot.storage.transaction.retention import pruned
 
 BATCH = 1_000  # hands a transaction
@@ -115,6 +116,7 @@ async def import_file(store: Any, chat: str, source: Source, origin_id: str | No
                 await tx.conn.execute(update(table).where(table.c.chat == staging)
                                       .values(chat=chat))
             await restore_settings(tx.conn, chat, data)
+            await chats_changed(tx.conn, [chat])  # its club counts the games it brought
             opened = any(s["status"] == "open" for s in data["sessions"])
             reply = reply_for(len(data["sessions"]), opened)
             if origin_id is not None:

@@ -21,6 +21,7 @@ from bot.core.i18n import _
 from bot.storage.chats.backup import ALL_FORMAT, Writer, check_empty, restore_settings
 from bot.storage.chats.reading import Outline, changed, walk_every, walk_hands
 from bot.storage.chats.validate import Checked, RestoreError, SessionCheck, heads, tail
+from bot.storage.transaction.clubs import chats_changed
 
 BATCH = 1_000  # hands an executemany
 
@@ -110,6 +111,7 @@ async def restore_file(engine: AsyncEngine, path: Path, shape: Outline,
                     await _write(conn, chat, walk, wrote)
                 except RestoreError as error:
                     raise chat.named(error) from None
+            await chats_changed(conn, [c.target for c in chats])  # their clubs count them
             chosen = {c.index for c in chats}
             if any(at in chosen for at, _index, _hand in walk):  # more than first read
                 raise changed()

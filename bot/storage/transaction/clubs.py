@@ -78,6 +78,10 @@ class SqlClubBook:
         await self.conn.execute(update(clubs).where(clubs.c.id == club_id)
                                 .values(epoch=clubs.c.epoch + 1))
 
+    async def games_changed(self, chat: str) -> None:
+        """The chat's games are counted again (a guest /link'ed: who its seats are)."""
+        await chats_changed(self.conn, [chat], forget_games=True)
+
     async def all_changed(self) -> None:
         await self.conn.execute(update(clubs).values(epoch=clubs.c.epoch + 1))
 
@@ -249,3 +253,46 @@ async def chats_changed(conn: Any, chats: list[str], forget_games: bool = False)
     await conn.execute(update(clubs).where(clubs.c.id.in_(club_ids))
                        .values(epoch=clubs.c.epoch + 1))
 
+
+async def move_club_table(conn: Any, old: str, new: str) -> None:
+    """A chat moved to a new key (a Telegram group upgraded): its club table and its
+    games' rows go with it (where the new key is a table of its own already, that one
+    stays and the old chat's table goes)."""
+    await conn.execute(update(game_summaries).where(game_summaries.c.chat == old)
+                       .values(chat=new))
+    taken = (await conn.execute(select(club_tables.c.chat).where(
+        club_tables.c.chat == new))).scalar()
+    if taken is None:
+        await conn.execute(update(club_tables).where(club_tables.c.chat == old)
+                           .values(chat=new))
+    else:
+        await conn.execute(delete(club_tables).where(club_tables.c.chat == old))
+    await chats_changed(conn, [new])
+
+
+async def forget_club_table(conn: Any, chat: str) -> None:
+    """A chat forgotten: out of its club, its games' rows gone."""
+    await chats_changed(conn, [chat], forget_games=True)
+    await conn.execute(delete(club_tables).where(club_tables.c.chat == chat))
+
+
+async def forget_in_clubs(conn: Any, person: str, forgotten: str) -> None:
+    """A person forgotten: their accounts' links, their codes, their say in clubs."""
+    linked = (await conn.execute(select(account_links.c.person).where(
+        account_links.c.account == person))).scalar()
+    if linked is not None:
+        await conn.execute(delete(account_links).where(account_links.c.person == linked))
+    await conn.execute(delete(club_codes).where(club_codes.c.subject == person))
+    await conn.execute(update(club_codes).where(club_codes.c.made_by == person)
+                       .values(made_by=forgotten))
+    await conn.execute(update(club_codes).where(club_codes.c.used_by == person)
+                       .values(used_by=forgotten))
+    for row in (await conn.execute(select(clubs))).all():
+        club = _club(row)
+        if club.owner == person or person in club.admins:
+            club.admins.pop(person, None)
+            if club.owner == person:
+                club.owner, club.owner_name = forgotten, ""
+            await conn.execute(update(clubs).where(clubs.c.id == club.id).values(
+                owner=club.owner, data=club.data()))
+    await conn.execute(update(clubs).values(epoch=clubs.c.epoch + 1))

@@ -35,6 +35,7 @@ from bot.storage.engine.tables import (
     seasons,
     sessions,
 )
+from bot.storage.transaction.clubs import move_club_table
 
 MOVED_BY = "moved"  # who ended a game or season a move left with two open (never an actor)
 CHAT_TABLES = (sessions, payments, seasons, origins, chat_settings)
@@ -136,6 +137,7 @@ async def _move_key(conn: Any, old: str, new: str, moved: Moved) -> None:
                                 .values(chat=new))
     moved.payments += result.rowcount
     await conn.execute(update(origins).where(origins.c.chat == old).values(chat=new))
+    await move_club_table(conn, old, new)
     # the settings: the new chat's own choices over the old chat's; the old key says where
     before, after = await read_settings(conn, old), await read_settings(conn, new)
     # the old chat's page links open the moved table, but for a page the new one has
