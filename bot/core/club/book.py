@@ -4,7 +4,7 @@ them in a command's transaction (bot/storage/transaction/clubs.py is the one boo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -102,6 +102,7 @@ class ClubBook(Protocol):
     # the finished games, as the club counts them
     async def summaries(self, club_id: int, after: int = 0
                         ) -> list[tuple[int, GameSummary]]: ...
+    def in_order(self, club_id: int) -> AsyncIterator[list[tuple[int, GameSummary]]]: ...
     async def add_summary(self, summary: GameSummary) -> int | None: ...
     async def unsummarised(self, club_id: int) -> dict[str, list[int]]: ...
     async def chat_games(self, chat: str) -> tuple[list[SessionState], ChatSettings]: ...

@@ -116,7 +116,7 @@ class ClubFigures:
         self.club_id, self.epoch = club_id, epoch
         self.persons = dict(persons)  # account -> the person it is linked to
         self.seasons = list(seasons)
-        self.cursor = 0  # the row of the last game added
+        self.cursor = 0  # the highest row of the games added
         self.last: tuple[datetime, int] | None = None  # (ended_at, session) of that game
         self.count = 0  # games added: a game's number in the club's order
         self.ended: list[datetime] = []  # when each game ended, by its number - 1
@@ -152,7 +152,9 @@ class ClubFigures:
     def add(self, row: int, summary: GameSummary) -> list[Move]:
         """The game counted in, and its rating moves."""
         assert self.in_order(summary), "games are added in the order they ended"
-        self.cursor, self.last = row, (summary.ended_at, summary.session_id)
+        # the highest row counted in: a game summarised late (an import's) has a higher row
+        # than games that ended after it, and is counted in before them
+        self.cursor, self.last = max(self.cursor, row), (summary.ended_at, summary.session_id)
         self.count += 1
         self.ended.append(summary.ended_at)
         figures = self.games.get(summary.game)
@@ -162,19 +164,30 @@ class ClubFigures:
                 summary.point_places)
         figures.games += 1
         figures.title = summary.title  # as the table played it last
-        seasons = [None, *(s.id for s in self.seasons if s.holds(summary.ended_at))]
+        ended = summary.ended_at
+        seasons = [None, *(s.id for s in self.seasons if s.holds(ended))] \
+            if self.seasons else [None]
+        tables = [figures.standings.setdefault(season, {}) for season in seasons]
         for season in seasons:
             figures.counts[season] = figures.counts.get(season, 0) + 1
-        members = []
+        members: list[tuple[str, SeatResult]] = []
+        sides: dict[int, list[str | None]] = {}
+        places: dict[int, int] = {}
         for seat in summary.seats:
             member = member_of(seat.key, summary.chat, self.persons)
+            guest = is_guest(member)
             members.append((member, seat))
+            sides.setdefault(seat.side, []).append(None if guest else member)
+            places[seat.side] = seat.place
             self.names[member] = seat.name
-            self.aliases.setdefault(member, set()).add(seat.name.casefold())
-            for season in seasons:
-                row_ = figures.standings.setdefault(season, {}).get(member)
+            known = self.aliases.get(member)
+            if known is None:
+                known = self.aliases[member] = set()
+            known.add(seat.name.casefold())
+            for table in tables:
+                row_ = table.get(member)
                 if row_ is None:
-                    row_ = figures.standings[season][member] = Standing(member)
+                    row_ = table[member] = Standing(member)
                 row_.games += 1
                 row_.wins += seat.won
                 row_.place_sum += seat.place
@@ -187,15 +200,19 @@ class ClubFigures:
             for currency, amount in seat.money.items():
                 owed = self.money.setdefault(currency, {})
                 owed[member] = owed.get(member, Decimal(0)) + amount
-            run = figures.runs.setdefault(member, [0, 0])
+            run = figures.runs.get(member)
+            if run is None:
+                run = figures.runs[member] = [0, 0]
             run[0] = run[0] + 1 if seat.won else 0
-            run[1] = max(run[1], run[0])
+            if run[0] > run[1]:
+                run[1] = run[0]
             if seat.best is not None and seat.best > 0:
                 _keep_best(figures.best, Best(seat.best, member, seat.best_label,
-                                              summary.chat, summary.ended_at))
+                                              summary.chat, ended))
         _meet(figures.pairs, [(m, s) for m, s in members if not is_guest(m)])
-        teams, ranks = self.teams(summary)
-        moves = ratings.rate(figures.ratings, teams, ranks)
+        order = sorted(sides)
+        moves = ratings.rate(figures.ratings, [sides[s] for s in order],
+                             [places[s] for s in order])
         ratings.apply(figures.ratings, moves, self.count)
         return moves
 
@@ -216,8 +233,10 @@ class ClubFigures:
 def _keep_best(best: list[Best], hand: Best) -> None:
     if len(best) >= BEST_KEPT and hand.size <= best[-1].size:
         return
-    best.append(hand)
-    best.sort(key=lambda b: -b.size)  # stable: the earlier of two as big stays first
+    at = len(best)
+    while at and best[at - 1].size < hand.size:  # after any as big: the earlier stays first
+        at -= 1
+    best.insert(at, hand)
     del best[BEST_KEPT:]
 
 

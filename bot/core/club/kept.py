@@ -55,9 +55,9 @@ class ClubsKept:
         wrote = await fill(book, club.id)
         figures = ClubFigures(club.id, club.epoch, await book.persons(),
                               await book.seasons(club.id))
-        for row, summary in sorted(await book.summaries(club.id),
-                                   key=lambda r: (r[1].ended_at, r[1].session_id)):
-            figures.add(row, summary)
+        async for chunk in book.in_order(club.id):
+            for row, summary in chunk:
+                figures.add(row, summary)
         if wrote:
             book.after_commit(lambda: self._keep(figures))
         else:

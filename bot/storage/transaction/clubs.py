@@ -9,11 +9,11 @@ every process builds them again; a game's end only adds a row, which they count 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy import delete, insert, select, text, tuple_, update
 
 from bot.core.club.book import Club, ClubTable, CodeUse
 from bot.core.club.figures import ClubSeason
@@ -195,6 +195,27 @@ class SqlClubBook:
             .where(club_tables.c.club_id == club_id, game_summaries.c.id > after)
             .order_by(game_summaries.c.id))).all()
         return [(r.id, GameSummary.from_json(r.data)) for r in rows]
+
+    async def in_order(self, club_id: int, chunk: int = 2000
+                       ) -> AsyncIterator[list[tuple[int, GameSummary]]]:
+        """Every game of the club in the order they ended, a chunk at a time (a club of
+        50,000 games is never held whole)."""
+        after: tuple[Any, int] | None = None
+        while True:
+            query = (select(game_summaries.c.id, game_summaries.c.session_id,
+                            game_summaries.c.ended_at, game_summaries.c.data)
+                     .join(club_tables, club_tables.c.chat == game_summaries.c.chat)
+                     .where(club_tables.c.club_id == club_id)
+                     .order_by(game_summaries.c.ended_at, game_summaries.c.session_id)
+                     .limit(chunk))
+            if after is not None:
+                query = query.where(tuple_(game_summaries.c.ended_at,
+                                           game_summaries.c.session_id) > after)
+            rows = (await self.conn.execute(query)).all()
+            if not rows:
+                return
+            yield [(r.id, GameSummary.from_json(r.data)) for r in rows]
+            after = (rows[-1].ended_at, rows[-1].session_id)
 
     async def add_summary(self, summary: GameSummary) -> int | None:
         """The game's row, unless it has one (None then)."""

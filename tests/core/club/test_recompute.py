@@ -47,7 +47,7 @@ async def test_what_a_process_kept_equals_a_build_from_the_first_game(store: Sql
     tables = Tables(service)
     await tables.club("Friday", *chats)
     out: set[int] = set()
-    exported: dict[int, bytes] = {}
+    imported = 0
     for kind, detail in ops:
         if kind == "game":
             table, people, scores, guest = detail
@@ -68,8 +68,8 @@ async def test_what_a_process_kept_equals_a_build_from_the_first_game(store: Sql
         elif kind == "import":
             reply = await tables(chats[detail], "/export")
             if reply.ok and reply.file is not None:
-                exported[detail] = reply.file.data
-                new = f"{run}-import{len(exported)}{detail}"
+                imported += 1
+                new = f"{run}-import{imported}"
                 path = store_file(reply.file.data, new)
                 await tables.ok(new, f"/import {path}")
                 code = CODE.search((await tables.ok(chats[0], "/club code")).text)

@@ -264,9 +264,9 @@ async def _standings(call: Call) -> Outcome:
     tr = call.tr
     club_ = await this_club(call)
     shown = await figures(call, club_)
+    season, season_label = _season_of(call, shown)  # a season that isn't: refused first
     if not shown.games:
         return Outcome(Reply(tr("No finished game at {club}'s tables yet.", club=club_.name)))
-    season, season_label = _season_of(call, shown)
     parts = []
     for key in game_wanted(call, shown):
         game = shown.games[key]

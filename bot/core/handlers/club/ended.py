@@ -42,7 +42,9 @@ async def club_lines(call: Call, counting: Counting | None,
         return []
     clubs, club, figures = book(call), counting.club, counting.figures
     hands = await call.tx.all_hands(session.id)
-    accounts = handle_accounts(await call.tx.chat_sessions())
+    # who an @username seat is: only a seat typed so needs the chat's other games read
+    typed = any(p.handle and not p.user_id for p in session.players)
+    accounts = handle_accounts(await call.tx.chat_sessions()) if typed else {}
     summary = summarize(session, hands, call.settings.links, accounts,
                         money_book(session, hands))
     if summary is None:

@@ -38,9 +38,9 @@ async def rating(call: Call) -> Outcome:
     tr = call.tr
     club_ = await this_club(call)
     figures_ = await figures(call, club_)
+    until, label = _season_end(call, figures_)  # a season that isn't: refused first
     if not figures_.games:
         return Outcome(Reply(tr("No finished game at {club}'s tables yet.", club=club_.name)))
-    until, label = _season_end(call, figures_)
     who = (call.options.get("") or "").strip()
     games = game_wanted(call, figures_)
     if who:
