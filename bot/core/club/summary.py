@@ -23,7 +23,7 @@ from bot.core.stats import PlayerStats, _add_session, identity
 from bot.core.summaries import shown
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a club reads tens of thousands at a time
 class SeatResult:
     """One person in one finished game."""
 
@@ -64,7 +64,7 @@ class SeatResult:
                    {str(c): Decimal(a) for c, a in (data.get("money") or {}).items()})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameSummary:
     """A finished game of a table, as every club figure reads it."""
 

@@ -200,12 +200,12 @@ class SqlClubBook:
                        ) -> AsyncIterator[list[tuple[int, GameSummary]]]:
         """Every game of the club in the order they ended, a chunk at a time (a club of
         50,000 games is never held whole)."""
+        chats = [t.chat for t in await self.tables(club_id)]
         after: tuple[Any, int] | None = None
-        while True:
+        while True:  # by the index of the end order, the club's tables picked out of it
             query = (select(game_summaries.c.id, game_summaries.c.session_id,
                             game_summaries.c.ended_at, game_summaries.c.data)
-                     .join(club_tables, club_tables.c.chat == game_summaries.c.chat)
-                     .where(club_tables.c.club_id == club_id)
+                     .where(game_summaries.c.chat.in_(chats))
                      .order_by(game_summaries.c.ended_at, game_summaries.c.session_id)
                      .limit(chunk))
             if after is not None:

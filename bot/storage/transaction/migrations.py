@@ -455,6 +455,7 @@ async def _0022_clubs(conn: AsyncConnection) -> None:
         Column("ended_at", DateTime(timezone=True), nullable=False),
         Column("data", Text, nullable=False),  # JSON: bot/core/club/summary.py
         Index("game_summaries_by_chat", "chat", "id"),
+        Index("game_summaries_by_end", "ended_at", "session_id"),  # a club's, in end order
     )
     await conn.run_sync(meta.create_all)
 
