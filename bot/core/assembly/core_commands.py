@@ -270,14 +270,15 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             may=Rule.ADMIN, needs=Needs.NOTHING, run=chat.link),
         CommandSpec(
             "export", "the game as a file",
-            "/export   /export last   /export 2 format:csv   /export all",
+            "/export   /export last   /export 2 format:csv   /export all   /export club",
             "JSON (for /import) or CSV (a row per player per {hand}): the open game; last (or "
             "a number: 2 is this chat's second game) a finished one; all: every session of "
-            "this chat, with its ledger and seasons.",
+            "this chat, with its ledger and seasons; club: every table of this chat's club "
+            "and the club itself (python -m bot restore makes it again).",
             (Option("format", Kind.CHOICE, "json (for /import) or csv",
                     choices=("json", "csv")),
-             Option("", Kind.TEXT, "all, last or a game's number (the open game if empty)",
-                    name="game")),
+             Option("", Kind.TEXT, "all, club, last or a game's number (the open game if "
+                    "empty)", name="game")),
             needs=Needs.NOTHING, run=exchange.export, read_only=True),
         CommandSpec(
             "import", "bring an /export into a chat with no games yet",

@@ -32,6 +32,8 @@ async def export(call: Call) -> Outcome:
     options = call.options
     fmt = options.get("format") or "json"
     which = (options.get("") or options.get("game") or "").strip().lower()
+    if which == "club":
+        return await export_club(call)
     everything = which in ("all", "yes")  # "yes": /export all:yes, as it was once typed
     # all, or the game the look-back commands show (named, open, or the one just ended)
     chosen = await call.tx.chat_sessions() if everything else [await call.chosen_session()]
@@ -66,6 +68,41 @@ async def export(call: Call) -> Outcome:
     tr = call.tr
     return Outcome(Reply(tr("Export of {sessions} ({format}).",
                             sessions=sessions(len(ids), tr), format=fmt),
+                         file=Attachment(name, body)))
+
+
+async def export_club(call: Call) -> Outcome:
+    """The club's file: every table's games, and the club (bot/storage/chats/club_file.py):
+    `python -m bot restore` makes it again in a fresh database, with the same figures."""
+    from bot.core.handlers.club.common import book, this_club
+
+    club = await this_club(call)
+    clubs = book(call)
+    tables = await clubs.tables(club.id)
+    persons = await clubs.persons()
+    members = {p for p in persons.values()}
+    section = {
+        "name": club.name, "owner": club.owner, "owner_name": club.owner_name,
+        "admins": club.admins,
+        "tables": [{"chat": t.chat, "name": t.name, "joined_by": t.joined_by,
+                    "joined_at": t.joined_at.isoformat() if t.joined_at else None}
+                   for t in tables],
+        "seasons": [{"name": s.name, "started_at": s.started_at.isoformat(),
+                     "started_by": "club", "started_by_name": "",
+                     "ended_at": s.ended_at.isoformat() if s.ended_at else None,
+                     "ended_by": "club" if s.ended_at else None}
+                    for s in await clubs.seasons(club.id)],
+        "accounts": {a: p for a, p in persons.items() if p in members}}
+    sink = Sink(COMPRESS_OVER)
+    async for chunk in call.tx.export_club(section, [t.chat for t in tables]):
+        sink.write(chunk.encode())
+    body, packed = sink.close()
+    name = f"maalbot-club-{len(tables)}-tables.json" + (".gz" if packed else "")
+    return Outcome(Reply(call.tr("Export of the club {club}: its {tables}, their games and "
+                                 "the club; python -m bot restore makes it again.",
+                                 club=club.name,
+                                 tables=call.tr.plural("{n} table", "{n} tables",
+                                                       len(tables))),
                          file=Attachment(name, body)))
 
 

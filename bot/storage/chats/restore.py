@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core.i18n import _
 from bot.storage.chats.backup import ALL_FORMAT, Writer, check_empty, restore_settings
+from bot.storage.chats.club_file import checked_club, restore_club
 from bot.storage.chats.reading import Outline, changed, walk_every, walk_hands
 from bot.storage.chats.validate import Checked, RestoreError, SessionCheck, heads, tail
 from bot.storage.transaction.clubs import chats_changed
@@ -92,6 +93,9 @@ async def restore_file(engine: AsyncEngine, path: Path, shape: Outline,
     RestoreError names what is wrong; then nothing is written."""
     chats = _chats(shape, only)
     every = is_every(shape)
+    # a club's file: its club checked whole now, made again once its tables are written
+    club = checked_club(shape.data["club"], [c.target for c in chats]) \
+        if every and only is None and "club" in shape.data else None
     total = sum(sum(c.shape.counts) for c in chats)
     done = 0
 
@@ -111,6 +115,8 @@ async def restore_file(engine: AsyncEngine, path: Path, shape: Outline,
                     await _write(conn, chat, walk, wrote)
                 except RestoreError as error:
                     raise chat.named(error) from None
+            if club is not None:
+                await restore_club(conn, club)
             await chats_changed(conn, [c.target for c in chats])  # their clubs count them
             chosen = {c.index for c in chats}
             if any(at in chosen for at, _index, _hand in walk):  # more than first read

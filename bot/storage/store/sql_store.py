@@ -35,6 +35,7 @@ from bot.storage.chats.backup import (
     import_sessions,
     json_chunks,
 )
+from bot.storage.chats.club_file import club_json
 from bot.storage.chats.reading import parse_export
 from bot.storage.engine import tables
 from bot.storage.engine.database import READ_ONLY
@@ -493,6 +494,11 @@ class SqlChatTransaction:
                     extra: Mapping[str, Any] | None = None) -> AsyncIterator[str]:
         return json_chunks(export_parts(self.conn, self.chat, session_ids, ledger),
                            self.chat, extra)
+
+    def export_club(self, club: Mapping[str, Any], chats: list[str]) -> AsyncIterator[str]:
+        """A club's file: its tables' games, every chat's shape, and the club beside them
+        (bot/storage/chats/club_file.py)."""
+        return club_json(self.conn, club, chats)
 
     async def restore(self, data: Mapping[str, Any] | bytes) -> int:
         """A file (its bytes, read here) or its data, into this chat, in this transaction."""
