@@ -122,6 +122,18 @@ CASES = [
          ("forget", None, {})),
     Case("have the whole chat forgotten", "/forget chat", frozenset({ADMIN}), (HAND,),
          ("forget", None, {"what": "chat"})),
+    # a club: a chat admin makes it, joins it (here with a code no club has: an admin is
+    # told so, anyone else is refused first) and takes the chat out of it; anyone links
+    # their own accounts and looks
+    Case("make a club", "/club new name:Friday", frozenset({ADMIN}), (),
+         ("club", None, {"action": "new", "name": "Friday"})),
+    Case("join a club", "/club join code:AAAA-BBBB", frozenset({ADMIN}), (),
+         ("club", None, {"action": "join", "code": "AAAA-BBBB"})),
+    Case("take the chat out of its club", "/club leave", frozenset({ADMIN}), (),
+         ("club", None, {"action": "leave"})),
+    Case("link your own accounts", "/account link", frozenset(ROLES), (),
+         ("account", None, {"action": "link"})),
+    Case("look at the club's ratings", "/rating", frozenset(ROLES), (), ("rating", None, {})),
 ]
 
 # refused because of who sent it (the words of bot/core/permissions.py, or of a button

@@ -38,6 +38,8 @@ class Rule(StrEnum):
     # admin any
     PAYMENT = "payment"  # undo a payment: whoever recorded it, an admin
     FORGET = "forget"  # forget yourself: anyone; the whole chat: an admin
+    CLUB = "club"  # a club's: a chat admin makes, joins and leaves it and gives codes; the
+    # club's owner or its admins take tables out and run its seasons and page; anyone looks
 
 
 WHO: dict[Rule, Msg] = {
@@ -58,6 +60,8 @@ WHO: dict[Rule, Msg] = {
                   "the payer owes and they are owed) or a chat admin"),
     Rule.PAYMENT: _("the person who recorded it or a chat admin"),
     Rule.FORGET: _("a chat admin (anyone may have themselves forgotten)"),
+    Rule.CLUB: _("a chat admin makes, joins and leaves a club; its owner or admins take "
+                 "tables out and run its seasons and page; anyone looks"),
 }
 
 # Rules the service can decide from the session alone, before the command runs.
@@ -109,6 +113,8 @@ def allowed(rule: Rule, roles: Roles, *, hand_count: int = 0,
     # what a person may have forgotten is only themselves: starting a game gives no say
     if rule == Rule.FORGET:
         return not whole_chat
+    if rule == Rule.CLUB:  # each of its actions is checked as what it is (handlers/club/)
+        return True
     # the ledger is the chat's, not a game's: starting a game gives no say over it
     if rule == Rule.PAYEE:
         # the payer's own word is not enough; the person paid gives up only her own claim,

@@ -342,7 +342,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
              Option("game", Kind.TEXT, "one game: marriage, riichi, or a points game's name"),
              Option("season", Kind.TEXT, "one of the club's seasons, by its name"),
              Option("who", Kind.MEMBER, "the person to name an admin")),
-            needs=Needs.NOTHING, run=club_commands.club),
+            may=Rule.CLUB, needs=Needs.NOTHING, run=club_commands.club),
         CommandSpec(
             "account", "one person on Telegram and Discord",
             "/account   /account link   /account link code:XXXX-XXXX   /account unlink",
