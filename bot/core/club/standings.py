@@ -34,19 +34,16 @@ def ranked(figures: GameFigures, names: Mapping[str, str],
 
 
 def measure(figures: GameFigures, row: Standing, tr: Tr) -> str:
-    """What a member is ranked by, as the game writes it."""
+    """What a member is ranked by after their wins, as the game writes it: the final
+    results (Riichi), else points (a race's, Tranca's, ranked by games won first)."""
     if figures.ranked_by == "results":
         return result(row.results, tr)
-    if figures.ranked_by == "wins":
-        return tr.number(row.wins)
     return pts.show_value(row.points, figures.point_places, tr=tr)
 
 
 def measure_heading(figures: GameFigures, tr: Tr) -> str:
     if figures.ranked_by == "results":
         return tr("result")
-    if figures.ranked_by == "wins":
-        return tr("wins")
     return tr("points")
 
 
@@ -64,12 +61,9 @@ def table(figures: GameFigures, names: Mapping[str, str], tr: Tr,
              *(format_money(r.money.get(c, Decimal(0)), "", decimals[c], signed=True, tr=tr)
                for c in currencies)]
             for i, r in enumerate(rows, 1)]
-    if figures.ranked_by == "wins":  # the wins are the measure: said once
-        header.pop(5)
-        body = [row[:5] + row[6:] for row in body]
     game = get_game(figures.key.partition(":")[0])
-    ranking = Ranking(game, measure_heading(figures, tr), header, body, [], 5 if
-                      figures.ranked_by != "wins" else 3)
+    ranking = Ranking(game, measure_heading(figures, tr), header, body, [],
+                      3 if figures.ranked_by == "wins" else 5)
     return render(ranking, columns)
 
 
