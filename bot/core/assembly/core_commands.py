@@ -320,7 +320,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
                     choices=("new",)),),
             may=Rule.ADMIN, free_view=True, needs=Needs.NOTHING, run=pages.scorepad),
         CommandSpec(
-            "club", "several tables as one club",
+            "club", "clubs; /rating /vs /records",
             "/club   /club new name:Friday Marriage   /club join code:XXXX-XXXX   "
             "/club standings game:marriage",
             "A club is several chats (on Telegram, Discord or the console) that count as "

@@ -122,6 +122,11 @@ def languages_help(tr: Tr) -> str:
         languages_line(tr)])
 
 
+# A club's commands, on one line of the overview: /club's (its summary names them;
+# /help club says /account)
+CLUB_FAMILY = frozenset({"account", "rating", "vs", "records"})
+
+
 def preset_help(tr: Tr, game: Game) -> list[str]:
     """The presets (/rules preset:NAME), the whole tables apart from the additions."""
     book, lines = game.rulebook, []
@@ -142,7 +147,8 @@ def render(tr: Tr, table: CommandTable, topic: str, game: Game) -> str:
     specs = [s for s in table.for_game(game) if not s.hidden]
     if not topic:  # short enough for a phone: the rest is in the topics it names
         lines = [tr("Maalbot keeps score ({game}). Commands:", game=Msg(game.title))]
-        lines += [f"/{s.name} - {spec_text(tr, s.summary, game)}" for s in specs]
+        lines += [f"/{s.name} - {spec_text(tr, s.summary, game)}" for s in specs
+                  if s.name not in CLUB_FAMILY]
         first = spec_text(tr, game.result_spec.usage, game).split("   ")[0]
         lines += ["", tr("Options are key:value, e.g. {usage}", usage=first),
                   tr("More: /help COMMAND, /help {game} (its words and commands), /help "
