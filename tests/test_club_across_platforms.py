@@ -105,6 +105,9 @@ async def test_a_club_across_telegram_and_discord_counts_a_linked_person_once(
                                            code=code.group(1)))
         assert callback["data"]["flags"] & 64  # refused for him alone
         assert "used already" in callback["data"]["content"]
+        # on Discord, a code is answered to its person alone (ephemeral)
+        given = await dc.reply_to(slash("account", D_CAROL, action="link"))
+        assert given["data"]["flags"] & 64 and CODE.search(given["data"]["content"])
         # games: Marriage at each group, Riichi in the channel
         for group in (GROUP_1, GROUP_2):
             ended = await telegram_game(tg, group)
