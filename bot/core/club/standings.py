@@ -50,9 +50,11 @@ def measure_heading(figures: GameFigures, tr: Tr) -> str:
     return tr("points")
 
 
-def table(figures: GameFigures, names: Mapping[str, str], tr: Tr,
-          season: int | None = None, columns: int = PHONE_WIDTH) -> str:
-    """The league table, one member a row where it fits a phone, else a few lines each."""
+def cells(figures: GameFigures, names: Mapping[str, str], tr: Tr,
+          season: int | None = None) -> tuple[list[str], list[tuple[Standing, list[str]]]]:
+    """The league table's headings and each member's row, ranked: #, player, games, wins,
+    average place, the game's measure (not where the wins are the measure: said once) and
+    the money per currency played for."""
     rows = ranked(figures, names, season)
     currencies = sorted({c for r in rows for c, a in r.money.items()})
     decimals = {c: money_places([r.money.get(c, Decimal(0)) for r in rows])
@@ -67,6 +69,14 @@ def table(figures: GameFigures, names: Mapping[str, str], tr: Tr,
     if figures.ranked_by == "wins":  # the wins are the measure: said once
         header.pop(5)
         body = [row[:5] + row[6:] for row in body]
+    return header, list(zip(rows, body, strict=True))
+
+
+def table(figures: GameFigures, names: Mapping[str, str], tr: Tr,
+          season: int | None = None, columns: int = PHONE_WIDTH) -> str:
+    """The league table, one member a row where it fits a phone, else a few lines each."""
+    header, rows = cells(figures, names, tr, season)
+    body = [row for _standing, row in rows]
     game = get_game(figures.key.partition(":")[0])
     ranking = Ranking(game, measure_heading(figures, tr), header, body, [], 5 if
                       figures.ranked_by != "wins" else 3)
