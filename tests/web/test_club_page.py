@@ -192,6 +192,22 @@ async def test_a_table_that_joins_with_games_played_counts_them_on_the_page(
     assert [t["name"] for t in shown["club"]["tables"]] == [T1, T2, T3]
 
 
+async def test_the_open_season_comes_first(console_web: Web):
+    web = console_web
+    tables = await played(web)
+    await tables.ok(T1, "/club season start name:Spring")
+    link = await club_link(tables)
+    season, every = game_of(await data(web, link), "points")["standings"]
+    assert season["label"] == "Season Spring (0 games)" and season["rows"] == []
+    assert season["note"] == "No game of it ended in the season yet."
+    assert every["label"] == "Every game (3 games)" and len(every["rows"]) == 5
+    await tables.game(T2, "/newgame points players:@cy @di", "/round cy=8 di=2")
+    season, every = game_of(await data(web, link), "points")["standings"]
+    assert [(r["name"], r["games"], r["wins"]) for r in season["rows"]] == [
+        ("cy", 1, 1), ("di", 1, 0)]
+    assert every["label"] == "Every game (4 games)"
+
+
 async def test_the_page_speaks_the_clubs_first_tables_language(console_web: Web):
     web = console_web
     tables = await played(web)

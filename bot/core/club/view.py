@@ -119,6 +119,7 @@ def _board(game: GameFigures, season: int | None, label: str, names: _Names,
     shown = {m: names.name(m) for m in game.table(season)}
     headings, rows = cells(game, shown, tr, season)
     return {"label": label, "headings": headings,
+            "note": "" if rows else tr("No game of it ended in the season yet."),
             "rows": [{**names.of(standing.member), "place": row[0], "cells": row[2:],
                       **_raw(standing)} for standing, row in rows]}
 

@@ -157,6 +157,7 @@ function renderGames() {
   nav.replaceChildren();
   const games = club.games;
   nav.hidden = games.length < 2 || shownMember !== null || tv;
+  nav.setAttribute("aria-label", words.games);
   for (const game of games) {
     const button = el("button", game.title);
     button.type = "button";
@@ -180,7 +181,9 @@ function renderClub() {
   standings.replaceChildren();
   if (game) {
     for (const board of tv ? game.standings.slice(0, 1) : game.standings) {
-      standings.append(el("h3", board.label), scrolling(table(board.headings, board.rows, true)));
+      standings.append(el("h3", board.label),
+                       board.rows.length ? scrolling(table(board.headings, board.rows, true))
+                                         : el("p", board.note, "note"));
     }
     $("ratings-title").textContent = `${words.ratings}: ${game.title}`;
     const ratings = table(game.ratings.headings, game.ratings.rows, true, false);
