@@ -51,8 +51,15 @@ class _Names:
     table that knows them."""
 
     def __init__(self, figures: ClubFigures, tables: Sequence[ClubTable], ref: Ref) -> None:
-        self.figures, self.ref = figures, ref
+        self.figures, self._ref = figures, ref
         self.tables = {t.chat: t.name for t in tables}
+        self._ids: dict[str, str] = {}
+
+    def ref(self, member: str) -> str:
+        found = self._ids.get(member)
+        if found is None:
+            found = self._ids[member] = self._ref(member)
+        return found
 
     def name(self, member: str) -> str:
         return self.figures.name(member)
