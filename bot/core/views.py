@@ -1,6 +1,7 @@
 """A table as a page reads it: one read transaction, the same Call a command gets, so a page
-shows what the commands would say (bot/core/pad.py, bot/core/scoreboard.py). Nothing here
-writes; a page changes the table only by sending a command."""
+shows what the commands would say (bot/core/pad.py, bot/core/scoreboard.py). A page changes
+the table only by sending a command; the one write a page's read may make is what a
+command's read would (a club's summaries of games that had none: bot/web/club.py)."""
 
 from __future__ import annotations
 
@@ -28,10 +29,13 @@ class Reads(Protocol):
 
 
 async def read_view(service: Reads, chat: str, locale: str | None,
-                    build: Callable[[Call], Awaitable[T]], actor: Actor = VIEWER) -> T:
+                    build: Callable[[Call], Awaitable[T]], actor: Actor = VIEWER,
+                    write: bool = False) -> T:
     """`build` the page from chat `chat` as it is now, in the chat's language (else the
-    reader's `locale`), as `actor` would see it."""
-    async with service.store.transaction(chat, write=False) as tx:
+    reader's `locale`), as `actor` would see it. `write`: in a writer's transaction, for
+    a page that must first write what the commands would (a club's page: the summaries of
+    games that have none)."""
+    async with service.store.transaction(chat, write=write) as tx:
         await tx.prefetch(None)
         settings = await tx.settings()
         session = await tx.open_session()

@@ -9,6 +9,7 @@ fontpkg-noto-sans-devanagari (Nepali).
 
     python -m bot.docs.pictures             # remake every picture in docs/images/
     python -m bot.docs.pictures --out DIR   # somewhere else
+    python -m bot.docs.pictures --club      # only the club's page (web-club*.png)
 """
 
 from __future__ import annotations
@@ -591,6 +592,8 @@ async def make(out: Path) -> list[Path]:
                 await store.close()
     with tempfile.TemporaryDirectory() as folder:
         await _web_pages(Path(folder), out)
+    with tempfile.TemporaryDirectory() as folder:
+        await _club_page(Path(folder), out)
     return sorted(set(out.glob("*.png")) | before)
 
 
@@ -661,17 +664,141 @@ async def _web_pages(folder: Path, out: Path) -> None:
         await store.close()
 
 
+# --- the club's page: three tables of one club, a season of Marriage and some Riichi ----
+
+CLUB_TABLES = {"console:thamel": "Thamel", "console:patan": "Patan",
+               "console:riichi": "Sunday Riichi"}
+CLUB_PEOPLE = ["asha", "bikash", "chetan", "dipa", "eshan", "farah"]
+
+
+def _club_games() -> list[tuple[str, list[str]]]:
+    """The club's evening, the same every time: (table, lines), each a whole game."""
+    import random
+
+    pick = random.Random(22)
+    games: list[tuple[str, list[str]]] = []
+    for n in range(14):
+        table = "console:thamel" if n % 2 == 0 else "console:patan"
+        seated = pick.sample(CLUB_PEOPLE, 4)
+        if n == 5:  # a guest, typed by name, at Patan
+            seated[3] = "gopal"
+        lines = [f"/newgame marriage players:{' '.join(_seat(p) for p in seated)}"]
+        if table == "console:thamel":  # Thamel plays for money
+            lines.append("/rules rate:10 currency:Rs")
+        for _hand in range(3):
+            winner, *others = pick.sample(seated, 4)
+            seen = " ".join(others[:2])
+            maal = " ".join(f"{p}={pick.randint(0, 9)}" for p in [winner, *others[:2]])
+            lines.append(f"/hand winner:{winner} seen:{winner} {seen} maal:{maal}")
+        games.append((table, lines))
+        if n % 4 == 3:
+            east = pick.sample(CLUB_PEOPLE, 4)
+            a, b, c, _d = east
+            games.append(("console:riichi", [
+                f"/newgame riichi players:{' '.join('@' + p for p in east)}",
+                f"/ron winner:{a} from:{b} han:{pick.randint(1, 4)} fu:30",
+                f"/tsumo winner:{c} han:{pick.randint(1, 3)} fu:40"]))
+    return games
+
+
+def _seat(person: str) -> str:
+    return person if person == "gopal" else f"@{person}"
+
+
+async def club_scene(service: Service) -> str:
+    """The club's evening played at its three tables; the club page's link."""
+    from dataclasses import replace
+
+    from bot.console import line_to_command
+
+    async def say(chat: str, line: str) -> Reply:
+        command = replace(line_to_command(line, "asha", chat), chat_name=CLUB_TABLES[chat])
+        reply = await service.handle(command)
+        assert reply.ok, f"{chat}: {line}: {reply.text}"
+        return reply
+
+    first, *others = CLUB_TABLES
+    made = await say(first, "/club new name:Friday Marriage")
+    for chat in others:
+        code = re.search(r"code:([A-Z0-9]{4}-[A-Z0-9]{4})", made.text)
+        assert code is not None, made.text
+        await say(chat, f"/club join code:{code.group(1)}")
+        made = await say(first, "/club code")
+    for chat, lines in _club_games():
+        for line in lines:
+            await say(chat, line)
+        await say(chat, "/endgame")
+    link = re.search(r"http://\S+/c/\S+", (await say(first, "/club page")).text)
+    assert link is not None
+    return link.group(0)
+
+
+async def _club_page(folder: Path, out: Path) -> None:
+    """The club's page on a phone (the club, and a member's page) and on a TV."""
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:
+        print("no Playwright (pip install -e '.[test]'): the club page's pictures are kept",
+              file=sys.stderr)
+        return
+    from bot.web.server import WebServer
+
+    store = await open_store(f"sqlite:///{folder}/club.db")
+    service = Service(store, secret=SECRET)
+    server = WebServer(service, base_url="http://127.0.0.1:0", secret=SECRET, port=0)
+    await server.start()
+    try:
+        link = await club_scene(service)
+        async with async_playwright() as driver:
+            browser = await driver.chromium.launch(
+                executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                      "--disable-component-update", "--disable-sync", "--no-first-run"])
+            try:
+                for name, url, size in [
+                        ("web-club", link, (390, 844)),
+                        ("web-club-member", link, (390, 844)),
+                        ("web-club-tv", link + "?tv", (1920, 1080))]:
+                    page = await browser.new_page(viewport={"width": size[0],
+                                                            "height": size[1]},
+                                                  color_scheme="light")
+                    await page.goto(url)
+                    await page.wait_for_selector("#chart svg")
+                    if name == "web-club":  # past the league table: the chart in view
+                        await page.evaluate("document.getElementById('standings-part')"
+                                            ".scrollIntoView()")
+                    if name == "web-club-member":  # a member's page, from their name
+                        await page.locator("#standings a.who").first.click()
+                        await page.wait_for_selector("#member-games .chart svg")
+                    await page.screenshot(path=str(out / f"{name}.png"))
+                    await page.close()
+            finally:
+                await browser.close()
+    finally:
+        await server.stop()
+        await store.close()
+
+
 def main_made(out: Path) -> list[Path]:
     """Every picture, made in `out`."""
     return asyncio.run(make(out))
+
+
+async def _club_only(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        await _club_page(Path(folder), out)
+    return sorted(out.glob("web-club*.png"))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.docs.pictures",
                                      description="Remake the docs' pictures.")
     parser.add_argument("--out", type=Path, default=OUT, help=f"folder (default {OUT})")
+    parser.add_argument("--club", action="store_true", help="only the club's page")
     args = parser.parse_args(argv)
-    for path in main_made(args.out):
+    made = asyncio.run(_club_only(args.out)) if args.club else main_made(args.out)
+    for path in made:
         print(path)
     return 0
 

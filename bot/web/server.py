@@ -19,7 +19,7 @@ from bot.core.command import Actor, Reply
 from bot.core.pages import WebSide
 from bot.core.service import Service
 from bot.core.service.failures import FAILED
-from bot.web import pad, scoreboard
+from bot.web import club, pad, scoreboard
 from bot.web.app import SERVER, static
 from bot.web.builds import Builds
 from bot.web.faces import Face, platform_of
@@ -91,6 +91,7 @@ class WebServer:
         app.router.add_get("/static/{name}", static)
         pad.routes(app)
         scoreboard.routes(app)
+        club.routes(app)
         return app
 
     async def start(self) -> None:

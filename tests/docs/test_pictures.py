@@ -60,6 +60,9 @@ def test_the_pictures_script_draws_every_picture(tmp_path) -> None:
         pytest.skip(problem)
     made = {path.name for path in pictures.main_made(tmp_path)}
     assert {"telegram-board.png", "discord-board.png", "chart.png", "web-scorepad.png",
-            "web-scoreboard.png", "web-scoreboard-tv.png"} <= made
+            "web-scoreboard.png", "web-scoreboard-tv.png", "web-club.png",
+            "web-club-member.png", "web-club-tv.png"} <= made
     phone = Image.open(tmp_path / "web-scoreboard.png")
     assert phone.size == (390, 844)
+    assert Image.open(tmp_path / "web-club.png").size == (390, 844)
+    assert Image.open(tmp_path / "web-club-tv.png").size == (1920, 1080)

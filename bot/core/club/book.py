@@ -14,6 +14,7 @@ from bot.core.club.summary import GameSummary
 from bot.core.session import ChatSettings, HandRecord, SessionState
 
 CLUB, ACCOUNT = "club", "account"  # what a one-time code is for: joining a club, linking
+PLATFORMS = {"telegram": "Telegram", "discord": "Discord", "console": "console"}  # by name
 
 
 @dataclass

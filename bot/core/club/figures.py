@@ -56,6 +56,7 @@ class Standing:
     hands: int = 0
     hand_wins: int = 0
     money: dict[str, Decimal] = field(default_factory=dict)
+    places: dict[int, int] = field(default_factory=dict)  # place -> games ended in it
 
     @property
     def average_place(self) -> float:
@@ -101,11 +102,30 @@ class GameFigures:
     standings: dict[int | None, dict[str, Standing]] = field(default_factory=dict)
     ratings: dict[str, Rated] = field(default_factory=dict)
     best: list[Best] = field(default_factory=list)
+    bests: dict[str, Best] = field(default_factory=dict)  # member -> their biggest hand
     runs: dict[str, list[int]] = field(default_factory=dict)  # member -> [now, longest]
     pairs: dict[tuple[str, str], Pair] = field(default_factory=dict)
 
     def table(self, season: int | None = None) -> dict[str, Standing]:
         return self.standings.get(season, {})
+
+    # --- the records (/records, the club's page) ------------------------------------------
+
+    def biggest(self) -> Best | None:
+        """The biggest hand won (the earlier of two as big)."""
+        return self.best[0] if self.best else None
+
+    def longest_run(self) -> tuple[int, str]:
+        """(games, member): the longest run of wins of a member (not a guest); (0, "")
+        where nobody won two in a row."""
+        run = max(((r[1], m) for m, r in self.runs.items() if not is_guest(m)),
+                  default=(0, ""))
+        return run if run[0] > 1 else (0, "")
+
+    def most_games(self) -> tuple[int, str]:
+        """(games, member): the member (not a guest) who played the most of it."""
+        return max(((r.games, m) for m, r in self.table(None).items() if not is_guest(m)),
+                   default=(0, ""))
 
 
 class ClubFigures:
@@ -195,6 +215,7 @@ class ClubFigures:
                 row_.results += seat.result
                 row_.hands += seat.hands
                 row_.hand_wins += seat.hand_wins
+                row_.places[seat.place] = row_.places.get(seat.place, 0) + 1
                 for currency, amount in seat.money.items():
                     row_.money[currency] = row_.money.get(currency, Decimal(0)) + amount
             for currency, amount in seat.money.items():
@@ -207,8 +228,11 @@ class ClubFigures:
             if run[0] > run[1]:
                 run[1] = run[0]
             if seat.best is not None and seat.best > 0:
-                _keep_best(figures.best, Best(seat.best, member, seat.best_label,
-                                              summary.chat, ended))
+                hand = Best(seat.best, member, seat.best_label, summary.chat, ended)
+                _keep_best(figures.best, hand)
+                theirs = figures.bests.get(member)
+                if theirs is None or hand.size > theirs.size:
+                    figures.bests[member] = hand
         _meet(figures.pairs, [(m, s) for m, s in members if not is_guest(m)])
         order = sorted(sides)
         moves = ratings.rate(figures.ratings, [sides[s] for s in order],

@@ -29,6 +29,13 @@ class ClubsKept:
     def drop(self, club_id: int) -> None:
         self._kept.pop(club_id, None)
 
+    def fresh(self, club: Club) -> bool:
+        """Whether the figures kept of `club` are of its epoch: brought up to date, they
+        only read the games added since (a build from the first game may write the
+        summaries of games that have none: `fill`)."""
+        kept = self._kept.get(club.id)
+        return kept is not None and kept.epoch == club.epoch
+
     def _keep(self, figures: ClubFigures) -> None:
         self._kept[figures.club_id] = figures
         self._kept.move_to_end(figures.club_id)

@@ -47,9 +47,11 @@ def measure_heading(figures: GameFigures, tr: Tr) -> str:
     return tr("points")
 
 
-def table(figures: GameFigures, names: Mapping[str, str], tr: Tr,
-          season: int | None = None, columns: int = PHONE_WIDTH) -> str:
-    """The league table, one member a row where it fits a phone, else a few lines each."""
+def cells(figures: GameFigures, names: Mapping[str, str], tr: Tr,
+          season: int | None = None) -> tuple[list[str], list[tuple[Standing, list[str]]]]:
+    """The league table's headings and each member's row, ranked: #, player, games, wins,
+    average place, the game's measure (a race's points) and the money per currency played
+    for."""
     rows = ranked(figures, names, season)
     currencies = sorted({c for r in rows for c, a in r.money.items()})
     decimals = {c: money_places([r.money.get(c, Decimal(0)) for r in rows])
@@ -61,6 +63,14 @@ def table(figures: GameFigures, names: Mapping[str, str], tr: Tr,
              *(format_money(r.money.get(c, Decimal(0)), "", decimals[c], signed=True, tr=tr)
                for c in currencies)]
             for i, r in enumerate(rows, 1)]
+    return header, list(zip(rows, body, strict=True))
+
+
+def table(figures: GameFigures, names: Mapping[str, str], tr: Tr,
+          season: int | None = None, columns: int = PHONE_WIDTH) -> str:
+    """The league table, one member a row where it fits a phone, else a few lines each."""
+    header, rows = cells(figures, names, tr, season)
+    body = [row for _standing, row in rows]
     game = get_game(figures.key.partition(":")[0])
     ranking = Ranking(game, measure_heading(figures, tr), header, body, [],
                       3 if figures.ranked_by == "wins" else 5)

@@ -245,6 +245,10 @@ class SqlStore:
         """What each chat's live pages watch: it changes with every change they show."""
         return await pages.versions(self.engine, chats)
 
+    async def club_versions(self, keys: list[str]) -> dict[str, pages.ClubVersion]:
+        """What each club's live page watches (by its row's chat, club:<id>)."""
+        return await pages.club_versions(self.engine, keys)
+
     def problem(self, error: BaseException) -> Any:
         """What the host must mend, as a message, when `error` is the database's own
         failure (bot/storage/engine/problems.py); None for anything else."""

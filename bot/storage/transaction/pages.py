@@ -1,5 +1,6 @@
 """A table's web pages in the database (migration 18): a link's hash to its table, and what
-the live pages watch to know a table changed.
+the live pages watch to know a table changed; a club's page likewise (its row's chat is
+`club:<id>`), watching its club.
 
 The token itself is never kept (bot/core/pages.py): a page's row is its token's hash, its
 chat and its kind. A chat keeps at most one row of each kind."""
@@ -8,13 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Text, cast, delete, func, insert, literal, select, union_all
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.storage.engine.database import READ_ONLY
-from bot.storage.engine.tables import pages, payments, seasons, sessions
+from bot.storage.engine.tables import (
+    club_tables,
+    clubs,
+    game_summaries,
+    pages,
+    payments,
+    seasons,
+    sessions,
+)
 
 # What a table's pages show changed when this changed: its games (every save of a game
 # raises its version; a new game adds one), its payments, its seasons and its pages' links
@@ -71,3 +80,63 @@ async def versions(engine: AsyncEngine, chats: Collection[str]) -> dict[str, Ver
         for row in (await conn.execute(query)).all():
             found[row.chat][2 * row.part:2 * row.part + 2] = [int(row.n), str(row.v)]
     return {key: tuple(value) for key, value in found.items()}
+
+
+CLUB_PAGE, CLUB_KIND = "club:", "club"  # a club's page: its row's chat (club:<id>), kind
+
+
+class ClubVersion(NamedTuple):
+    """What a club's page shows changed when this changed: its epoch (whatever has its
+    figures built again), its name and settings, its tables, its games' rows (a game's end
+    adds one) and its page's link. `table`: the chat of its first table, which the page
+    reads through (None: it has no table left)."""
+
+    table: str | None
+    epoch: int
+    club: str
+    tables: str
+    games: int
+    last: int
+    link: str
+
+
+async def club_versions(engine: AsyncEngine, keys: Collection[str]) -> dict[str, ClubVersion]:
+    """Each club page's version, by its row's chat (club:<id>); a club that is no more is
+    one with no table and epoch -1."""
+    ids = {int(key[len(CLUB_PAGE):]): key for key in keys
+           if key.startswith(CLUB_PAGE) and key[len(CLUB_PAGE):].isdecimal()}
+    found: dict[str, ClubVersion] = {key: ClubVersion(None, -1, "", "", 0, 0, "")
+                                     for key in keys}
+    if not ids:
+        return found
+    wanted = sorted(ids)
+    async with engine.connect() as conn:
+        await conn.execution_options(**{READ_ONLY: True})
+        made = {r.id: r for r in (await conn.execute(
+            select(clubs.c.id, clubs.c.epoch, clubs.c.name, cast(clubs.c.data, Text()))
+            .where(clubs.c.id.in_(wanted)))).all()}
+        tables: dict[int, list[str]] = {}
+        for row in (await conn.execute(
+                select(club_tables.c.club_id, club_tables.c.chat)
+                .where(club_tables.c.club_id.in_(wanted))
+                .order_by(club_tables.c.joined_at, club_tables.c.chat))).all():
+            tables.setdefault(row.club_id, []).append(row.chat)
+        games = {r.club_id: (int(r.n), int(r.last or 0)) for r in (await conn.execute(
+            select(club_tables.c.club_id, func.count(game_summaries.c.id).label("n"),
+                   func.max(game_summaries.c.id).label("last"))
+            .join(game_summaries, game_summaries.c.chat == club_tables.c.chat)
+            .where(club_tables.c.club_id.in_(wanted))
+            .group_by(club_tables.c.club_id))).all()}
+        links = {r.chat: r.digest for r in (await conn.execute(
+            select(pages.c.chat, pages.c.digest).where(pages.c.chat.in_(list(ids.values())),
+                                                       pages.c.kind == CLUB_KIND))).all()}
+    for club_id, key in ids.items():
+        row = made.get(club_id)
+        if row is None:
+            continue
+        chats = tables.get(club_id, [])
+        n, last = games.get(club_id, (0, 0))
+        found[key] = ClubVersion(chats[0] if chats else None, int(row.epoch),
+                                 f"{row.name}\n{row[3]}", "\n".join(chats), n, last,
+                                 links.get(key) or "")
+    return found

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 from bot.core.club import codes
-from bot.core.club.book import CLUB, Club, ClubTable
+from bot.core.club.book import CLUB, PLATFORMS, Club, ClubTable
 from bot.core.club.figures import ClubFigures, is_guest, member_of
 from bot.core.club.standings import leaders, table
 from bot.core.command import Reply
@@ -38,7 +38,6 @@ from bot.core.seasons import season_name
 MAX_CLUB_NAME = 40
 ACTIONS = ("new", "join", "code", "leave", "remove", "admin", "standings", "ledger",
            "season", "page")
-PLATFORMS = {"telegram": "Telegram", "discord": "Discord", "console": "console"}
 
 
 def _words(call: Call) -> list[str]:

@@ -189,20 +189,18 @@ async def records(call: Call) -> Outcome:
         game = figures_.games[key]
         lines = [tr("{game} ({games}):", game=title(call, figures_, key),
                     games=tr.plural("{n} game", "{n} games", game.games))]
-        if game.best:
-            hand = game.best[0]
+        hand = game.biggest()
+        if hand is not None:
             said = tr.render(decode(hand.label)) if hand.label else pts.show_value(
                 hand.size, game.point_places, tr=tr)
             lines.append("  " + tr("Biggest hand: {name}, {hand} ({day}).",
                                    name=describe(figures_, hand.member), hand=said,
                                    day=tr.date(hand.ended_at)))
-        run = max(((r[1], m) for m, r in game.runs.items() if not is_guest(m)),
-                  default=(0, ""), key=lambda r: (r[0], r[1]))
-        if run[0] > 1:
+        run = game.longest_run()
+        if run[0]:
             lines.append("  " + tr("Longest run of wins: {name}, {n} games in a row.",
                                    name=figures_.name(run[1]), n=run[0]))
-        most = max(((r.games, m) for m, r in game.table(None).items() if not is_guest(m)),
-                   default=(0, ""))
+        most = game.most_games()
         if most[0]:
             lines.append("  " + tr("Most games: {name}, {n}.", name=figures_.name(most[1]),
                                    n=most[0]))
