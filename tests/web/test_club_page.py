@@ -105,8 +105,9 @@ async def test_the_page_is_the_clubs_figures(console_web: Web):
     assert [(r["name"], r["games"], r["wins"], r["points"], r["where"]) for r in board["rows"]] \
         == [(n, g, w, p, T1 if where else "") for n, g, w, p, where in STANDINGS]
     assert [r["place"] for r in board["rows"]] == ["1", "2", "3", "4", "5"]
-    assert board["headings"] == ["#", "player", "games", "wins", "avg place"]  # wins: the measure
-    assert board["rows"][1]["cells"] == ["2", "1", "1.50"]  # ben: games, wins, average place
+    assert board["headings"] == ["#", "player", "games", "wins", "avg place", "points"]
+    # ben: games, wins, average place, and the race's points (ranked by wins first)
+    assert board["rows"][1]["cells"] == ["2", "1", "1.50", "+" + STANDINGS[1][3]]
     # the ratings: openskill's own, on the same games; eve, a guest, never rated
     wanted = openskill_ratings()
     rows = points["ratings"]["rows"]
