@@ -24,6 +24,7 @@ from telegram import Update
 from telegram.error import NetworkError, RetryAfter
 from telegram.ext import Application
 
+from bot.core.pages import conceal
 from bot.storage.transaction.inbox import Inbox
 
 log = logging.getLogger(__name__)
@@ -145,6 +146,9 @@ class Intake:
         return web.Response()  # 200 only once it is stored: Telegram re-sends otherwise
 
     async def _keep(self, rows: list[tuple[int, str, Mapping[str, Any]]]) -> None:
+        # an update carries the bot's own message it answers (a tap's, a reply's), with its
+        # links and its Scorepad button: kept without their tokens (bot/core/pages.py)
+        rows = [(update_id, chat, conceal(payload)) for update_id, chat, payload in rows]
         stored = set(await self.inbox.store(rows))
         for update_id, chat, _ in rows:
             if update_id in stored:

@@ -19,7 +19,7 @@ import time
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import replace
 
-from bot.core import i18n, permissions
+from bot.core import i18n, pages, permissions
 from bot.core.assembly.built import TABLE
 from bot.core.command import Actor, Command, Reply
 from bot.core.command_table import CommandTable
@@ -121,6 +121,9 @@ class Service:
         if command.origin_id is not None:
             previous = await tx.origin_reply(command.origin_id)
             if previous is not None:
+                # its links as they are now (a link is never kept: bot/core/pages.py)
+                previous = pages.reveal(previous, pages.current_tokens(self.web,
+                                                                       settings.pages))
                 reply = failures.earlier(previous, command, language)
                 reply.duplicate = True
                 return Outcome(reply)
@@ -146,7 +149,7 @@ class Service:
         if outcome.changed and command.buttons and settings.board == LIVE:
             live.live_board(outcome.reply)
         if outcome.changed and command.origin_id is not None:
-            await tx.record_origin(command.origin_id, outcome.reply.to_json())
+            await tx.record_origin(command.origin_id, pages.conceal(outcome.reply.to_json()))
         return outcome
 
     async def _run(self, call: Call) -> Outcome:
