@@ -106,6 +106,11 @@ def conceal(value: Any) -> Any:
     return value
 
 
+def marked(text: str) -> bool:
+    """Whether `text` holds a mark where a link's token stood."""
+    return bool(_MARKED.search(text))
+
+
 def reveal(value: Any, tokens: Mapping[str, str | None]) -> Any:
     """`value` with each mark replaced by the table's current token of its kind (`tokens`);
     a kind it has none of now keeps its mark: that link would open nothing anyway."""

@@ -18,7 +18,6 @@ import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from html import escape
 
 from telegram import (
     BotCommand,
@@ -61,7 +60,7 @@ from bot.telegram_adapter.intake import Intake, delivery
 from bot.telegram_adapter.outbox import Outbox
 from bot.telegram_adapter.places import Place, chat_key, place_of
 from bot.telegram_adapter.ratelimit import ChatRateLimiter
-from bot.telegram_adapter.render import reply_chunks
+from bot.telegram_adapter.render import html, reply_chunks
 
 __all__ = ["TelegramAdapter", "chat_key"]
 log = logging.getLogger(__name__)
@@ -369,7 +368,7 @@ class TelegramAdapter:
             text += "\n\n" + welcome.add_me(tr)
             markup = welcome.add_me_button(tr, self.app.bot.username or "")
         await self.outbox.send(place, lambda p: self.app.bot.send_message(
-            p.chat_id, escape(text, quote=False), parse_mode=ParseMode.HTML,
+            p.chat_id, html(text), parse_mode=ParseMode.HTML,
             message_thread_id=p.thread_id, reply_markup=markup))
 
     # --- the live board ------------------------------------------------------------------
@@ -448,7 +447,7 @@ class TelegramAdapter:
         tr = translator(reply.language)
         text, example = tr.render(question.text), tr.render(question.example)
         sent = await self.outbox.send(place, lambda p: self.app.bot.send_message(
-            p.chat_id, escape(text, quote=False), parse_mode=ParseMode.HTML,
+            p.chat_id, html(text), parse_mode=ParseMode.HTML,
             message_thread_id=p.thread_id,
             reply_markup=ForceReply(selective=False,
                                     input_field_placeholder=example[:64] or None)))
@@ -642,7 +641,7 @@ class TelegramAdapter:
     async def _send_file(self, place: Place, reply: Reply) -> None:
         """A chart as a photo, an export as a document; the text as the caption."""
         assert reply.file is not None
-        caption = escape(reply.text, quote=False)[:1000]
+        caption = html(reply.text)[:1000]
         file = reply.file
         if file.kind == "image":
             await self.outbox.send(place, lambda p: self.app.bot.send_photo(

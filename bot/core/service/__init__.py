@@ -69,8 +69,16 @@ class Service:
         when the command's permission can depend on it."""
         started = time.perf_counter()
         reply = await self.guarded(lambda: self._handle(command, admin), command)
+        if reply.duplicate and pages.marked(reply.text):  # another process's, kept marked
+            reply.text = await self._revealed(command.chat, reply.text)
         _logged(command, reply, started)
         return reply
+
+    async def _revealed(self, chat: str, text: str) -> str:
+        """A kept reply's links as they are now (bot/core/pages.py): the chat's nonces."""
+        async with self.store.transaction(chat, write=False) as tx:
+            settings = await tx.settings()
+        return pages.reveal(text, pages.current_tokens(self.web, settings.pages))
 
     def knows(self, name: str) -> bool:
         return self.table.knows(name)
