@@ -47,3 +47,14 @@ def test_as_shown_with_every_line_uncommented_it_is_valid_and_nothing_clashes():
     # what listens, where: the pages (WEB_PORT, else PORT), health, the webhook
     listening = [settings.pages_port(), settings.health_port, settings.webhook_port()]
     assert None not in listening and len(set(listening)) == len(listening), listening
+
+
+def test_what_the_bot_writes_beside_its_database_is_never_committed():
+    import subprocess
+
+    root = EXAMPLE.parent
+    beside = ["maalbot.db", "maalbot.db.holds-hands", "maalbot.db.console-key",
+              "maalbot.db.damaged", "data/scores.db.holds-hands"]
+    found = subprocess.run(["git", "check-ignore", "--no-index", *beside], cwd=root,
+                           capture_output=True, text=True)
+    assert found.stdout.split() == beside, found.stderr
