@@ -132,6 +132,7 @@ async def _console_pages(settings: Settings, args: argparse.Namespace,
     port after it: the same each run, so yesterday's links open today), and their links
     for the console's table: stdout for a person, stderr beside --json's replies."""
     from bot.console import ConsoleFace, console_actor, page_links
+    from bot.runner import web_limits
     from bot.web.faces import platform_of
     from bot.web.server import WebServer
 
@@ -144,7 +145,8 @@ async def _console_pages(settings: Settings, args: argparse.Namespace,
         base = settings.web_url or f"http://127.0.0.1:{port}"
         server = WebServer(service, base_url=base, secret=service.secret, host="127.0.0.1",
                            port=port, faces={platform_of(args.chat): face},
-                           local=(args.chat, console_actor(args.user)))
+                           local=(args.chat, console_actor(args.user)),
+                           limits=web_limits(settings))
         try:
             await server.start()
             break

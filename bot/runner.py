@@ -114,13 +114,20 @@ async def serve_health(store: SqlStore, port: int) -> web.AppRunner:
     return runner
 
 
+def web_limits(settings: Settings) -> Any:
+    """The web pages' bounds as the settings give them (bot/web/limits.py)."""
+    from bot.web.limits import Limits
+
+    return Limits(connections=settings.web_max_connections or 0,
+                  per_address=settings.web_per_address, feeds=settings.web_max_feeds)
+
+
 def build_web(settings: Settings, service: Service, adapters: list[Adapter]) -> Any:
     """The web server of the scorepad and the scoreboard, when WEB_PORT (or PORT) is set,
     with /health and the webhook when they share its port."""
     port = settings.pages_port()
     if not port:
         return None
-    from bot.web.limits import Limits
     from bot.web.server import WebServer
 
     if settings.telegram_miniapp and not settings.web_url:
@@ -139,12 +146,10 @@ def build_web(settings: Settings, service: Service, adapters: list[Adapter]) -> 
     telegram = faces.get("telegram")
     if telegram is not None and shares_webhook(settings):
         routes.append(("POST", telegram.webhook_path, telegram.webhook))  # type: ignore[attr-defined]
-    limits = Limits(connections=settings.web_max_connections or 0,
-                    per_address=settings.web_per_address, feeds=settings.web_max_feeds)
     token = settings.telegram_token if settings.telegram_miniapp else None
     return WebServer(service, base_url=base, secret=service.secret, host=settings.web_host,
                      port=port, faces=faces,  # type: ignore[arg-type]
-                     telegram_token=token, limits=limits,
+                     telegram_token=token, limits=web_limits(settings),
                      trusted_proxies=settings.trusted_proxies(), routes=routes)
 
 
