@@ -153,6 +153,7 @@ class Gate:
                          b"Content-Type: text/plain; charset=utf-8\r\nRetry-After: 30\r\n"
                          b"Connection: close\r\nContent-Length: " + str(len(body)).encode()
                          + b"\r\n\r\n" + body)
+        self.most = limits.most()  # the file limit is read once
         self.open = 0
         self._peers: dict[Any, str] = {}
         self._by: dict[str, int] = {}
@@ -168,7 +169,7 @@ class Gate:
             peer = transport.get_extra_info("peername")
             address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
             counted = not self.addresses.trusts(address)
-            if self.open >= self.limits.most() or (
+            if self.open >= self.most or (
                     counted and self._by.get(address, 0) >= self.limits.per_address):
                 transport.write(self._refusal)
                 transport.close()
