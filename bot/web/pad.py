@@ -28,7 +28,9 @@ from bot.web import initdata
 from bot.web.app import page, server_of
 from bot.web.faces import platform_of
 from bot.web.initdata import MAX_LENGTH
-from bot.web.posts import Refusal, asked_language, dumps, json_object, said
+from bot.web.posts import Refusal, asked_language, json_object
+from bot.web.posts import dumps as _json
+from bot.web.posts import said as _said
 
 log = logging.getLogger(__name__)
 
@@ -80,9 +82,9 @@ async def person(request: web.Request, body: Mapping[str, Any]) -> Person:
         locale = _hinted_locale(raw, request)
         address = server.addresses.of(request)
         if server.strikes.barred(address):
-            raise Refusal(429, said(TOO_MANY_REFUSED, locale))
+            raise Refusal(429, _said(TOO_MANY_REFUSED, locale))
         if not server.telegram_token:
-            raise Refusal(401, said(NOT_TELEGRAM, locale))
+            raise Refusal(401, _said(NOT_TELEGRAM, locale))
         try:
             data = initdata.check(raw, server.telegram_token)
         except initdata.Refused as refused:
@@ -90,7 +92,7 @@ async def person(request: web.Request, body: Mapping[str, Any]) -> Person:
             if not refused.malformed:  # signed by Telegram: no guess, but a client's bug
                 server.strikes.strike(address)
             raise Refusal(400 if refused.malformed else 401,
-                          said(NOT_TELEGRAM, locale)) from refused
+                          _said(NOT_TELEGRAM, locale)) from refused
         user = data.user
         actor = Actor(f"telegram:{user.id}", user.full_name or str(user.id),
                       handles=(user.username,) if user.username else ())
@@ -99,16 +101,16 @@ async def person(request: web.Request, body: Mapping[str, Any]) -> Person:
         local_chat, actor = server.local
         token, locale, platform = asked, None, platform_of(local_chat)
     else:
-        raise Refusal(401, said(NOT_OPENED, _hinted_locale("", request)))
+        raise Refusal(401, _said(NOT_OPENED, _hinted_locale("", request)))
     if isinstance(asked, str) and asked and asked != token:
-        raise Refusal(403, said(ANOTHER_TABLE, locale))
+        raise Refusal(403, _said(ANOTHER_TABLE, locale))
     found = await server.service.store.page(pages.digest_of(token)) \
         if pages.looks_like_token(token) else None
     if found is None or found[1] != pages.PAD:
-        raise Refusal(404, said(GONE, locale))
+        raise Refusal(404, _said(GONE, locale))
     chat = found[0]
     if platform_of(chat) != platform:
-        raise Refusal(403, said(ANOTHER_TABLE, locale))
+        raise Refusal(403, _said(ANOTHER_TABLE, locale))
     return Person(chat, actor, locale, token)
 
 
@@ -127,7 +129,7 @@ async def state(request: web.Request) -> web.Response:
     view = await read_view(server.service, who.chat, who.locale, pad_view, who.actor)
     view["table"] = who.token
     view["you"] = who.actor.name
-    return web.json_response(view, dumps=dumps)
+    return web.json_response(view, dumps=_json)
 
 
 def _options(raw: object) -> dict[str, str]:
@@ -153,7 +155,7 @@ async def send(request: web.Request) -> web.Response:
     who = await person(request, body)
     name, submit = body.get("command"), body.get("submit")
     if not isinstance(name, str) or name not in pad_command_names(server):
-        raise Refusal(400, said(NOT_A_PAD_COMMAND, who.locale))
+        raise Refusal(400, _said(NOT_A_PAD_COMMAND, who.locale))
     if not isinstance(submit, str) or not SUBMIT.match(submit):
         raise Refusal(400, "submit: 8 to 64 letters, digits, - or _")
     platform = platform_of(who.chat)
@@ -183,7 +185,7 @@ async def send(request: web.Request) -> web.Response:
     reply: Reply = await asyncio.shield(record())
     answer = {"ok": reply.ok, "duplicate": reply.duplicate,
               ("text" if reply.ok else "error"): reply.text}
-    return web.json_response(answer, status=200 if reply.ok else 422, dumps=dumps)
+    return web.json_response(answer, status=200 if reply.ok else 422, dumps=_json)
 
 
 def routes(app: web.Application) -> None:
