@@ -45,7 +45,9 @@ def _drain(stream: IO[str]) -> None:
 def start() -> ConsoleBot:
     folder = Path(tempfile.mkdtemp())
     port = 20000 + os.getpid() % 20000
-    env = {**os.environ, "WEB_PORT": str(port), "LOG_LEVEL": "WARNING"}
+    # the pages' bounds raised: every page of a bench comes from this one address
+    env = {**os.environ, "WEB_PORT": str(port), "LOG_LEVEL": "WARNING",
+           "WEB_PER_ADDRESS": "100000", "WEB_MAX_FEEDS": "100000"}
     bot = subprocess.Popen([sys.executable, "-m", "bot", "console", "--db",
                             str(folder / "bench.db")], stdin=subprocess.PIPE,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,

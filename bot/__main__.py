@@ -40,6 +40,8 @@ from bot.progress import Progress
 from bot.settings import Settings, setting_problem
 
 log = logging.getLogger("bot")
+CONSOLE_PORT = 8731  # the console's pages, unless WEB_PORT says: the same port every run
+CONSOLE_PORTS = 20  # taken (another console, another program): the next free of so many
 
 
 def default_files() -> Path:
@@ -103,9 +105,14 @@ async def _console(settings: Settings, args: argparse.Namespace) -> int:
     if settings.log_level != "DEBUG":  # the console's replies are on stdout; keep stderr quiet
         logging.getLogger("bot.core.service").setLevel(logging.WARNING)
         logging.getLogger("bot.web").setLevel(logging.WARNING)
+    from bot.console_key import console_secret
+
     url = f"sqlite:///{args.db}" if args.db else settings.database_url
     store = await _store(url)
-    service = Service(store)
+    # its pages' links outlive a restart: BUTTON_SECRET, else a key kept with the database
+    secret = settings.button_key() if settings.button_secret else \
+        console_secret(url, default_files().parent)
+    service = Service(store, secret=secret)
     server = None
     try:
         # a person's console has its pages; --json (scripts, tests) only when WEB_PORT asks
@@ -121,23 +128,33 @@ async def _console(settings: Settings, args: argparse.Namespace) -> int:
 
 async def _console_pages(settings: Settings, args: argparse.Namespace,
                          service: Any) -> Any:
-    """The console's web pages on 127.0.0.1 (WEB_PORT, else a free port), and their links
+    """The console's web pages on 127.0.0.1 (WEB_PORT, else CONSOLE_PORT or the next free
+    port after it: the same each run, so yesterday's links open today), and their links
     for the console's table: stdout for a person, stderr beside --json's replies."""
     from bot.console import ConsoleFace, console_actor, page_links
+    from bot.runner import web_limits
     from bot.web.faces import platform_of
     from bot.web.server import WebServer
 
-    port = settings.web_port or 0
-    base = settings.web_url or f"http://127.0.0.1:{port}"
     tr = cli_tr()
     face = ConsoleFace(sys.stdout, args.json, console_actor(args.user))
-    server = WebServer(service, base_url=base, secret=service.secret, host="127.0.0.1",
-                       port=port, faces={platform_of(args.chat): face},
-                       local=(args.chat, console_actor(args.user)))
-    try:
-        await server.start()
-    except OSError as error:  # the port is taken: the console works without its pages
-        print(tr("No web pages: {why}", why=str(error)), file=sys.stderr)
+    ports = [settings.web_port] if settings.web_port else \
+        range(CONSOLE_PORT, CONSOLE_PORT + CONSOLE_PORTS)
+    problem: OSError | None = None
+    for port in ports:
+        base = settings.web_url or f"http://127.0.0.1:{port}"
+        server = WebServer(service, base_url=base, secret=service.secret, host="127.0.0.1",
+                           port=port, faces={platform_of(args.chat): face},
+                           local=(args.chat, console_actor(args.user)),
+                           limits=web_limits(settings))
+        try:
+            await server.start()
+            break
+        except OSError as error:  # taken: the next one
+            problem = error
+            await server.stop()
+    else:  # none free: the console works without its pages
+        print(tr("No web pages: {why}", why=str(problem)), file=sys.stderr)
         return None
     links = await page_links(service, args.chat, args.user)
     if links is not None:

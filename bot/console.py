@@ -24,7 +24,7 @@ from bot.core.grammar import parse_command_text
 from bot.core.handlers import pages as pages_of_call
 from bot.core.handlers.call import Call
 from bot.core.i18n import _, translator
-from bot.core.pages import BOARD, WebSide
+from bot.core.pages import BOARD, PAD
 from bot.core.service import Service
 from bot.core.views import read_view
 from bot.failures import environment_language
@@ -158,23 +158,35 @@ def console_actor(user: str) -> Actor:
     return Actor(id=f"console:{user.lower()}", name=user, is_admin=True, by_name=True)
 
 
+LINKED = ("newgame", "scorepad", "scoreboard")  # after these, the console shows the links
+
+
 async def page_links(service: Service, chat: str, user: str) -> tuple[str, str] | None:
-    """The console table's scorepad and scoreboard addresses."""
+    """The console table's scorepad and scoreboard addresses, made if it has none: the same
+    as last run's (its secret is kept with its database, bot/console_key.py)."""
+    if service.web is None:
+        return None
+    me = console_actor(user)
+    await service.handle(Command(chat, me, "scorepad"))
+    await service.handle(Command(chat, me, "scoreboard"))
+    pad, board = await current_links(service, chat)
+    if pad is None or board is None:
+        return None
+    return pad, board
+
+
+async def current_links(service: Service, chat: str) -> tuple[str | None, str | None]:
+    """The table's scorepad and scoreboard addresses as they are (None: it has none)."""
     web = service.web
     if web is None:
-        return None
-    # new links each time: the console's secret is new each run, so last run's open nothing
-    me = console_actor(user)
-    pad = await service.handle(Command(chat, me, "scorepad", {"": "new"}))
-    await service.handle(Command(chat, me, "scoreboard", {"": "new"}))
+        return None, None
 
-    async def board_token(call: Call) -> str | None:
-        return pages_of_call.token(call, BOARD)
+    async def tokens(call: Call) -> tuple[str | None, str | None]:
+        return pages_of_call.token(call, PAD), pages_of_call.token(call, BOARD)
 
-    board = await read_view(service, chat, None, board_token)
-    if not pad.ok or pad.pad is None or board is None:
-        return None
-    return web.pad_url(pad.pad), web.board_url(board)
+    pad, board = await read_view(service, chat, None, tokens)
+    return (web.pad_url(pad) if pad and web.opens_pad(chat) else None,
+            web.board_url(board) if board else None)
 
 
 async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO = sys.stdin,
@@ -205,9 +217,11 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
         for piece in split_line(line.strip(), known):
             if piece in ("/quit", "/exit"):
                 return 0
+            name = ""
             try:
                 command = replace(line_to_command(piece, user, chat, language),
                                   progress=partial(_progress, stdout, as_json))
+                name = command.name.lower()
                 reply = await service.handle(command)
             except UserError as error:  # the line itself: it doesn't parse, or a file to
                 # /import is unreadable; said in the chat's language, else the environment's
@@ -217,7 +231,9 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
                 path = save_file(reply, files)
             except OSError as error:
                 path, reply = None, _not_written(reply, files, error)
-            _write(stdout, reply, path, as_json, pad_link(service.web, chat, reply))
+            links = await current_links(service, chat) if reply.ok and name in LINKED \
+                else (None, None)
+            _write(stdout, reply, path, as_json, *links)
 
 
 async def _progress(stdout: TextIO, as_json: bool, line: str) -> None:
@@ -235,25 +251,28 @@ def _not_written(reply: Reply, files: Path, error: OSError) -> Reply:
                           why=str(error.strerror)), reply.language)
 
 
-def pad_link(web: WebSide | None, chat: str, reply: Reply) -> str | None:
-    """The scorepad's address where a reply offers it (/newgame, /scorepad)."""
-    if web is None or reply.pad is None or not web.opens_pad(chat):
-        return None
-    return web.pad_url(reply.pad)
-
-
 def _write(stdout: TextIO, reply: Reply, path: Path | None, as_json: bool,
-           pad: str | None = None) -> None:
+           pad: str | None = None, board: str | None = None) -> None:
+    """The reply, and the pages' links it comes with (after /newgame, /scorepad and
+    /scoreboard: never after every reply), each unless its text has it already."""
     if as_json:
         data = reply.to_json()
         if path is not None:
             data["file"] = str(path)
         if pad is not None:
             data["pad"] = pad
+        if board is not None:
+            data["board_link"] = board
         stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
         tr = translator(reply.language)
-        saved = "\n" + tr("File: {path}", path=str(path)) if path is not None else ""
-        opened = "\n" + tr("Scorepad: {link}", link=pad) if pad is not None else ""
-        stdout.write(render_plain(reply) + saved + opened + "\n\n")
+        text = render_plain(reply)
+        lines = [text]
+        if path is not None:
+            lines.append(tr("File: {path}", path=str(path)))
+        if pad is not None and pad not in text:
+            lines.append(tr("Scorepad: {link}", link=pad))
+        if board is not None and board not in text:
+            lines.append(tr("Scoreboard: {link}", link=board))
+        stdout.write("\n".join(lines) + "\n\n")
     stdout.flush()

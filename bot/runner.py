@@ -1,4 +1,10 @@
-"""`python -m bot run`: every platform whose token is set, in one asyncio loop, until SIGTERM."""
+"""`python -m bot run`: every platform whose token is set, in one asyncio loop, until SIGTERM.
+
+With the web pages on (WEB_PORT, or the host's one port PORT), their server also answers
+GET /health (unless HEALTH_PORT names another port) and Telegram's webhook (when
+TELEGRAM_WEBHOOK_PORT is theirs: on a one-port host, by default), as a platform that routes
+one port to the app needs.
+"""
 
 from __future__ import annotations
 
@@ -39,6 +45,19 @@ def platform_failure(adapter: Adapter, error: Exception) -> Failure:
                                variable=f"{name.upper()}_API_URL"))
 
 
+def shares_webhook(settings: Settings) -> bool:
+    """Whether the web pages' server takes Telegram's webhook, on their port."""
+    port = settings.pages_port()
+    return bool(settings.telegram_webhook_url) and port is not None \
+        and settings.webhook_port() == port
+
+
+def shares_health(settings: Settings) -> bool:
+    """Whether the web pages' server answers GET /health: HEALTH_PORT unset or theirs."""
+    port = settings.pages_port()
+    return port is not None and settings.health_port in (None, port)
+
+
 def build_adapters(settings: Settings, service: Service) -> list[Adapter]:
     adapters: list[Adapter] = []
     if settings.telegram_token:
@@ -49,11 +68,12 @@ def build_adapters(settings: Settings, service: Service) -> list[Adapter]:
             service, settings.telegram_token, settings.telegram_api_url,
             webhook_url=settings.telegram_webhook_url,
             webhook_listen=settings.telegram_webhook_listen,
-            webhook_port=settings.telegram_webhook_port,
+            webhook_port=settings.webhook_port(),
             webhook_secret=settings.telegram_webhook_secret,
             poll_timeout=settings.telegram_poll_timeout,
             rate_limiter=ChatRateLimiter(group_max_rate=settings.telegram_group_rate),
-            miniapp=settings.telegram_miniapp if settings.web_port else None,
+            miniapp=settings.telegram_miniapp if settings.pages_port() else None,
+            webhook_shared=shares_webhook(settings),
         ))
     if settings.discord_token:
         from bot.discord_adapter import DiscordAdapter
@@ -66,15 +86,27 @@ def build_adapters(settings: Settings, service: Service) -> list[Adapter]:
     return adapters
 
 
-async def serve_health(store: SqlStore, port: int) -> web.AppRunner:
-    """GET /health: 200 and JSON while the database answers and is up to date, else 503."""
+def health_of(store: SqlStore, public: bool = False) -> Any:
+    """GET /health: 200 and JSON while the database answers and is up to date, else 503.
+    `public` (the web pages' port, open to anyone): whether it is well and its schema only;
+    what is wrong, which may name files, goes to the log."""
 
     async def health(_: web.Request) -> web.Response:
         report = await engine_health(store.engine, store.file)
+        if public:
+            if not report["ok"]:
+                log.warning("health: %s", report.get("error"))
+            report = {key: report[key] for key in ("ok", "database", "schema", "latest")
+                      if key in report}
         return web.json_response(report, status=200 if report["ok"] else 503)
 
+    return health
+
+
+async def serve_health(store: SqlStore, port: int) -> web.AppRunner:
+    """GET /health on a port of its own (HEALTH_PORT)."""
     app = web.Application()
-    app.router.add_get("/health", health)
+    app.router.add_get("/health", health_of(store))
     runner = web.AppRunner(app)
     await runner.setup()
     await web.TCPSite(runner, "0.0.0.0", port).start()
@@ -82,9 +114,19 @@ async def serve_health(store: SqlStore, port: int) -> web.AppRunner:
     return runner
 
 
+def web_limits(settings: Settings) -> Any:
+    """The web pages' bounds as the settings give them (bot/web/limits.py)."""
+    from bot.web.limits import Limits
+
+    return Limits(connections=settings.web_max_connections or 0,
+                  per_address=settings.web_per_address, feeds=settings.web_max_feeds)
+
+
 def build_web(settings: Settings, service: Service, adapters: list[Adapter]) -> Any:
-    """The web server of the scorepad and the scoreboard, when WEB_PORT is set."""
-    if not settings.web_port:
+    """The web server of the scorepad and the scoreboard, when WEB_PORT (or PORT) is set,
+    with /health and the webhook when they share its port."""
+    port = settings.pages_port()
+    if not port:
         return None
     from bot.web.server import WebServer
 
@@ -92,14 +134,23 @@ def build_web(settings: Settings, service: Service, adapters: list[Adapter]) -> 
         raise Failure(BAD_SETTING, _("TELEGRAM_MINIAPP needs WEB_URL: the https address "
                                      "the Mini App is registered at, without /pad."))
     faces = {type(a).__name__.removesuffix("Adapter").lower(): a for a in adapters}
-    base = settings.web_url or f"http://127.0.0.1:{settings.web_port}"
+    base = settings.web_url or f"http://127.0.0.1:{port}"
+    if not settings.web_port:
+        log.info("web: WEB_PORT is not set: the pages listen on the host's PORT, %d", port)
     if not settings.web_url:
         log.warning("web: WEB_URL is not set; links say %s, which only this machine opens",
                     base)
-    telegram = settings.telegram_token if settings.telegram_miniapp else None
+    routes = []
+    if shares_health(settings):
+        routes.append(("GET", "/health", health_of(service.store, public=True)))  # type: ignore[arg-type]
+    telegram = faces.get("telegram")
+    if telegram is not None and shares_webhook(settings):
+        routes.append(("POST", telegram.webhook_path, telegram.webhook))  # type: ignore[attr-defined]
+    token = settings.telegram_token if settings.telegram_miniapp else None
     return WebServer(service, base_url=base, secret=service.secret, host=settings.web_host,
-                     port=settings.web_port, faces=faces,  # type: ignore[arg-type]
-                     telegram_token=telegram)
+                     port=port, faces=faces,  # type: ignore[arg-type]
+                     telegram_token=token, limits=web_limits(settings),
+                     trusted_proxies=settings.trusted_proxies(), routes=routes)
 
 
 async def run(settings: Settings) -> int:
@@ -119,7 +170,7 @@ async def run(settings: Settings) -> int:
     # kept replies emptied once no platform can deliver their update again (issue 27)
     pruning = asyncio.create_task(keep_pruning(store.engine, writable=store.writable))
     try:
-        if settings.health_port:
+        if settings.health_port and not shares_health(settings):
             health = await serve_health(store, settings.health_port)
         if pages is not None:
             try:
@@ -128,7 +179,7 @@ async def run(settings: Settings) -> int:
                 pages = None
                 raise Failure(BAD_SETTING, _("The web pages can't listen on WEB_PORT={port} "
                                              "({error}): choose a free port.",
-                                             port=settings.web_port,
+                                             port=settings.pages_port(),
                                              error=str(error)[:120])) from error
         for adapter in adapters:
             try:

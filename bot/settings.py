@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import re
 
 from pydantic import ValidationError, field_validator
@@ -20,7 +21,9 @@ class Settings(BaseSettings):
     telegram_token: str | None = None
     log_level: str = "INFO"
     log_format: str = "plain"  # or "json": one object a line, with chat and command ids
-    health_port: int | None = None  # serve GET /health on this port while running
+    # serve GET /health on this port while running; with the web pages on the same port (or
+    # unset while they are served), their server answers it
+    health_port: int | None = None
     button_secret: str | None = None  # seals button data; derived from the tokens if unset
     # The web pages (the scorepad, the scoreboard): WEB_PORT is where the bot's web server
     # listens (on WEB_HOST), WEB_URL the public https address its links use (a reverse proxy
@@ -29,13 +32,23 @@ class Settings(BaseSettings):
     web_host: str = "0.0.0.0"
     web_url: str | None = None
     telegram_miniapp: str | None = None
+    # A host that routes one port to the app (a platform's PORT): the pages listen on it when
+    # WEB_PORT is unset, with /health and Telegram's webhook beside them.
+    port: int | None = None
+    # The bounds of the pages in public (bot/web/limits.py): the reverse proxies whose
+    # X-Forwarded-For is believed (addresses or networks, comma-separated), connections and
+    # live feeds in all, and connections (behind the proxy: requests) from one address.
+    web_trusted_proxy: str | None = None
+    web_max_connections: int | None = None  # unset: as many as the file limit leaves room for
+    web_max_feeds: int = 4000
+    web_per_address: int = 64
 
     # Telegram: polling by default; a webhook when TELEGRAM_WEBHOOK_URL is set (several
     # processes behind a load balancer). TELEGRAM_API_URL points at another Bot API server.
     telegram_api_url: str = "https://api.telegram.org"
     telegram_webhook_url: str | None = None
     telegram_webhook_listen: str = "0.0.0.0"
-    telegram_webhook_port: int = 8443
+    telegram_webhook_port: int | None = None  # unset: PORT on a one-port host, else 8443
     telegram_webhook_secret: str | None = None
     telegram_poll_timeout: int = 10  # seconds a getUpdates long poll waits
     # Telegram's flood limit for a group: messages a minute (20); a test server may allow more
@@ -52,7 +65,9 @@ class Settings(BaseSettings):
     @field_validator("discord_token", "telegram_token", "telegram_webhook_url", "button_secret",
                      "telegram_webhook_secret", "discord_api_url", "discord_gateway_url",
                      "discord_shard_ids", "discord_test_guild", "discord_shard_count",
-                     "health_port", "web_port", "web_url", "telegram_miniapp", mode="before")
+                     "health_port", "web_port", "web_url", "telegram_miniapp", "port",
+                     "web_trusted_proxy", "web_max_connections", "telegram_webhook_port",
+                     mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -99,6 +114,30 @@ class Settings(BaseSettings):
         if value is not None and not all(p.strip().isdigit() for p in value.split(",")):
             raise ValueError(_("DISCORD_SHARD_IDS is a list of shard numbers like 0,1"))
         return value
+
+    @field_validator("web_trusted_proxy")
+    @classmethod
+    def _proxies(cls, value: str | None) -> str | None:
+        for part in (value or "").split(","):
+            try:
+                if part.strip():
+                    ipaddress.ip_network(part.strip(), strict=False)
+            except ValueError:
+                raise ValueError(_("WEB_TRUSTED_PROXY is the proxy's address, or several, "
+                                   "like 127.0.0.1 or 10.0.0.0/8,::1")) from None
+        return value
+
+    def trusted_proxies(self) -> list[str]:
+        return [p.strip() for p in (self.web_trusted_proxy or "").split(",") if p.strip()]
+
+    def pages_port(self) -> int | None:
+        """Where the web pages listen: WEB_PORT, else the host's one port (PORT)."""
+        return self.web_port or self.port
+
+    def webhook_port(self) -> int:
+        """Where Telegram's webhook is taken: TELEGRAM_WEBHOOK_PORT, else the host's one port
+        (PORT), else 8443."""
+        return self.telegram_webhook_port or self.port or 8443
 
     def shard_ids(self) -> list[int] | None:
         if not self.discord_shard_ids:

@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 
 import regex
 
+from bot.core.bidi import shown, unmarked
 from bot.core.errors import UserError
 from bot.core.i18n.text import Text, _
 
@@ -27,12 +28,13 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def clean_text(text: str) -> str:
-    """Control characters become spaces; half an emoji (a lone surrogate, which no database
-    can store) is refused with a word on what to do."""
+    """Control characters become spaces; the isolates and marks around a name the bot
+    showed (bot/core/bidi.py), copied with it, go; half an emoji (a lone surrogate, which
+    no database can store) is refused with a word on what to do."""
     if _SURROGATE.search(text):
         raise UserError(_("That message has a broken character in it (half of an emoji?); "
                           "please type it again."))
-    return _CONTROL.sub(" ", text)
+    return _CONTROL.sub(" ", unmarked(text))
 
 
 @dataclass(frozen=True)
@@ -167,6 +169,9 @@ def cut(text: str, limit: int) -> str:
 
 
 def clip(text: str, limit: int = 30) -> str:
+    """What people typed, as the bot echoes it: at most `limit` characters, and no
+    bidirectional control (bot/core/bidi.py: U+202E would turn the reply around it)."""
+    text = shown(text)
     return text if len(text) <= limit else cut(text, limit - 1) + "…"
 
 

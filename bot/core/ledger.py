@@ -56,6 +56,10 @@ class Person:
     # guest names (folded) they played under -> (the guest's own key, the name): a payment
     # naming one is stored under it, so it follows the guest when a /link changes
     guests: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # sat at a game of the chat; a payment's payer or payee may not have: their seat went
+    # to another account by /seat since, or their game closed with no hand (an /import of
+    # another chat's file may name anyone so): /ledger says so beside their name
+    played: bool = False
 
 
 @dataclass
@@ -117,6 +121,11 @@ class Ledger:
     def name(self, key: str) -> str:
         person = self.people.get(key)
         return person.name if person else key.removeprefix("name:")
+
+    def played(self, key: str) -> bool:
+        """Whether the person keyed `key` sat at a game of the chat."""
+        person = self.people.get(key)
+        return person is not None and person.played
 
     def resolve(self, token: str, mentions: Mapping[str, Actor]) -> Person:
         """A person in the ledger by mention, @username (a username first, exactly: usernames
@@ -214,6 +223,7 @@ def build(played: Iterable[tuple[int, SessionState, MoneyBook]],
             key, name = identity(player.user_id, player.name, links, player.handle,
                                  accounts)
             found = person(key, name)
+            found.played = True
             found.names.add(fold(player.name))
             if player.user_id:
                 found.accounts.add(player.user_id)

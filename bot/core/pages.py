@@ -5,6 +5,11 @@ opens the page, and nothing else does. Its token is an HMAC, under the bot's sec
 random nonce the chat's settings keep; the database keeps the nonce and the token's hash
 (to find the table a link opens), never the token: the database alone opens nothing. A new
 nonce replaces the link, after which the old one opens nothing.
+
+Nor is a token kept in what is kept beside a command (the reply kept for exactly-once, a
+platform's update in the inbox): `conceal` puts a mark of its page's kind where a link's
+token stood, and `reveal` puts back the table's current token when a kept reply is sent
+again.
 """
 
 from __future__ import annotations
@@ -12,8 +17,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 PAD = "pad"  # the scorepad: a whole hand on one screen (Telegram's Mini App, the console)
 BOARD = "board"  # the scoreboard: the table's live page, on a phone or a TV
@@ -75,3 +83,50 @@ class WebSide:
 
     def opens_pad(self, chat: str) -> bool:
         return chat.split(":", 1)[0] in self.pad_platforms
+
+
+# a token where a link carries one: the scoreboard's /s/TOKEN, the pad's #t=TOKEN (a
+# browser's) and startapp=TOKEN (Telegram's Mini App button)
+_IN_LINK = re.compile(r"(/s/|#t=|startapp=)([A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])")
+MARKS = {BOARD: "\u27e6board\u27e7", PAD: "\u27e6pad\u27e7"}  # ⟦board⟧, ⟦pad⟧
+_MARKED = re.compile("|".join(map(re.escape, MARKS.values())))
+
+
+def conceal(value: Any) -> Any:
+    """`value` (text, or JSON made of it) with every link's token replaced by its mark."""
+    if isinstance(value, str):
+        if "/s/" not in value and "#t=" not in value and "startapp=" not in value:
+            return value
+        return _IN_LINK.sub(lambda m: m.group(1) + MARKS[BOARD if m.group(1) == "/s/" else PAD],
+                            value)
+    if isinstance(value, Mapping):
+        return {key: conceal(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [conceal(item) for item in value]
+    return value
+
+
+def marked(text: str) -> bool:
+    """Whether `text` holds a mark where a link's token stood."""
+    return bool(_MARKED.search(text))
+
+
+def reveal(value: Any, tokens: Mapping[str, str | None]) -> Any:
+    """`value` with each mark replaced by the table's current token of its kind (`tokens`);
+    a kind it has none of now keeps its mark: that link would open nothing anyway."""
+    if isinstance(value, str):
+        found = {MARKS[kind]: token for kind, token in tokens.items() if token}
+        return _MARKED.sub(lambda m: found.get(m.group(0), m.group(0)), value)
+    if isinstance(value, Mapping):
+        return {key: reveal(item, tokens) for key, item in value.items()}
+    if isinstance(value, list):
+        return [reveal(item, tokens) for item in value]
+    return value
+
+
+def current_tokens(web: WebSide | None, nonces: Mapping[str, str]) -> dict[str, str | None]:
+    """The tokens the table's kept nonces make with the bot's secret, by kind."""
+    if web is None:
+        return {}
+    return {kind: token_of(web.secret, kind, nonce) if made_with(nonce, web.secret) else None
+            for kind, nonce in nonces.items() if kind in KINDS}

@@ -6,6 +6,7 @@ import re
 
 import discord
 
+from bot.core.bidi import for_chat
 from bot.core.command import Reply
 from bot.core.i18n import translator
 
@@ -79,14 +80,15 @@ _HEADING = re.compile(r"^(#+|-# )", re.MULTILINE)
 
 def escape(text: str) -> str:
     """Every Markdown character escaped (Discord shows the character and drops the
-    backslash): no masked link, bold, spoiler, quote or heading from what people typed."""
-    return _HEADING.sub(lambda m: "\\" + m.group(1), _MARKDOWN.sub(r"\\\1", text))
+    backslash): no masked link, bold, spoiler, quote or heading from what people typed;
+    right-to-left names isolated (bot/core/bidi.py: Discord keeps U+2068 and U+2069)."""
+    return _HEADING.sub(lambda m: "\\" + m.group(1), _MARKDOWN.sub(r"\\\1", for_chat(text)))
 
 
 def _code_block(table: str, limit: int) -> str:
     """The table in a code block; when too long, its newest rows are kept."""
     limit = max(limit, 200)
-    lines = table.replace("```", "'''").split("\n")
+    lines = for_chat(table).replace("```", "'''").split("\n")
     while len(lines) > 3 and len("```\n" + "\n".join(lines) + "\n```") > limit:
         del lines[1]  # drop the oldest hand row, keep the heading
     return "```\n" + "\n".join(lines) + "\n```"

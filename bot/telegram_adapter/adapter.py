@@ -18,8 +18,9 @@ import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from html import escape
+from urllib.parse import urlsplit
 
+from aiohttp import web
 from telegram import (
     BotCommand,
     BotCommandScopeChat,
@@ -62,7 +63,7 @@ from bot.telegram_adapter.intake import Intake, delivery
 from bot.telegram_adapter.outbox import Outbox
 from bot.telegram_adapter.places import Place, chat_key, place_of
 from bot.telegram_adapter.ratelimit import ChatRateLimiter
-from bot.telegram_adapter.render import reply_chunks
+from bot.telegram_adapter.render import html, reply_chunks
 
 __all__ = ["TelegramAdapter", "chat_key"]
 log = logging.getLogger(__name__)
@@ -112,12 +113,16 @@ class TelegramAdapter:
         poll_timeout: int = 10,
         rate_limiter: BaseRateLimiter | None = None,
         miniapp: str | None = None,
+        webhook_shared: bool = False,
     ) -> None:
         self.service = service
         self.miniapp = miniapp  # the scorepad's Mini App short name (BotFather's /newapp)
         self.webhook_url = webhook_url
         self.webhook_listen = webhook_listen
         self.webhook_port = webhook_port
+        # the web pages' server takes the webhook on their port (`webhook`), as a host with
+        # one port needs; else a listener of its own on webhook_port
+        self.webhook_shared = webhook_shared
         # Several processes behind one webhook must agree on the secret: derive it from the
         # token unless one is given.
         self.webhook_secret = webhook_secret or hashlib.sha256(
@@ -166,13 +171,29 @@ class TelegramAdapter:
             await self.outbox.retry(lambda: self.app.bot.set_webhook(
                 self.webhook_url or "", secret_token=self.webhook_secret,
                 allowed_updates=ALLOWED_UPDATES))
-            await self.intake.start_webhook(self.webhook_listen, self.webhook_port,
-                                            self.webhook_secret)
+            if self.webhook_shared:
+                await self.intake.start_shared(self.webhook_secret)
+            else:
+                await self.intake.start_webhook(self.webhook_listen, self.webhook_port,
+                                                self.webhook_secret, self.webhook_path)
         else:
             await self.outbox.retry(lambda: self.app.bot.delete_webhook())
             await self.intake.start_polling()
         log.info("telegram: running as @%s (%s)", self.app.bot.username,
                  "webhook" if self.webhook_url else "polling")
+
+    @property
+    def webhook_path(self) -> str:
+        """The path of TELEGRAM_WEBHOOK_URL (e.g. /telegram/a-secret-path), where the
+        webhook is taken; /telegram when it names none."""
+        return urlsplit(self.webhook_url or "").path.rstrip("/") or "/telegram"
+
+    async def webhook(self, request: web.Request) -> web.Response:
+        """Telegram's POST, through the web pages' server; 503 until the bot takes
+        updates (Telegram sends it again)."""
+        if self.intake is None:
+            return web.Response(status=503, text="Not taking updates yet.")
+        return await self.intake.received(request)
 
     async def stop(self) -> None:
         """Stop fetching, let the updates in hand finish, then close (also after a start
@@ -374,7 +395,7 @@ class TelegramAdapter:
             text += "\n\n" + welcome.add_me(tr)
             markup = welcome.add_me_button(tr, self.app.bot.username or "")
         await self.outbox.send(place, lambda p: self.app.bot.send_message(
-            p.chat_id, escape(text, quote=False), parse_mode=ParseMode.HTML,
+            p.chat_id, html(text), parse_mode=ParseMode.HTML,
             message_thread_id=p.thread_id, reply_markup=markup))
 
     # --- the live board ------------------------------------------------------------------
@@ -455,7 +476,7 @@ class TelegramAdapter:
         tr = translator(reply.language)
         text, example = tr.render(question.text), tr.render(question.example)
         sent = await self.outbox.send(place, lambda p: self.app.bot.send_message(
-            p.chat_id, escape(text, quote=False), parse_mode=ParseMode.HTML,
+            p.chat_id, html(text), parse_mode=ParseMode.HTML,
             message_thread_id=p.thread_id,
             reply_markup=ForceReply(selective=False,
                                     input_field_placeholder=example[:64] or None)))
@@ -649,7 +670,7 @@ class TelegramAdapter:
     async def _send_file(self, place: Place, reply: Reply) -> None:
         """A chart as a photo, an export as a document; the text as the caption."""
         assert reply.file is not None
-        caption = escape(reply.text, quote=False)[:1000]
+        caption = html(reply.text)[:1000]
         file = reply.file
         if file.kind == "image":
             await self.outbox.send(place, lambda p: self.app.bot.send_photo(

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import json
 import logging
 from collections.abc import Mapping
 from contextvars import ContextVar
@@ -24,10 +26,12 @@ from telegram import Update
 from telegram.error import NetworkError, RetryAfter
 from telegram.ext import Application
 
+from bot.core.pages import conceal
 from bot.storage.transaction.inbox import Inbox
 
 log = logging.getLogger(__name__)
 MAX_CHATS_AT_ONCE = 32
+BODY_SECONDS = 10.0  # a webhook POST's body arrives within this, or is answered 408
 RETRY_TICK = 5.0  # seconds between looks for updates due to be tried again
 
 
@@ -79,14 +83,27 @@ class Intake:
         await self._start()
         self._tasks.append(asyncio.create_task(self._poll(), name="telegram-poll"))
 
-    async def start_webhook(self, listen: str, port: int, secret: str) -> None:
+    async def start_webhook(self, listen: str, port: int, secret: str,
+                            path: str = "/telegram") -> None:
+        """Take Telegram's POSTs on a listener of our own at `path` (and /telegram)."""
         await self._start()
         self._secret = secret
         app = web.Application()
-        app.router.add_post("/telegram", self._received)
-        self._runner = web.AppRunner(app)
+        for route in dict.fromkeys(("/telegram", path)):
+            app.router.add_post(route, self.received)
+        self._runner = web.AppRunner(app, keepalive_timeout=75.0)
         await self._runner.setup()
         await web.TCPSite(self._runner, listen, port).start()
+
+    async def start_shared(self, secret: str) -> None:
+        """Take Telegram's POSTs through another server's route (the web pages', when they
+        share the host's one port): `received` is that route's handler."""
+        await self._start()
+        self._secret = secret
+
+    @property
+    def taking(self) -> bool:
+        return self._running and bool(self._secret)
 
     async def _start(self) -> None:
         self._running = True
@@ -133,18 +150,31 @@ class Intake:
             # only now does the next getUpdates (offset past them) confirm them to Telegram
             offset = updates[-1].update_id + 1
 
-    async def _received(self, request: web.Request) -> web.Response:
-        if request.headers.get("X-Telegram-Bot-Api-Secret-Token") != self._secret:
+    async def received(self, request: web.Request) -> web.Response:
+        """A webhook POST: kept, then 200; 403 without the secret, 400 for what is no
+        update, 408 for a body slower than BODY_SECONDS (Telegram sends it again)."""
+        if not self.taking:
+            return web.Response(status=503, text="Not taking updates yet.")
+        if not hmac.compare_digest(
+                request.headers.get("X-Telegram-Bot-Api-Secret-Token", ""), self._secret):
             return web.Response(status=403)
         try:
-            payload = await request.json()
+            async with asyncio.timeout(BODY_SECONDS):
+                raw = await request.read()
+        except TimeoutError:
+            return web.Response(status=408, text="The update took too long to arrive.")
+        try:
+            payload = json.loads(raw)
             update_id = int(payload["update_id"])
-        except (ValueError, KeyError, TypeError):
-            return web.Response(status=400)
+        except (ValueError, KeyError, TypeError, RecursionError):
+            return web.Response(status=400, text="That is no Telegram update.")
         await self._keep([(update_id, chat_of(payload), payload)])
         return web.Response()  # 200 only once it is stored: Telegram re-sends otherwise
 
     async def _keep(self, rows: list[tuple[int, str, Mapping[str, Any]]]) -> None:
+        # an update carries the bot's own message it answers (a tap's, a reply's), with its
+        # links and its Scorepad button: kept without their tokens (bot/core/pages.py)
+        rows = [(update_id, chat, conceal(payload)) for update_id, chat, payload in rows]
         stored = set(await self.inbox.store(rows))
         for update_id, chat, _ in rows:
             if update_id in stored:

@@ -1,9 +1,11 @@
-"""Replies as Telegram HTML: every user-supplied string escaped, the board in <pre>."""
+"""Replies as Telegram HTML: every user-supplied string escaped, right-to-left names
+isolated (bot/core/bidi.py: Telegram keeps U+2068 and U+2069), the board in <pre>."""
 
 from __future__ import annotations
 
 from html import escape
 
+from bot.core.bidi import for_chat
 from bot.core.command import Reply
 from bot.core.i18n import translator
 
@@ -11,12 +13,17 @@ from bot.core.i18n import translator
 LIMIT = 4000
 
 
+def html(text: str) -> str:
+    """Text of the bot's as Telegram HTML."""
+    return escape(for_chat(text), quote=False)
+
+
 def reply_chunks(reply: Reply, limit: int = LIMIT) -> list[str]:
     """The reply as one or more HTML messages, each well-formed and under `limit`."""
     text = reply.text if reply.ok else f"⚠️ {reply.text}"
-    blocks = _split_lines(escape(text, quote=False), limit) if text else []
+    blocks = _split_lines(html(text), limit) if text else []
     if reply.table:
-        blocks += [f"<pre>{part}</pre>" for part in _split_lines(escape(reply.table, quote=False),
+        blocks += [f"<pre>{part}</pre>" for part in _split_lines(html(reply.table),
                                                                 limit - len("<pre></pre>"))]
     # Pack blocks into as few messages as fit.
     chunks: list[str] = []
@@ -25,7 +32,7 @@ def reply_chunks(reply: Reply, limit: int = LIMIT) -> list[str]:
             chunks[-1] += "\n" + block
         else:
             chunks.append(block)
-    return chunks or [escape(translator(reply.language)("(nothing to say)"), quote=False)]
+    return chunks or [html(translator(reply.language)("(nothing to say)"))]
 
 
 def _split_lines(text: str, limit: int) -> list[str]:

@@ -10,9 +10,11 @@ from typing import Protocol
 from aiohttp import web
 
 from bot.core.command import Actor, Reply
+from bot.core.pages import WebSide
 from bot.core.service import Service
 from bot.web.builds import Builds
 from bot.web.faces import Face
+from bot.web.limits import Addresses, Limits, Strikes, Tally
 from bot.web.watch import Watcher
 
 
@@ -25,6 +27,11 @@ class Site(Protocol):
     local: tuple[str, Actor] | None  # the console's chat and person
     watcher: Watcher
     builds: Builds
+    web: WebSide  # the pages' address (WEB_URL) and the secret of their links
+    limits: Limits
+    addresses: Addresses  # who a request comes from (a trusted proxy's X-Forwarded-For)
+    strikes: Strikes  # refused init data, per address
+    feeds: Tally  # the live feeds open, per address
 
     def post_later(self, face: Face, chat: str, reply: Reply) -> None: ...
 
@@ -32,6 +39,7 @@ class Site(Protocol):
 STATIC = resources.files("bot.web") / "static"
 SERVER: web.AppKey[Site] = web.AppKey("server")
 TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}
+LONGEST_NAME = 64  # the package's files have short names; a longer one is none of them
 
 
 def server_of(request: web.Request) -> Site:
@@ -43,12 +51,14 @@ async def static(request: web.Request) -> web.StreamResponse:
     """GET /static/NAME: a script or a style of the pages."""
     name = request.match_info["name"]
     kind = next((t for suffix, t in TYPES.items() if name.endswith(suffix)), None)
-    if kind is None or "/" in name or name.startswith("."):
+    if kind is None or "/" in name or name.startswith(".") or len(name) > LONGEST_NAME:
         raise web.HTTPNotFound()
     file = STATIC / name
-    if not file.is_file():
-        raise web.HTTPNotFound()
-    return web.Response(body=file.read_bytes(), content_type=kind, charset="utf-8",
+    try:
+        body = file.read_bytes()
+    except OSError:  # none such (or a name the file system refuses)
+        raise web.HTTPNotFound() from None
+    return web.Response(body=body, content_type=kind, charset="utf-8",
                         headers={"Cache-Control": "public, max-age=300"})
 
 

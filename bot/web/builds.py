@@ -47,13 +47,25 @@ class Builds:
 
     async def opens(self, service: Service, digest: str, version: object) -> bool:
         """Whether the link hashed `digest` still opens its page at this version of its
-        table (a page's link turned off or replaced changes the version)."""
+        table (a page's link turned off or replaced changes the version): asked of the
+        database once, however many of its pages ask at once."""
         key = ("link", digest, version)
         found = self._kept.get(key)
         if found is None:
-            found = "1" if await service.store.page(digest) is not None else ""
+            task = self._building.get(key)
+            if task is None:
+                task = asyncio.ensure_future(self._opens(service, digest))
+                self._building[key] = task
+            try:
+                found = await asyncio.shield(task)
+            finally:
+                self._building.pop(key, None)
             self._keep(key, found)
         return found == "1"
+
+    @staticmethod
+    async def _opens(service: Service, digest: str) -> str:
+        return "1" if await service.store.page(digest) is not None else ""
 
     @staticmethod
     async def _build(service: Service, chat: str, locale: str | None) -> str:

@@ -23,11 +23,13 @@ SKEW = 300  # an auth_date this far in the future is the phone's clock, not a fo
 
 
 class Refused(Exception):
-    """Init data that proves nothing: `status` 401, with a sentence for the person."""
+    """Init data that proves nothing (a 401), or that Telegram signed but that is not as
+    its docs say (`malformed`: a 400), `reason` saying which for the log."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, malformed: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.malformed = malformed
 
 
 @dataclass(frozen=True)
@@ -86,9 +88,21 @@ def check(raw: str, bot_token: str, now: float | None = None,
         raise Refused("stale")
     try:
         user = json.loads(fields["user"])
-        person = WebAppUser(int(user["id"]), str(user.get("first_name") or ""),
-                            str(user.get("last_name") or ""), user.get("username") or None,
-                            user.get("language_code") or None)
-    except (KeyError, ValueError, TypeError) as error:
-        raise Refused("no user") from error
-    return InitData(person, fields.get("start_param") or None, auth_date)
+    except (KeyError, ValueError, RecursionError) as error:
+        raise Refused("no user", malformed=True) from error
+    return InitData(_user(user), fields.get("start_param") or None, auth_date)
+
+
+def _user(user: object) -> WebAppUser:
+    """The WebAppUser of Telegram's docs: an integer id, and text (or nothing) for the
+    rest; anything else is refused, as no Telegram client sends it."""
+    if not isinstance(user, dict) or type(user.get("id")) is not int:
+        raise Refused("no user id", malformed=True)
+    texts = {}
+    for key in ("first_name", "last_name", "username", "language_code"):
+        value = user.get(key)
+        if value is not None and not isinstance(value, str):
+            raise Refused(f"user's {key} is no text", malformed=True)
+        texts[key] = value or None
+    return WebAppUser(user["id"], texts["first_name"] or "", texts["last_name"] or "",
+                      texts["username"], texts["language_code"])

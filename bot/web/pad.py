@@ -10,6 +10,7 @@ a retry or a double tap is recorded once.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Mapping
@@ -18,14 +19,18 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.core import i18n, pages
+from bot.core import pages
 from bot.core.command import Actor, Command, Reply
-from bot.core.i18n import Msg, _
+from bot.core.i18n import _
 from bot.core.pad import pad_commands, pad_view
 from bot.core.views import read_view
 from bot.web import initdata
 from bot.web.app import page, server_of
 from bot.web.faces import platform_of
+from bot.web.initdata import MAX_LENGTH
+from bot.web.posts import Refusal, asked_language, json_object
+from bot.web.posts import dumps as _json
+from bot.web.posts import said as _said
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +44,8 @@ ANOTHER_TABLE = _("This scorepad was opened for another table: open it again fro
                   "group's Scorepad button.")
 GONE = _("This scorepad link opens nothing. /scorepad in the group gives the current one.")
 NOT_A_PAD_COMMAND = _("The scorepad sends results only.")
+TOO_MANY_REFUSED = _("Too many refused attempts from here: wait a minute, then open the "
+                     "scorepad again from the group's Scorepad button.")
 
 
 @dataclass(frozen=True)
@@ -49,25 +56,6 @@ class Person:
     token: str
 
 
-class Refusal(web.HTTPException):
-    """A request that records nothing: its status and a sentence in the person's language."""
-
-    def __init__(self, status: int, text: str) -> None:
-        self.status_code = status
-        super().__init__(text=_json({"ok": False, "error": text}),
-                         content_type="application/json")
-
-
-def _json(data: Mapping[str, Any]) -> str:
-    import json
-
-    return json.dumps(data, ensure_ascii=False)
-
-
-def _said(message: Msg, locale: str | None) -> str:
-    return i18n.translator(i18n.choose(None, locale)).render(message)
-
-
 def _hinted_locale(raw: str, request: web.Request) -> str | None:
     """The person's language for a refusal, before their init data is trusted: what it
     says, else what the browser asks for. It only picks the words of the refusal."""
@@ -75,30 +63,36 @@ def _hinted_locale(raw: str, request: web.Request) -> str | None:
     from urllib.parse import parse_qsl
 
     try:
-        user = json.loads(dict(parse_qsl(raw)).get("user", "{}"))
-        if isinstance(user, dict) and user.get("language_code"):
-            return str(user["language_code"])
-    except ValueError:
+        user = json.loads(dict(parse_qsl(raw[:MAX_LENGTH])).get("user", "{}"))
+        if isinstance(user, dict) and isinstance(user.get("language_code"), str):
+            return user["language_code"][:35]
+    except (ValueError, RecursionError):
         pass
-    header = request.headers.get("Accept-Language", "")
-    return header.split(",")[0].split(";")[0].strip() or None
+    return asked_language(request)
 
 
 async def person(request: web.Request, body: Mapping[str, Any]) -> Person:
-    """Who is tapping, at which table; refused with 401 (unproven), 403 (another table's)
-    or 404 (a link that opens nothing)."""
+    """Who is tapping, at which table; refused with 401 (unproven), 400 (signed but not as
+    Telegram sends it), 403 (another table's), 404 (a link that opens nothing) or 429 (an
+    address whose init data was refused too often of late)."""
     server = server_of(request)
     raw = body.get("init_data")
     asked = body.get("table")
     if isinstance(raw, str) and raw:
         locale = _hinted_locale(raw, request)
+        address = server.addresses.of(request)
+        if server.strikes.barred(address):
+            raise Refusal(429, _said(TOO_MANY_REFUSED, locale))
         if not server.telegram_token:
             raise Refusal(401, _said(NOT_TELEGRAM, locale))
         try:
             data = initdata.check(raw, server.telegram_token)
         except initdata.Refused as refused:
             log.info("web: init data refused: %s", refused.reason)
-            raise Refusal(401, _said(NOT_TELEGRAM, locale)) from refused
+            if not refused.malformed:  # signed by Telegram: no guess, but a client's bug
+                server.strikes.strike(address)
+            raise Refusal(400 if refused.malformed else 401,
+                          _said(NOT_TELEGRAM, locale)) from refused
         user = data.user
         actor = Actor(f"telegram:{user.id}", user.full_name or str(user.id),
                       handles=(user.username,) if user.username else ())
@@ -121,13 +115,8 @@ async def person(request: web.Request, body: Mapping[str, Any]) -> Person:
 
 
 async def body_of(request: web.Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except ValueError:
-        body = None
-    if not isinstance(body, dict):
-        raise Refusal(400, "JSON object expected")
-    return body
+    server = server_of(request)
+    return await json_object(request, server.web.base_url, server.limits.body_seconds)
 
 
 async def page_(request: web.Request) -> web.StreamResponse:
@@ -173,18 +162,27 @@ async def send(request: web.Request) -> web.Response:
     face = server.faces.get(platform)
     command = Command(chat=who.chat, actor=who.actor, name=name,
                       options=_options(body.get("options")),
-                      origin_id=f"pad:{who.actor.id}:{submit}", buttons=platform == "telegram",
+                      # exactly once per table: the same submit id at another table is
+                      # another hand
+                      origin_id=f"pad:{who.chat}:{who.actor.id}:{submit}",
+                      buttons=platform == "telegram",
                       form=True,
                       locale=who.locale)
 
     async def admin() -> bool:
         return face is not None and await face.is_admin(who.chat, who.actor)
 
-    reply: Reply = await server.service.handle(command, admin)
-    if reply.ok and not reply.duplicate:
-        server.watcher.poke()
-        if face is not None:
-            server.post_later(face, who.chat, reply)
+    async def record() -> Reply:
+        reply = await server.service.handle(command, admin)
+        if reply.ok and not reply.duplicate:
+            server.watcher.poke()
+            if face is not None:
+                server.post_later(face, who.chat, reply)
+        return reply
+
+    # a page that goes mid-way (its handler is cancelled then) leaves the hand to finish:
+    # recorded and posted to the group, or not recorded at all
+    reply: Reply = await asyncio.shield(record())
     answer = {"ok": reply.ok, "duplicate": reply.duplicate,
               ("text" if reply.ok else "error"): reply.text}
     return web.json_response(answer, status=200 if reply.ok else 422, dumps=_json)

@@ -30,6 +30,7 @@ RETRY_MS = 1000  # how soon a browser reconnects after the feed drops
 # what any link that opens nothing says, turned off, replaced or made up alike
 OPENS_NOTHING = _("This scoreboard link opens nothing. /scoreboard in the group gives the "
                   "current one.")
+TOO_MANY_FEEDS = _("Too many live scoreboards are open: close one, or try again in a minute.")
 
 
 def locale_of(request: web.Request) -> str | None:
@@ -66,9 +67,23 @@ def event_id(version: object) -> str:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """The table, whenever it changes, until the page goes or its link stops opening it."""
+    """The table, whenever it changes, until the page goes (the server cancels the handler
+    of a connection that closed: the feed is let go at once) or its link stops opening it.
+    At most `limits.feeds` in all and `limits.per_address` from one address: past that, 503
+    and a sentence (the page tries again later)."""
     server = server_of(request)
     chat = await table_of(request)
+    address = server.addresses.of(request)
+    if server.feeds.total >= server.limits.feeds \
+            or server.feeds.of(address) >= server.limits.per_address:
+        said = i18n.translator(i18n.choose(None, locale_of(request))).render(TOO_MANY_FEEDS)
+        raise web.HTTPServiceUnavailable(text=said, headers={"Retry-After": "30"})
+    with server.feeds.holding(address):
+        return await _feed(request, chat)
+
+
+async def _feed(request: web.Request, chat: str) -> web.StreamResponse:
+    server = server_of(request)
     digest = pages.digest_of(request.match_info["token"])
     locale = locale_of(request)
     watch = server.watcher.watch(chat)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import MutableMapping
 
+SERVER_NAME = "maalbot"  # the Server header: no library, no version
 TELEGRAM_SCRIPT = "https://telegram.org"
 TELEGRAM_FRAMES = "https://web.telegram.org https://*.telegram.org"
 

@@ -1,14 +1,14 @@
 """The scoreboard's server, against the real Telegram adapter and its fake Bot API, on both
 databases: /scoreboard gives the table's link, the page shows what /board shows, its feed
-tells of every change within 2 seconds, and a link turned off, replaced, forgotten or made up
-opens nothing."""
+tells of every change (within 2 seconds: bench/pages_bench.py measures it; a test waits for
+it with a generous deadline, never times it), and a link turned off, replaced, forgotten or
+made up opens nothing."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import re
-import time
 from typing import Any
 
 import aiohttp
@@ -54,7 +54,7 @@ class Feed:
     def __init__(self, response: aiohttp.ClientResponse) -> None:
         self.response = response
 
-    async def next(self, timeout: float = 2.0) -> tuple[str, str, str]:
+    async def next(self, timeout: float = 15.0) -> tuple[str, str, str]:
         """(event, id, data) of the next event within `timeout` seconds."""
         event, ident, lines = "message", "", []
         async with asyncio.timeout(timeout):
@@ -108,7 +108,7 @@ async def test_undone_and_edited_hands_stay_on_the_page_marked(web: Web):
     assert shown_totals(page) == {"alice": 0, "bob": 0, "carol": 0}
 
 
-async def test_the_feed_tells_of_a_hand_within_two_seconds(web: Web):
+async def test_the_feed_tells_of_a_hand_and_a_page_back_is_sent_only_what_it_lacks(web: Web):
     assert web.tg is not None
     await web.tg.say(ALICE, NEW)
     link = await scoreboard_link(web)
@@ -121,18 +121,17 @@ async def test_the_feed_tells_of_a_hand_within_two_seconds(web: Web):
             "alice": 0, "bob": 0, "carol": 0}
         await web.tg.say(ALICE, "/hand winner:alice seen:bob maal:alice=10 bob=2 carol=0 "
                                 "dublee:yes")
-        started = time.monotonic()
-        event, second, body = await feed.next(timeout=5)
-        assert time.monotonic() - started < 2.0
+        event, second, body = await feed.next()
         assert event == "table" and second != first
         assert shown_totals(json.loads(body)) == {"alice": 41, "bob": -14, "carol": -27}
-    # a page that reconnects with the last id it saw is sent nothing it has
+    # a page that reconnects with the last id it saw is sent nothing it has: the first
+    # event it gets is the next hand's (bob wins, all seen, no maal: 3 from each loser)
     async with web.http.get(link + "/events", headers={"Last-Event-ID": second}) as response:
-        try:
-            event, _, _ = await Feed(response).next(timeout=1.5)
-        except TimeoutError:
-            event = None
-        assert event is None
+        back = Feed(response)
+        await web.tg.say(ALICE, "/hand winner:bob seen:alice carol maal:alice=0 bob=0 carol=0")
+        event, third, body = await back.next()
+        assert event == "table" and third not in (first, second)
+        assert shown_totals(json.loads(body)) == {"alice": 38, "bob": -8, "carol": -30}
 
 
 async def test_a_link_turned_off_replaced_or_made_up_opens_nothing(web: Web):
@@ -161,7 +160,7 @@ async def test_a_link_turned_off_replaced_or_made_up_opens_nothing(web: Web):
         assert (await feed.next())[0] == "table"
         update = await web.tg.say(ALICE, "/scoreboard off")
         await web.tg.reply_to(update)
-        assert (await feed.next(timeout=3))[0] == "gone"
+        assert (await feed.next())[0] == "gone"
     async with web.http.get(second) as page:
         assert page.status == 404
 
@@ -282,9 +281,8 @@ async def test_a_page_on_one_process_sees_a_hand_recorded_on_another(database_ur
                 assert (await feed.next())[0] == "table"
                 await there.ok("/hand winner:asha seen:bikash maal:asha=10 bikash=2 "
                                "chetan=0 dublee:yes")
-                started = time.monotonic()
-                event, _, body = await feed.next(timeout=5)
-                assert time.monotonic() - started < 2.0 and event == "table"
+                event, _, body = await feed.next()  # at the next poll: a second at most
+                assert event == "table"
                 assert shown_totals(json.loads(body)) == {"asha": 41, "bikash": -14,
                                                           "chetan": -27}
         finally:

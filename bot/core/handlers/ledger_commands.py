@@ -88,7 +88,9 @@ async def ledger(call: Call) -> Outcome:
         places = book.decimals(currency)
         lines.append(f"{currency}:" if currency else tr("Money (no currency named):"))
         for key in sorted(row, key=lambda k: (-row[k], book.name(k).lower())):
-            lines.append(f"  {book.name(key)} {signed(row[key], currency, places, tr)}")
+            name = book.name(key) if book.played(key) else \
+                tr("{name} (never played here)", name=book.name(key))
+            lines.append(f"  {name} {signed(row[key], currency, places, tr)}")
         moves = settle(row)
         lines.append("  " + tr("To settle: {payments}.", payments="; ".join(
             tr("{payer} pays {payee} {amount}", payer=book.name(payer),

@@ -19,7 +19,7 @@ import time
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import replace
 
-from bot.core import i18n, permissions
+from bot.core import i18n, pages, permissions
 from bot.core.assembly.built import TABLE
 from bot.core.club.kept import ClubsKept
 from bot.core.command import Actor, Command, Reply
@@ -71,8 +71,16 @@ class Service:
         when the command's permission can depend on it."""
         started = time.perf_counter()
         reply = await self.guarded(lambda: self._handle(command, admin), command)
+        if reply.duplicate and pages.marked(reply.text):  # another process's, kept marked
+            reply.text = await self._revealed(command.chat, reply.text)
         _logged(command, reply, started)
         return reply
+
+    async def _revealed(self, chat: str, text: str) -> str:
+        """A kept reply's links as they are now (bot/core/pages.py): the chat's nonces."""
+        async with self.store.transaction(chat, write=False) as tx:
+            settings = await tx.settings()
+        return pages.reveal(text, pages.current_tokens(self.web, settings.pages))
 
     def knows(self, name: str) -> bool:
         return self.table.knows(name)
@@ -123,6 +131,9 @@ class Service:
         if command.origin_id is not None:
             previous = await tx.origin_reply(command.origin_id)
             if previous is not None:
+                # its links as they are now (a link is never kept: bot/core/pages.py)
+                previous = pages.reveal(previous, pages.current_tokens(self.web,
+                                                                       settings.pages))
                 reply = failures.earlier(previous, command, language)
                 reply.duplicate = True
                 return Outcome(reply)
@@ -149,7 +160,7 @@ class Service:
             live.live_board(outcome.reply)
         if outcome.changed and command.origin_id is not None:
             kept = outcome.kept if outcome.kept is not None else outcome.reply
-            await tx.record_origin(command.origin_id, kept.to_json())
+            await tx.record_origin(command.origin_id, pages.conceal(kept.to_json()))
         return outcome
 
     async def _run(self, call: Call) -> Outcome:

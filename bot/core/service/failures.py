@@ -15,6 +15,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from bot.core import i18n
+from bot.core.bidi import shown
 from bot.core.command import Command, Reply
 from bot.core.errors import UserError
 from bot.core.handlers.call import LIMIT
@@ -63,7 +64,8 @@ async def _answered(store: Store, work: Work, command: Command) -> Reply:
         return await work()
     except UserError as error:
         language = getattr(error, "language", None) or _language(command)
-        return Reply.error(i18n.translator(language).render(error.message), language)
+        # a refusal never echoes a bidirectional control of what was typed (bidi.py)
+        return Reply.error(shown(i18n.translator(language).render(error.message)), language)
     except DuplicateOrigin:
         # Another process handled the same update at the same moment; give its answer.
         assert command.origin_id is not None

@@ -19,7 +19,9 @@ from sqlalchemy import (
     MetaData,
     Table,
     Text,
+    cast,
     column,
+    or_,
     select,
     table,
     text,
@@ -28,6 +30,8 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.core import stored_json
+from bot.core.pages import conceal
+from bot.storage.engine.tables import inbox, origins
 
 Migration = Callable[[AsyncConnection], Awaitable[None]]
 _LOCK_ID = 7_240_001  # PostgreSQL advisory lock: one migrator at a time across processes
@@ -391,6 +395,19 @@ async def _0020_dropped_logs(conn: AsyncConnection) -> None:
         await conn.execute(text(f"DELETE FROM {name} WHERE session_id IN {dropped}"))
 
 
+async def _0021_no_tokens_kept(conn: AsyncConnection) -> None:
+    # A link's token is kept nowhere (bot/core/pages.py, conceal): the replies kept for
+    # exactly-once and the inbox's updates kept it in clear until now, for up to two days.
+    for kept, key, value in ((origins, [origins.c.origin_id], origins.c.reply),
+                             (inbox, [inbox.c.bot_id, inbox.c.update_id], inbox.c.payload)):
+        holding = or_(*(cast(value, Text).like(f"%{where}%")
+                        for where in ("/s/", "#t=", "startapp=")))
+        rows = (await conn.execute(select(*key, value).where(holding))).all()
+        for row in rows:
+            await conn.execute(update(kept).where(*(c == row[i] for i, c in enumerate(key)))
+                               .values({value.name: conceal(row[-1])}))
+
+
 async def _0022_clubs(conn: AsyncConnection) -> None:
     # A club of tables (bot/core/club/): its tables (a chat is in one club at most), its
     # one-time codes (to join it, or to link a person's accounts: only their hash kept), the
@@ -477,6 +494,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (17, "summaries derived by a background pass, not at /hand", _0017_summaries_checked),
     (18, "the web pages of a table, by their links' hashes", _0018_pages),
     (20, "the log of a game closed with no hand recorded let go", _0020_dropped_logs),
+    (21, "no link's token kept in kept replies or the inbox", _0021_no_tokens_kept),
     (22, "clubs: tables, codes, linked accounts, seasons, finished games", _0022_clubs),
 ]
 

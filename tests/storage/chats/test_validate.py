@@ -470,3 +470,22 @@ async def test_a_chats_settings_travel_with_export_all_and_a_backup(table: Table
     restored = await settings_of(table, "restored")
     assert (restored.timezone, restored.language, restored.board) == (
         "Asia/Kathmandu", "hi", "new")
+
+
+async def test_a_payment_to_someone_who_never_played_here_says_so_in_the_ledger(
+        table: Table):
+    """A payee no game of the file seats can be real (their seat went to another account
+    by /seat after the payment, or their game closed with no hand), so /import takes it;
+    but /ledger never shows them as one of the table: 'never played here'. bob paid alice
+    90 Rs (exported_ledger); the forged file has an account that never sat pay instead."""
+    data = await exported_ledger(table)
+    forged = copy.deepcopy(data)
+    forged["payments"][0].update(payer="telegram:666", payer_name="Mallory")
+    reply = await import_into(table.service, "fresh", json.dumps(forged).encode())
+    assert reply.ok, reply.text
+    shown = (await Table(table.service, chat="fresh").ok("/ledger")).text.splitlines()
+    # alice won 310 Rs, bob lost 90 and carol 220; Mallory's 90 is set against alice's
+    assert "  Mallory (never played here) +90 Rs" in shown, shown
+    assert "  bob -90 Rs" in shown and "  alice +220 Rs" in shown
+    assert not [line for line in shown if "(never played here)" in line
+                and "Mallory" not in line]

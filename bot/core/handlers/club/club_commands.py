@@ -94,7 +94,14 @@ async def _new(call: Call) -> Outcome:
         tr("Club {club} made, with this chat as its first table.", club=name),
         _join_line(call, code),
         tr("/club shows it; /club standings and /rating rank its members.")])),
-        changed=True)
+        changed=True, kept=_code_not_kept(call))
+
+
+def _code_not_kept(call: Call) -> Reply:
+    """What a command that gave a code says if sent again: the code is kept nowhere (only
+    its hash, to check it), so not in the reply kept for exactly-once either."""
+    return Reply(call.tr("A code to join the club was given here; it is not kept. /club code "
+                         "gives a new one."))
 
 
 async def _code(call: Call) -> Outcome:
@@ -103,7 +110,7 @@ async def _code(call: Call) -> Outcome:
     code = await _new_code(call, club_)
     return Outcome(Reply(call.tr("A new code for {club} (earlier unused codes no longer "
                                  "work):", club=club_.name) + "\n" + _join_line(call, code)),
-                   changed=True)
+                   changed=True, kept=_code_not_kept(call))
 
 
 async def _join(call: Call) -> Outcome:
