@@ -63,7 +63,7 @@ class Standing:
         return self.place_sum / self.games if self.games else 0.0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made by the thousand when a club is built
 class Best:
     """A big hand, for the records."""
 
@@ -227,12 +227,16 @@ class ClubFigures:
             run[0] = run[0] + 1 if seat.won else 0
             if run[0] > run[1]:
                 run[1] = run[0]
-            if seat.best is not None and seat.best > 0:
-                hand = Best(seat.best, member, seat.best_label, summary.chat, ended)
-                _keep_best(figures.best, hand)
+            size = seat.best
+            if size is not None and size > 0:
                 theirs = figures.bests.get(member)
-                if theirs is None or hand.size > theirs.size:
-                    figures.bests[member] = hand
+                best = figures.best
+                if theirs is None or size > theirs.size or len(best) < BEST_KEPT \
+                        or size > best[-1].size:  # (made only where it may be kept)
+                    hand = Best(size, member, seat.best_label, summary.chat, ended)
+                    _keep_best(best, hand)
+                    if theirs is None or size > theirs.size:
+                        figures.bests[member] = hand
         _meet(figures.pairs, [(m, s) for m, s in members if not is_guest(m)])
         order = sorted(sides)
         moves = ratings.rate(figures.ratings, [sides[s] for s in order],
