@@ -140,7 +140,7 @@ async def _sqlite_template() -> str:
     return str(found)
 
 
-_TEMPLATE_SCHEMA = "t_template_migrated"
+_TEMPLATE_SCHEMA = f"t_template_{os.getpid()}"  # a run (an xdist worker) of its own
 
 
 async def _postgres_template() -> str | None:
