@@ -33,6 +33,7 @@ from bot.storage.engine.tables import (
     payments,
     sessions,
 )
+from bot.storage.transaction.tournaments import TournamentRows
 
 
 def _now() -> datetime:
@@ -43,7 +44,7 @@ def _club(row: Any) -> Club:
     return Club.read(row.id, row.name, row.owner, aware(row.created_at), row.epoch, row.data)
 
 
-class SqlClubBook:
+class SqlClubBook(TournamentRows):
     def __init__(self, conn: Any, after: list[Callable[[], None]]) -> None:
         self.conn = conn
         self._after = after  # run by the store once the transaction has committed
