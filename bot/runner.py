@@ -9,6 +9,7 @@ one port to the app needs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 from typing import Any, Protocol
@@ -160,6 +161,9 @@ async def run(settings: Settings) -> int:
         raise database_failure(settings.database_url, error) from error
     service = Service(store, secret=settings.button_key())
     adapters = build_adapters(settings, service)
+    for adapter in adapters:  # where a club's posts to other chats go
+        service.posts.posters[type(adapter).__name__.removesuffix("Adapter").lower()] = \
+            adapter  # type: ignore[assignment]
     pages = build_web(settings, service, adapters)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -192,6 +196,8 @@ async def run(settings: Settings) -> int:
         await stop.wait()
         log.info("stopping")
     finally:
+        with contextlib.suppress(Exception):  # what a club posted goes out before the stop
+            await asyncio.wait_for(service.posts.sent(), 5.0)
         for adapter in reversed(started):
             try:
                 await adapter.stop()

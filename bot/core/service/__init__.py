@@ -33,7 +33,7 @@ from bot.core.handlers.call import Call, Outcome
 from bot.core.handlers.flow_answers import AdminCheck, Snapshot
 from bot.core.i18n import Msg, _
 from bot.core.pages import WebSide
-from bot.core.service import failures, live, prompts, routes, taps
+from bot.core.service import failures, live, posts, prompts, routes, taps
 from bot.core.session import LIVE, ChatSettings, ChatTransaction, Store
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,7 @@ class Service:
         # restart, behind one bot) must share it: the runner derives it from the settings.
         self.secret = secret or secrets.token_bytes(32)
         self.clubs = ClubsKept()  # the clubs' figures, kept between commands
+        self.posts = posts.Posts()  # to other chats than a command's (posts.py)
 
     # --- commands ------------------------------------------------------------------------
 
@@ -74,6 +75,7 @@ class Service:
         if reply.duplicate and pages.marked(reply.text):  # another process's, kept marked
             reply.text = await self._revealed(command.chat, reply.text)
         _logged(command, reply, started)
+        self.posts.later(reply)
         return reply
 
     async def _revealed(self, chat: str, text: str) -> str:
@@ -112,7 +114,9 @@ class Service:
             if settings.moved_to:
                 raise ChatMoved(settings.moved_to)  # (nothing was written: it rolls back)
             outcome = await self.run_in(tx, command, settings)
-        return await outcome.finished()  # slow work (a chart) after the chat's turn
+        # slow work (a chart) after the chat's turn; then other chats' commands it left
+        return await posts.follow(outcome, await outcome.finished(),
+                                  lambda then: self._handle(then, None))
 
     async def run_in(self, tx: ChatTransaction, command: Command,
                      settings: ChatSettings) -> Outcome:
@@ -208,6 +212,7 @@ class Service:
                                        locale)
         if ran is not None:
             _logged(ran, reply, started)
+        self.posts.later(reply)
         return reply
 
     async def snapshot(self, chat: str) -> Snapshot | None:
