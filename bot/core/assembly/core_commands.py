@@ -333,15 +333,25 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "the owner names an admin. standings [game:] [season:]: the league table. "
             "ledger: each member's money across the tables and the fewest transfers. "
             "season start name:Spring | end: the club's own seasons. page [new|off]: the "
-            "club's live page.",
+            "club's live page. night: an I'm here button (a club admin; here: typed). "
+            "tables game: players:@a @b... [present:yes] [tables:N] [seed:N] [start:yes]: "
+            "the people at the game's tables, kept apart from who they met, each table a "
+            "chat of the club; start:yes begins the games there.",
             (Option("", Kind.TEXT, "new, join, code, leave, remove N, admin @name, "
-                    "standings, ledger, season start|end, page [new|off]; empty: the club",
-                    name="action"),
+                    "standings, ledger, season start|end, page [new|off], night, here, "
+                    "tables; empty: the club", name="action"),
              Option("name", Kind.TEXT, "the new club's (or season's) name"),
              Option("code", Kind.TEXT, "the code a club gave, to join it"),
              Option("game", Kind.TEXT, "one game: marriage, riichi, or a points game's name"),
              Option("season", Kind.TEXT, "one of the club's seasons, by its name"),
-             Option("who", Kind.MEMBER, "the person to name an admin")),
+             Option("who", Kind.MEMBER, "the person to name an admin"),
+             Option("players", Kind.TEXT, "the people to seat: @mentions or names"),
+             Option("present", Kind.BOOL, "seat who tapped I'm here under /club night"),
+             Option("tables", Kind.INT, "how many tables", low=1, high=64),
+             Option("seed", Kind.INT, "the seed of a seating: the same tables again", low=0,
+                    high=999_999_999),
+             Option("sanma", Kind.BOOL, "Riichi: tables of three where four don't fit"),
+             Option("start", Kind.BOOL, "begin the games at the club's chats")),
             may=Rule.CLUB, needs=Needs.NOTHING, run=club_commands.club),
         CommandSpec(
             "account", "one person on Telegram and Discord",

@@ -115,8 +115,8 @@ class Service:
                 raise ChatMoved(settings.moved_to)  # (nothing was written: it rolls back)
             outcome = await self.run_in(tx, command, settings)
         # slow work (a chart) after the chat's turn; then other chats' commands it left
-        return await posts.follow(outcome, await outcome.finished(),
-                                  lambda then: self._handle(then, None))
+        return await posts.follow(outcome, await outcome.finished(), lambda then: self.guarded(
+            lambda: self._handle(then, None), then))
 
     async def run_in(self, tx: ChatTransaction, command: Command,
                      settings: ChatSettings) -> Outcome:
