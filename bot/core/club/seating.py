@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.errors import UserError
-from bot.core.i18n import Text, _
+from bot.core.i18n import Text, _, _n
 
 Pair = tuple[str, str]  # (the smaller key, the larger)
 
@@ -94,12 +94,12 @@ def _fixed(people: int, sizes: Sizes, tables: int | None, title: str,
                               n=people, game=title, whole=whole, size=big, tables=tables))
         if left:
             hint = _sanma_hint(people) if sanma else ""
-            raise UserError(_("{n} can't all sit at {game} tables of {size}: {whole} "
-                              "tables seat {seated} ({left} left over), {more} need {need} "
+            raise UserError(_("{n} can't all sit at {game} tables of {size}: {seated} "
+                              "fit at {whole} ({left} left over), {more} tables need {need} "
                               "({short} short).{hint}", n=people, game=title, size=big,
-                              whole=whole, seated=whole * big, left=left, more=whole + 1,
-                              need=(whole + 1) * big, short=(whole + 1) * big - people,
-                              hint=hint))
+                              whole=_n("{n} table", "{n} tables", whole), seated=whole * big,
+                              left=left, more=whole + 1, need=(whole + 1) * big,
+                              short=(whole + 1) * big - people, hint=hint))
         return [big] * whole
     # two sizes (Riichi's 4 and sanma's 3): the fewest small tables
     for count_big in range(people // big, -1, -1):

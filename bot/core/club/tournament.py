@@ -28,6 +28,7 @@ from typing import Any
 from bot.core.club import seating
 from bot.core.club.seating import pair, sizes_of, split
 from bot.core.errors import UserError
+from bot.core.games import get_game
 from bot.core.i18n import Tr, _
 
 OPEN, RUNNING, ENDED = "open", "running", "ended"
@@ -235,6 +236,11 @@ class Tournament:
     def scoring(self) -> Scoring | None:
         return SCORINGS.get(self.rules) if self.game == "riichi" else None
 
+    @property
+    def places(self) -> int:
+        """Decimal places its scores are written with: Riichi's tenths, else the game's."""
+        return 1 if self.scoring is not None else get_game(self.game).point_places
+
     def data(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "game": self.game, "title": self.title, "rounds": self.rounds,
@@ -359,10 +365,11 @@ def csv_text(t: Tournament) -> str:
     penalised = any(r.penalty for r in rows)
     writer.writerow(["place", "name", "total", *(f"round {r.number}" for r in t.played),
                      *(["penalties"] if penalised else [])])
+    digits = t.places
     for place, row in zip(ranks(rows, t.lowest_wins), rows, strict=True):
-        writer.writerow([place, row.name, shown(row.total),
-                         *("" if s is None else shown(s) for s in row.rounds),
-                         *([shown(row.penalty)] if penalised else [])])
+        writer.writerow([place, row.name, shown(row.total, digits),
+                         *("" if s is None else shown(s, digits) for s in row.rounds),
+                         *([shown(row.penalty, digits)] if penalised else [])])
     return out.getvalue()
 
 

@@ -44,8 +44,8 @@ def test_the_tables_each_game_makes():
 def test_people_who_cant_sit_are_refused_in_words():
     # 13 at Riichi: three tables seat 12 and leave one, a fourth needs 16: three short
     assert refusal(13, SIZES["riichi"], sanma=True) == (
-        "13 can't all sit at Riichi tables of 4: 3 tables seat 12 (1 left over), 4 need 16 "
-        "(3 short). With sanma:yes they sit as 4 + 3 + 3 + 3.")
+        "13 can't all sit at Riichi tables of 4: 12 fit at 3 tables (1 left over), 4 tables "
+        "need 16 (3 short). With sanma:yes they sit as 4 + 3 + 3 + 3.")
     assert "5 can't sit at Riichi tables of 4 or 3" in refusal(5, sizes_of("riichi", True))
     assert refusal(8, SIZES["riichi"], tables=3) == "8 at Riichi make 2 tables of 4, not 3."
     assert "needs at least 2" in refusal(1, SIZES["marriage"], title="Marriage")

@@ -29,6 +29,7 @@ from bot.core.handlers.club.common import book, check_club_admin, figures, membe
 from bot.core.i18n import Tr, _
 from bot.core.players import check_name, fold
 from bot.core.width import clip as clip_width
+from bot.core.width import ljust
 
 WINDS = ("E", "S", "W", "N")
 SHOWN_REPEATS = 8  # pairs who met that a seating's reply names (the rest counted)
@@ -148,9 +149,11 @@ def seat_lines(tr: Tr, game: Game, tables: Sequence[Sequence[Person]],
     lines: list[str] = []
     for label, table in zip(labels, tables, strict=True):
         lines.append(clip_width(label, 34))
-        if game.key == "riichi":
-            lines.extend(clip_width(f"  {tr(WINDS[i % 4])} {p.name}", 34)
-                         for i, p in enumerate(table))
+        if game.key == "riichi":  # two seats a line: E and S, then W and N
+            seats = [f"{tr(WINDS[i % 4])} {clip_width(p.name, 13)}" for i, p in
+                     enumerate(table)]
+            lines.extend(clip_width("  " + "  ".join(ljust(x, 15) for x in seats[i:i + 2])
+                                    .rstrip(), 34) for i in range(0, len(seats), 2))
             continue
         line = " "
         for person in table:

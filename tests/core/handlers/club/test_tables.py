@@ -31,8 +31,8 @@ def seated(table: str) -> list[list[str]]:
         if line.startswith("Table"):
             out.append([])
         else:
-            out[-1].extend(n.strip() for n in re.sub(r"^\s+[ESWN] ", "", line).split(",")
-                           if n.strip())
+            winds = re.findall(r"\b[ESWN] (\S+)", line)
+            out[-1].extend(winds or [n.strip() for n in line.split(",") if n.strip()])
     return out
 
 
@@ -56,9 +56,9 @@ async def test_fifteen_at_marriage_sit_five_a_table_and_a_seed_repeats(club: Tab
 async def test_who_cant_sit_is_refused_in_words(club: Tables):
     people = " ".join(f"@p{i}" for i in range(1, 14))
     said = await club.error("t1", f"/club tables game:riichi players:{people}")
-    assert said == ("13 can't all sit at Riichi mahjong tables of 4: 3 tables seat 12 (1 "
-                    "left over), 4 need 16 (3 short). With sanma:yes they sit as 4 + 3 + 3 "
-                    "+ 3.")
+    assert said == ("13 can't all sit at Riichi mahjong tables of 4: 12 fit at 3 tables (1 "
+                    "left over), 4 tables need 16 (3 short). With sanma:yes they sit as 4 + "
+                    "3 + 3 + 3.")
     sanma = await club.ok("t1", f"/club tables game:riichi players:{people} sanma:yes")
     assert [len(t) for t in seated(sanma.table or "")] == [4, 3, 3, 3]
     assert "named twice" in await club.error("t1", "/club tables game:riichi "
