@@ -18,6 +18,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import replace
+from datetime import datetime
 
 from bot.core import i18n, pages, permissions
 from bot.core.assembly.built import TABLE
@@ -33,7 +34,7 @@ from bot.core.handlers.call import Call, Outcome
 from bot.core.handlers.flow_answers import AdminCheck, Snapshot
 from bot.core.i18n import Msg, _
 from bot.core.pages import WebSide
-from bot.core.service import failures, live, posts, prompts, routes, taps
+from bot.core.service import failures, live, posts, prompts, routes, taps, timers
 from bot.core.session import LIVE, ChatSettings, ChatTransaction, Store
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,10 @@ class Service:
         async with self.store.transaction(chat, write=False) as tx:
             settings = await tx.settings()
         return pages.reveal(text, pages.current_tokens(self.web, settings.pages))
+
+    async def tick(self, now: datetime | None = None) -> int:
+        """The clubs' tournament timers: the posts due by `now` sent (timers.py)."""
+        return await timers.tick(self.store, self.posts, now)
 
     def knows(self, name: str) -> bool:
         return self.table.knows(name)

@@ -37,9 +37,13 @@ class Posts:
         another platform)."""
         posts, reply.posts = reply.posts, []
         for chat, post in posts:
-            task = asyncio.create_task(self._post(chat, post))
-            self._sending.add(task)
-            task.add_done_callback(self._sending.discard)
+            self.to(chat, post)
+
+    def to(self, chat: str, reply: Reply) -> None:
+        """`reply` posted in `chat`, soon."""
+        task = asyncio.create_task(self._post(chat, reply))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
 
     async def _post(self, chat: str, reply: Reply) -> None:
         poster = self.posters.get(chat.split(":", 1)[0]) or self.posters.get("*")

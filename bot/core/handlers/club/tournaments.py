@@ -534,9 +534,11 @@ async def timers_due(clubs: ClubBook, now: datetime) -> list[tuple[str, Reply]]:
     """The timers' posts due by `now`, marked as said: for each tournament whose timer
     crossed 15 or 5 minutes left, or its end ("last hand"), a post to each of its tables."""
     posts: list[tuple[str, Reply]] = []
-    for t in await clubs.timed_tournaments():
-        assert t.timer is not None
-        await clubs.lock(t.club_id)
+    for seen in await clubs.timed_tournaments():
+        await clubs.lock(seen.club_id)  # then read again: another process may have said it
+        t = next((x for x in await clubs.tournaments(seen.club_id) if x.id == seen.id), None)
+        if t is None or not t.timer:
+            continue
         ends = datetime.fromisoformat(t.timer["ends"])
         said = set(t.timer.get("said") or ())
         due = [m for m in TIMER_MARKS if m not in said and now >= ends - timedelta(minutes=m)]

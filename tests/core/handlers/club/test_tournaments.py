@@ -238,3 +238,48 @@ async def test_refusals_in_words_and_nothing_changed(club: Tables):
     assert "timer: 90 minutes" in (await club.ok("t1", "/tournament timer 90m")).text
     assert "Timer: 89 min left." in (await club.ok("t2", "/tournament")).text \
         or "Timer: 90 min left." in (await club.ok("t2", "/tournament")).text
+
+
+async def test_a_substitute_plays_the_seat_and_the_timer_tells_the_tables(club: Tables):
+    from datetime import UTC, datetime, timedelta
+
+    await club.ok("t1", "/tournament new name:Cup game:riichi rounds:2 rules:mleague")
+    await club.ok("t1", "/tournament add @a @b @c @d")
+    seated = await club.ok("t1", "/tournament seat seed:1")
+    [table] = laid_out(seated.table or "")
+    # a substitute before the round begins: the game begins with them in the seat
+    await club.ok("t1", f"/tournament sub @{table[0]} @zed")
+    await club.ok("t1", "/tournament start")
+    posts = dict(await club.posted())
+    assert posts["t1"].text.startswith("New Riichi mahjong game. Players: "
+                                       + ", ".join(["zed", *table[1:]]))
+    # M-League: the table begins with its preset (25,000 start, 30,000 back); zed, East,
+    # wins 7,700 from the second seat: 32,700 -> +2.7 + 30 + oka 20 = +52.7, counted for
+    # the seat's player; the second seat 17,300, fourth -> -12.7 - 30 = -42.7; the others
+    # on 25,000 share second and third: -5 + (10 - 10) / 2 = -5.0
+    assert "start 25,000, back 30,000, uma 30 10 -10 -30" in posts["t1"].text
+    await club.ok("t1", f"/ron winner:zed from:{table[1]} han:3 fu:40")
+    await club.ok("t1", "/endgame")
+    rows = standings_of((await club.ok("t1", "/tournament")).table or "")
+    assert rows == [(table[0], "+52.7"), *sorted([(table[2], "-5.0"), (table[3], "-5.0")]),
+                    (table[1], "-42.7")]
+    assert "zed" not in [name for name, _ in rows]
+    await club.posted()
+    # round 2: the substitute given the seat once its game has begun (/seat there)
+    began = await club.ok("t1", "/tournament start")
+    [table] = laid_out(began.table or "")
+    await club.posted()
+    given = await club.ok("t1", f"/tournament sub @{table[1]} @zed")
+    assert "zed plays" in given.text
+    seats = dict(await club.posted())
+    assert seats["t1"].text.startswith("zed sits at")
+    # the timer: 15 and 5 minutes left, then the last hand, each said once
+    await club.ok("t1", "/tournament timer 20m")
+    now = datetime.now(UTC)
+    assert await club.service.tick(now + timedelta(minutes=4)) == 0
+    assert await club.service.tick(now + timedelta(minutes=6)) == 1
+    assert [(c, r.text) for c, r in await club.posted()] == [("t1", "Cup: 15 minutes left.")]
+    assert await club.service.tick(now + timedelta(minutes=7)) == 0
+    assert await club.service.tick(now + timedelta(minutes=21)) == 1
+    assert [r.text for _, r in await club.posted()] == ["Cup: time is up. Last hand."]
+    assert await club.service.tick(now + timedelta(minutes=30)) == 0
