@@ -175,12 +175,12 @@ def cost(tables: Sequence[Sequence[str]], history: Mapping[Pair, float]) -> floa
 
 
 STARTS = 2  # fresh seeded shuffles of the search
-KICKS = 40  # ... each improved, then shaken (a few random swaps) and improved again, as often
-FEW = 32  # up to as many people: shaken more often, and searched for a seating with no repeat
+KICKS = 100  # ... each improved, then shaken (a few random swaps) and improved again, as often
+FEW = 32  # up to as many people, a seating with no repeat is searched for where none was found
 
 
 def seat(people: Sequence[str], sizes: Sequence[int], history: Mapping[Pair, float],
-         seed: int, starts: int = STARTS, kicks: int | None = None) -> list[list[str]]:
+         seed: int, starts: int = STARTS, kicks: int = KICKS) -> list[list[str]]:
     """`people` at tables of `sizes` (in that order), the cost of pairs seated together
     (`history`) as low as found: from a seeded shuffle, two people of different tables
     swapped while any swap lowers it; then shaken by a few random swaps and improved
@@ -199,8 +199,6 @@ def seat(people: Sequence[str], sizes: Sequence[int], history: Mapping[Pair, flo
             w[i][j] = w[j][i] = float(value)
     best: list[int] | None = None
     best_cost = math.inf
-    if kicks is None:
-        kicks = KICKS if n > FEW else 3 * KICKS
     if len(sizes) > 1 and any(any(row) for row in w):
         for _start in range(starts):
             search = _Search(w, list(sizes), rng)
@@ -209,8 +207,7 @@ def seat(people: Sequence[str], sizes: Sequence[int], history: Mapping[Pair, flo
                 if total <= 1e-9:
                     break
                 kept = (list(search.table_of), [list(r) for r in search.near], total)
-                search.shake(rng)
-                shaken = search.improve()
+                shaken = search.improve(search.shake(rng))
                 if shaken < total - 1e-9:
                     total = shaken
                 else:
@@ -270,13 +267,17 @@ class _Search:
                 near_k[a] += change
                 near_k[b] -= change
 
-    def improve(self) -> float:
-        """Swaps while one lowers the cost; the cost then."""
+    def improve(self, touched: set[int] | None = None) -> float:
+        """Swaps while one lowers the cost; the cost then. Only swaps with someone of a
+        `touched` table are looked at (None: every table): a swap between two tables
+        that did not change was no better before (the seating was as low as swaps make
+        it), so the seating ends as low again."""
         table_of, near, w, order = self.table_of, self.near, self.w, self.order
-        improved = True
-        while improved:
-            improved = False
-            for i in order:
+        left = set(range(len(self.sizes))) if touched is None else set(touched)
+        while left:
+            t = min(left)
+            left.discard(t)
+            for i in [i for i in order if table_of[i] == t]:
                 near_i, row_i = near[i], w[i]
                 for j in order:
                     a, b = table_of[i], table_of[j]
@@ -285,15 +286,20 @@ class _Search:
                     near_j = near[j]
                     if near_j[a] - near_i[a] + near_i[b] - near_j[b] - 2 * row_i[j] < -1e-9:
                         self.swap(i, j)
-                        improved = True
+                        near_i = near[i]
+                        left.update((a, b))
         return self.total
 
-    def shake(self, rng: random.Random, swaps: int = 3) -> None:
+    def shake(self, rng: random.Random, swaps: int = 3) -> set[int]:
+        """A few random swaps; the tables they changed."""
         n = len(self.w)
+        touched: set[int] = set()
         for _swap in range(swaps):
             i, j = rng.randrange(n), rng.randrange(n)
             if self.table_of[i] != self.table_of[j]:
+                touched.update((self.table_of[i], self.table_of[j]))
                 self.swap(i, j)
+        return touched
 
 
 SWISS_STEPS = 3_000  # a swiss try at one number of meetings gives up after as many steps
