@@ -336,7 +336,8 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "club's live page. night: an I'm here button (a club admin; here: typed). "
             "tables game: players:@a @b... [present:yes] [tables:N] [seed:N] [start:yes]: "
             "the people at the game's tables, kept apart from who they met, each table a "
-            "chat of the club; start:yes begins the games there.",
+            "chat of the club; start:yes begins the games there. A tournament of rounds: "
+            "/tournament.",
             (Option("", Kind.TEXT, "new, join, code, leave, remove N, admin @name, "
                     "standings, ledger, season start|end, page [new|off], night, here, "
                     "tables; empty: the club", name="action"),
