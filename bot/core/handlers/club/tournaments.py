@@ -120,8 +120,9 @@ def standings_block(tr: Tr, t: Tournament) -> str:
 def standings_text(tr: Tr, t: Tournament) -> str:
     done = t.closed_rounds()
     if t.status == tm.ENDED:
-        head = tr("{name} · {game}: final standings after {n} rounds.", name=t.name,
-                  game=_title(t, tr), n=done)
+        head = tr.plural("{name} · {game}: final standings after {n} round.",
+                         "{name} · {game}: final standings after {n} rounds.", done,
+                         name=t.name, game=_title(t, tr))
     elif done:
         head = tr("{name} · {game}: standings after round {n} of {rounds}.", name=t.name,
                   game=_title(t, tr), n=done, rounds=t.rounds)
