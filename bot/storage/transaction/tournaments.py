@@ -67,3 +67,49 @@ class TournamentRows:
     async def save_night(self, night: Night) -> None:
         await self.conn.execute(update(club_nights).where(club_nights.c.id == night.id)
                                 .values(data=night.data()))
+
+
+async def forget_in_tournaments(conn: Any, keys: set[str], forgotten: str) -> None:
+    """A person forgotten (`keys`: their account and the person it was linked to): in
+    every tournament they are a player of no name (each keeps their place in its
+    standings, under a key of nobody's), and gone from every night's list."""
+    for row in (await conn.execute(select(tournaments))).all():
+        t = _tournament(row)
+        gone = f"{forgotten}:{t.id}"
+        named = {e.member for e in t.entries} | {p.member for p in t.penalties}
+        if not keys & (named | {t.by} | {s.player for r in t.played for x in r.tables
+                                         for s in x.seats}):
+            continue
+        for entry in t.entries:
+            if entry.member in keys:
+                entry.member, entry.name = gone, "—"
+        for round_ in t.played:
+            for table in round_.tables:
+                for seat in table.seats:
+                    if seat.member in keys:
+                        seat.member, seat.name = gone, "—"
+                    if seat.player in keys:
+                        seat.player, seat.player_name = gone, "—"
+        for penalty in t.penalties:
+            if penalty.member in keys:
+                penalty.member = gone
+            if penalty.by in keys:
+                penalty.by = forgotten
+        if t.by in keys:
+            t.by = forgotten
+        await conn.execute(update(tournaments).where(tournaments.c.id == t.id)
+                           .values(data=t.data()))
+    for row in (await conn.execute(select(club_nights))).all():
+        night = Night.read(row.id, row.club_id, aware(row.started_at) or datetime.now(UTC),
+                           row.data)
+        if not keys & (set(night.present) | {night.by} | {m for s in night.seated
+                                                          for t in s.tables for m in t}):
+            continue
+        for key in keys:
+            night.present.pop(key, None)
+            night.accounts.pop(key, None)
+        night.by = forgotten if night.by in keys else night.by
+        for seated in night.seated:
+            seated.tables = [[forgotten if m in keys else m for m in t] for t in seated.tables]
+        await conn.execute(update(club_nights).where(club_nights.c.id == night.id)
+                           .values(data=night.data()))

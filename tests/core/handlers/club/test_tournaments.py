@@ -283,3 +283,22 @@ async def test_a_substitute_plays_the_seat_and_the_timer_tells_the_tables(club: 
     assert await club.service.tick(now + timedelta(minutes=21)) == 1
     assert [r.text for _, r in await club.posted()] == ["Cup: time is up. Last hand."]
     assert await club.service.tick(now + timedelta(minutes=30)) == 0
+
+
+async def test_a_person_forgotten_is_a_player_of_no_name(club: Tables):
+    await club.ok("t1", "/tournament new name:Cup game:riichi rounds:2")
+    await club.ok("t1", "/tournament add @ann @b @c @d")
+    began = await club.ok("t1", "/tournament start")
+    [table] = laid_out(began.table or "")
+    await club.ok("t1", f"/ron winner:{table[0]} from:{table[1]} han:3 fu:40")
+    await club.ok("t1", "/endgame")
+    await club.ok("t2", "/club night")
+    await club.ok("t2", "ann: /club here")
+    forgotten = await club("t3", "ann: /forget")
+    assert forgotten.ok, forgotten.text
+    shown = await club.ok("t1", "/tournament")
+    names = [name for name, _ in standings_of(shown.table or "")]
+    assert "ann" not in names and "—" in names and len(names) == 4
+    assert "ann" not in ((await club.ok("t1", "/tournament tables")).table or "")
+    assert "Nobody has tapped" in await club.error("t2", "/club tables game:dhumbal "
+                                                         "present:yes")
