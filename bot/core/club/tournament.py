@@ -286,6 +286,10 @@ class Tournament:
     def closed_rounds(self) -> int:
         return sum(1 for r in self.played if r.closed)
 
+    def begun(self) -> list[Round]:
+        """The rounds begun (a round seated, not begun, has no column yet)."""
+        return [r for r in self.played if r.started]
+
 
 # --- the standings --------------------------------------------------------------------------
 
@@ -320,10 +324,11 @@ def table_scores(t: Tournament, table: Table) -> tuple[list[Fraction], list[int]
 
 
 def standings(t: Tournament) -> list[Row]:
+    begun = t.begun()
     rows = {e.member: Row(e.member, e.name, withdrawn=e.withdrawn is not None,
-                          rounds=[None] * len(t.played), places=[None] * len(t.played))
+                          rounds=[None] * len(begun), places=[None] * len(begun))
             for e in t.entries}
-    for at, round_ in enumerate(t.played):
+    for at, round_ in enumerate(begun):
         for table in round_.tables:
             if not table.done:
                 continue
@@ -363,7 +368,7 @@ def csv_text(t: Tournament) -> str:
     writer = csv.writer(out, lineterminator="\n")
     rows = standings(t)
     penalised = any(r.penalty for r in rows)
-    writer.writerow(["place", "name", "total", *(f"round {r.number}" for r in t.played),
+    writer.writerow(["place", "name", "total", *(f"round {r.number}" for r in t.begun()),
                      *(["penalties"] if penalised else [])])
     digits = t.places
     for place, row in zip(ranks(rows, t.lowest_wins), rows, strict=True):

@@ -248,6 +248,7 @@ tournaments = table(
     column("name", Text),
     column("status", Text),
     column("created_at", DateTime(timezone=True)),
+    column("version", Integer),
     column("data", JSONText),
 )
 

@@ -489,6 +489,7 @@ async def _0023_tournaments(conn: AsyncConnection) -> None:
         Column("name", Text, nullable=False),
         Column("status", Text, nullable=False),  # open, running, ended
         Column("created_at", DateTime(timezone=True), nullable=False),
+        Column("version", Integer, nullable=False, server_default="0"),  # +1 a change
         Column("data", Text, nullable=False),
         Index("tournaments_by_club", "club_id", "id"),
     )

@@ -33,13 +33,15 @@ class TournamentRows:
         made.created_at = made.created_at or datetime.now(UTC)
         made.id = (await self.conn.execute(insert(tournaments).values(
             club_id=made.club_id, name=made.name, status=made.status,
-            created_at=made.created_at, data=made.data()).returning(tournaments.c.id))
+            created_at=made.created_at, version=0, data=made.data())
+            .returning(tournaments.c.id))
         ).scalar_one()
         return made
 
     async def save_tournament(self, changed: Tournament) -> None:
         await self.conn.execute(update(tournaments).where(tournaments.c.id == changed.id)
                                 .values(name=changed.name, status=changed.status,
+                                        version=tournaments.c.version + 1,
                                         data=changed.data()))
 
     async def timed_tournaments(self) -> list[Tournament]:
@@ -98,7 +100,7 @@ async def forget_in_tournaments(conn: Any, keys: set[str], forgotten: str) -> No
         if t.by in keys:
             t.by = forgotten
         await conn.execute(update(tournaments).where(tournaments.c.id == t.id)
-                           .values(data=t.data()))
+                           .values(data=t.data(), version=tournaments.c.version + 1))
     for row in (await conn.execute(select(club_nights))).all():
         night = Night.read(row.id, row.club_id, aware(row.started_at) or datetime.now(UTC),
                            row.data)
