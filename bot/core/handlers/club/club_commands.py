@@ -251,6 +251,11 @@ async def _show(call: Call) -> Outcome:
             lines.append(f"{title(call, shown, key)}: {top}")
     if not shown.games:
         lines.append(tr("No finished game yet: a game counts once it ends (/endgame)."))
+    for made in await clubs.tournaments(club_.id):
+        if made.status != "ended":
+            lines.append(tr("Tournament {name}: {done} of {rounds} rounds played "
+                            "(/tournament).", name=made.name, done=made.closed_rounds(),
+                            rounds=made.rounds))
     return Outcome(Reply("\n".join(lines)))
 
 

@@ -283,6 +283,7 @@ async def tables(call: Call) -> Outcome:
     labels = [table_label(tr, i, chats) for i in range(1, len(laid) + 1)]
     outcome = Outcome(Reply("", table=seat_lines(tr, game, laid, labels)))
     if start:
+        await check_club_admin(call, club, _("begin games at the club's tables"))
         if len(laid) > len(chats):
             raise UserError(_("{tables} tables need {tables} of the club's chats; it has "
                               "{chats}. Another joins with /club code (or start the games "

@@ -69,6 +69,10 @@ async def test_who_cant_sit_is_refused_in_words(club: Tables):
     refused = await club.error("t1", f"/club tables game:marriage players:{five} tables:5 "
                                      "start:yes")
     assert "5 tables need 5 of the club's chats; it has 4" in refused
+    # beginning games at the club's tables is a club admin's; seeing the tables anyone's
+    assert "Only the club's owner or one of its admins can begin games" in await club.error(
+        "t1", "ana: /club tables game:riichi players:@a @b @c @d start:yes")
+    assert (await club.ok("t1", "ana: /club tables game:riichi players:@a @b @c @d")).table
 
 
 async def test_who_met_sit_apart_and_start_begins_the_games_at_the_chats(club: Tables):

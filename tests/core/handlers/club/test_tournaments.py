@@ -118,6 +118,7 @@ async def test_a_riichi_tournament_of_16_over_five_rounds(club: Tables):
     await club.ok("t1", "/tournament new name:Dashain Cup game:riichi rounds:5 rules:wrc")
     await club.ok("t1", "/tournament add " + " ".join(f"@{p}" for p in people))
     assert "Only the club's owner" in await club.error("t2", "p01: /tournament start")
+    assert "Tournament Dashain Cup: 0 of 5 rounds played" in (await club.ok("t3", "/club")).text
     expected = Expected()
     met: set[frozenset[str]] = set()
     for r in range(1, 6):
