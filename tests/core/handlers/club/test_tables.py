@@ -114,3 +114,21 @@ async def test_the_night_list_is_who_tapped_and_present_seats_them(club: Tables)
     reply = await club.ok("t3", "/club tables game:dhumbal present:yes players:@dee")
     assert reply.text.startswith("Dhumbal: 4 at 1 table")
     assert sorted(seated(reply.table or "")[0]) == ["ana", "bo", "cy", "dee"]
+
+
+async def test_a_tap_on_im_here_is_the_tappers_and_keeps_the_button(club: Tables):
+    from bot.core.command import Actor
+    from bot.core.flows import HERE, seal
+
+    opened = await club.ok("t1", "/club night")
+    assert opened.question is not None
+    sealed = seal(opened.question.token, "t1", club.service.secret)
+    for at, who in enumerate(("ana", "bo", "ana")):  # ana's second tap: she is here once
+        tapped = await club.service.answer("t1", Actor(f"console:{who}", who), sealed, HERE,
+                                           origin=f"tap{at}")
+        assert tapped.ok and tapped.in_place and tapped.question is not None
+    assert "Here (2): ana, bo." in tapped.text
+    # a button of a night that is over
+    await club.ok("t1", "/club night")
+    late = await club.service.answer("t1", Actor("console:cy", "cy"), sealed, HERE)
+    assert not late.ok and "That club night is over" in late.text
