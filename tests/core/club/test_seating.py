@@ -66,7 +66,7 @@ clubs = st.tuples(st.integers(2, 40), st.sampled_from(sorted(SIZES)),
                   st.floats(0.0, 0.9), st.integers(0, 10**6))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(clubs)
 def test_everyone_is_seated_once_at_tables_the_game_allows_and_a_seed_repeats(club):
     count, game, density, seed = club
@@ -89,7 +89,7 @@ def test_everyone_is_seated_once_at_tables_the_game_allows_and_a_seed_repeats(cl
     assert seating.seat(shuffled, made, history, seed) == tables  # same seed, same tables
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(4, 28), st.integers(2, 5), st.floats(0.1, 1.0), st.integers(0, 10**6))
 def test_no_two_who_met_share_a_table_where_a_seating_without_it_exists(count, size,
                                                                           density, seed):
