@@ -153,6 +153,25 @@ class ConsoleFace:
         return actor.id == self.user.id
 
 
+class ConsolePosts:
+    """What a command posts to another chat (a club's other tables): printed after its
+    reply, under the chat's name; with --json each carries its "chat"."""
+
+    def __init__(self, stdout: TextIO, as_json: bool) -> None:
+        self.stdout, self.as_json = stdout, as_json
+
+    async def post(self, chat: str, reply: Reply) -> None:
+        if self.as_json:
+            data = reply.to_json()
+            data["chat"] = chat
+            self.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        else:
+            tr = translator(reply.language)
+            self.stdout.write(tr("In {chat}:", chat=chat) + "\n" + render_plain(reply)
+                              + "\n\n")
+        self.stdout.flush()
+
+
 def console_actor(user: str) -> Actor:
     """The console's own person (--user): its admin."""
     return Actor(id=f"console:{user.lower()}", name=user, is_admin=True, by_name=True)
@@ -202,6 +221,7 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
                         "carol. Ctrl-D quits.") + "\n")
     loop = asyncio.get_running_loop()
     known = set(service.table.names())
+    service.posts.posters.setdefault("*", ConsolePosts(stdout, as_json))
     while True:
         if interactive:
             stdout.write("> ")
@@ -234,6 +254,7 @@ async def run_console(service: Service, user: str, as_json: bool, stdin: TextIO 
             links = await current_links(service, chat) if reply.ok and name in LINKED \
                 else (None, None)
             _write(stdout, reply, path, as_json, *links)
+            await service.posts.sent()  # what it posted to the club's other tables, after
 
 
 async def _progress(stdout: TextIO, as_json: bool, line: str) -> None:

@@ -9,6 +9,7 @@ one port to the app needs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 from typing import Any, Protocol
@@ -153,6 +154,16 @@ def build_web(settings: Settings, service: Service, adapters: list[Adapter]) -> 
                      trusted_proxies=settings.trusted_proxies(), routes=routes)
 
 
+async def keep_ticking(service: Service, every: float = 20.0) -> None:
+    """The tournaments' timers: their due posts, every `every` seconds until cancelled."""
+    while True:
+        try:
+            await service.tick()
+        except Exception:
+            log.exception("the tournaments' timers were not looked at")
+        await asyncio.sleep(every)
+
+
 async def run(settings: Settings) -> int:
     try:
         store = await open_store(settings.database_url)
@@ -160,6 +171,9 @@ async def run(settings: Settings) -> int:
         raise database_failure(settings.database_url, error) from error
     service = Service(store, secret=settings.button_key())
     adapters = build_adapters(settings, service)
+    for adapter in adapters:  # where a club's posts to other chats go
+        service.posts.posters[type(adapter).__name__.removesuffix("Adapter").lower()] = \
+            adapter  # type: ignore[assignment]
     pages = build_web(settings, service, adapters)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -169,6 +183,7 @@ async def run(settings: Settings) -> int:
     health = None
     # kept replies emptied once no platform can deliver their update again (issue 27)
     pruning = asyncio.create_task(keep_pruning(store.engine, writable=store.writable))
+    ticking = asyncio.create_task(keep_ticking(service))  # tournaments' timers
     try:
         if settings.health_port and not shares_health(settings):
             health = await serve_health(store, settings.health_port)
@@ -192,6 +207,8 @@ async def run(settings: Settings) -> int:
         await stop.wait()
         log.info("stopping")
     finally:
+        with contextlib.suppress(Exception):  # what a club posted goes out before the stop
+            await asyncio.wait_for(service.posts.sent(), 5.0)
         for adapter in reversed(started):
             try:
                 await adapter.stop()
@@ -200,7 +217,8 @@ async def run(settings: Settings) -> int:
         if pages is not None:
             await pages.stop()
         pruning.cancel()
-        await asyncio.gather(pruning, return_exceptions=True)
+        ticking.cancel()
+        await asyncio.gather(pruning, ticking, return_exceptions=True)
         if health is not None:
             await health.cleanup()
         await store.close()

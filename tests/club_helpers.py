@@ -1,6 +1,7 @@
 """Several tables of one club on one service, typed as the console types them: `@ana` is
 the console's account console:ana (a member in every table), a bare name a guest of that
-table; a line `bob: /cmd` is bob's. Each table's own person is its admin."""
+table; a line `bob: /cmd` is bob's. Each table's own person is its admin. What the bot posts
+to other chats (a tournament's round at every table) is kept, to be looked at."""
 
 from __future__ import annotations
 
@@ -18,6 +19,17 @@ RATED = re.compile(r"μ (?P<mu>-?[\d.]+) σ (?P<sigma>[\d.]+)")
 class Tables:
     def __init__(self, service: Service, host: str = "host") -> None:
         self.service, self.host = service, host
+        self.posts: list[tuple[str, Reply]] = []  # what the bot posted to other chats
+        service.posts.posters["*"] = self
+
+    async def post(self, chat: str, reply: Reply) -> None:
+        self.posts.append((chat, reply))
+
+    async def posted(self) -> list[tuple[str, Reply]]:
+        """The posts made since the last look, once they have all gone out."""
+        await self.service.posts.sent()
+        found, self.posts = self.posts, []
+        return found
 
     async def __call__(self, chat: str, line: str, admin: bool = True) -> Reply:
         command = line_to_command(line, self.host, chat)

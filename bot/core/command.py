@@ -95,6 +95,10 @@ class Reply:
     # A private chat with the bot to open, with what it should say there first (Telegram: a
     # t.me/<bot>?start=<this> button): where a group can't be shown what is one person's
     start_private: str | None = None
+    # What to show in other chats (a club's tables: a tournament's standings, a game begun
+    # there): the service posts each through that chat's platform, never the adapter that
+    # answers this reply
+    posts: list[tuple[str, Reply]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         if not self.ok:

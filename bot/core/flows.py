@@ -46,12 +46,14 @@ class Step(StrEnum):
     FORGET = "cf"  # args: what (FORGET_ME or FORGET_CHAT)
     SIT = "ss"  # args: session (the answer: a seat)
     CLAIM = "sc"  # args: session, seat, the number of the person asking to sit there
+    HERE = "nh"  # args: a club night (the answer: HERE)
 
 
 FORGET_ME, FORGET_CHAT = 1, 2  # what a /forget confirmation is about
 
 # Answers. A TOGGLE answer is "t<seat>" (toggle one) or "s<mask>" (exactly these).
 YES, NO, DONE, CANCEL, NEXT, UNDO, OPEN = "yes", "no", "done", "x", "next", "undo", "open"
+HERE = "here"
 
 
 @dataclass(frozen=True)
@@ -178,6 +180,13 @@ def claim(tr: Tr, session_id: int, seat: Player, person: str, claimant: int,
         Token(Step.CLAIM, starter, (session_id, seat.seat, claimant)),
         (Choice(tr("Let them sit at {name}", name=seat.name), YES),
          Choice(tr("No"), NO)))
+
+
+def here(tr: Tr, night: int, text: str) -> Question:
+    """Under /club night: an "I'm here" button; anyone may tap, each tap their /club here
+    (`text`: the night and who is here so far, in the language of `tr`)."""
+    return Question(Ask.ACTIONS, text, Token(Step.HERE, 0, (night,)),
+                    (Choice(tr("I'm here"), HERE),))
 
 
 def board_actions(tr: Tr, session_id: int, next_hand: bool) -> Question:

@@ -604,6 +604,26 @@ class DiscordAdapter:
             return reply
         return carrying(reply, board)
 
+    # --- posts no interaction asked for (bot/core/service/posts.py) ----------------------
+
+    async def post(self, chat: str, reply: Reply) -> None:
+        """A reply for a channel of the bot's own accord (a club's tournament: a round's
+        standings, a game begun at this table), with its buttons; the live board brought
+        up to date as after a typed command."""
+        channel_id = int(chat.split(":", 1)[1])
+        channel = self.client.get_partial_messageable(channel_id)
+        content, embeds = message_parts(reply)
+        view: Any = discord.utils.MISSING
+        if reply.question is not None:
+            view = ui.view_for(reply.question, seal(reply.question.token, chat,
+                                                    self.service.secret),
+                               translator(reply.language))
+        await channel.send(content, embeds=embeds, view=view, allowed_mentions=NO_PINGS)
+        for more in more_messages(reply):
+            await channel.send(embeds=more, allowed_mentions=NO_PINGS)
+        if reply.publish is not None:
+            self._publish(channel_id, reply.publish)
+
     # --- the live board ------------------------------------------------------------------
 
     def _publish(self, channel_id: int, session_id: int) -> None:

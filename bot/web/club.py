@@ -117,7 +117,8 @@ class ClubPages:
                 tables = await book.tables(club.id)
                 tr = i18n.translator(i18n.choose(club.language or None, call.tr.language))
                 if member is None:
-                    return club_view(club.name, tables, figures, tr, ref)
+                    return club_view(club.name, tables, figures, tr, ref,
+                                     await book.tournaments(club.id))
                 found = find(figures, ref, member)
                 return {"language": tr.language, "words": words(tr),
                         "member": None if found is None

@@ -19,7 +19,7 @@ from bot.core.handlers import (
     season_commands,
     sessions,
 )
-from bot.core.handlers.club import accounts, club_commands, looking
+from bot.core.handlers.club import accounts, club_commands, looking, tournaments
 from bot.core.i18n import AUTO, LANGUAGES, N_, supported
 from bot.core.permissions import Rule
 from bot.core.rules import RuleSpec
@@ -333,16 +333,57 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "the owner names an admin. standings [game:] [season:]: the league table. "
             "ledger: each member's money across the tables and the fewest transfers. "
             "season start name:Spring | end: the club's own seasons. page [new|off]: the "
-            "club's live page.",
+            "club's live page. night: an I'm here button (a club admin; here: typed). "
+            "tables game: players:@a @b... [present:yes] [tables:N] [seed:N] [start:yes]: "
+            "the people at the game's tables, kept apart from who they met, each table a "
+            "chat of the club; start:yes begins the games there. A tournament of rounds: "
+            "/tournament.",
             (Option("", Kind.TEXT, "new, join, code, leave, remove N, admin @name, "
-                    "standings, ledger, season start|end, page [new|off]; empty: the club",
-                    name="action"),
+                    "standings, ledger, season start|end, page [new|off], night, here, "
+                    "tables; empty: the club", name="action"),
              Option("name", Kind.TEXT, "the new club's (or season's) name"),
              Option("code", Kind.TEXT, "the code a club gave, to join it"),
              Option("game", Kind.TEXT, "one game: marriage, riichi, or a points game's name"),
              Option("season", Kind.TEXT, "one of the club's seasons, by its name"),
-             Option("who", Kind.MEMBER, "the person to name an admin")),
+             Option("who", Kind.MEMBER, "the person to name an admin"),
+             Option("players", Kind.TEXT, "the people to seat: @mentions or names"),
+             Option("present", Kind.BOOL, "seat who tapped I'm here under /club night"),
+             Option("tables", Kind.INT, "how many tables", low=1, high=64),
+             Option("seed", Kind.INT, "the seed of a seating: the same tables again", low=0,
+                    high=999_999_999),
+             Option("sanma", Kind.BOOL, "Riichi: tables of three where four don't fit"),
+             Option("start", Kind.BOOL, "begin the games at the club's chats")),
             may=Rule.CLUB, needs=Needs.NOTHING, run=club_commands.club),
+        CommandSpec(
+            "tournament", "a club's tournament across its tables",
+            "/tournament   /tournament new name:Dashain Cup game:riichi rounds:5   "
+            "/tournament join   /tournament start",
+            "A tournament of the club: new (a club admin) with its game, rounds, Riichi's "
+            "rules (wrc, ema: (points - 30,000) / 1,000 + uma 15/5/-5/-15, ties split; "
+            "mleague: uma 30/10/-10/-30 and the oka) and the seating of later rounds "
+            "(swiss, shuffled, interval). join, or add @a @b (an admin). start seats a "
+            "round (the first at random) and begins its games at the club's chats; seat or "
+            "reseat seats it without beginning. Each table's game ends as any game does: "
+            "when every table has finished, the standings go to every table and the next "
+            "round is seated. sub @absent @sub, penalty @x -20 reason:..., withdraw [@x], "
+            "timer 90m | off, tables, csv; empty: the standings (ties: the better sum of "
+            "places, then more firsts).",
+            (Option("", Kind.TEXT, "new, join, add @a @b, start, seat, reseat, tables, sub "
+                    "@absent @sub, penalty @x -20, withdraw [@x], timer 90m, csv; empty: "
+                    "the standings", name="action"),
+             Option("name", Kind.TEXT, "the tournament's name"),
+             Option("game", Kind.TEXT, "its game: riichi, marriage, callbreak..."),
+             Option("rounds", Kind.INT, "how many rounds", low=1, high=20),
+             Option("rules", Kind.CHOICE, "Riichi's scoring", choices=("wrc", "ema",
+                                                                       "mleague")),
+             Option("seating", Kind.CHOICE, "how rounds after the first are seated",
+                    choices=("swiss", "shuffled", "interval")),
+             Option("tables", Kind.INT, "how many tables a round (a game of any size)",
+                    low=1, high=64),
+             Option("seed", Kind.INT, "the seed of a round's seating", low=0,
+                    high=999_999_999),
+             Option("reason", Kind.TEXT, "why, for a penalty")),
+            may=Rule.CLUB, needs=Needs.NOTHING, run=tournaments.tournament),
         CommandSpec(
             "account", "one person on Telegram and Discord",
             "/account   /account link   /account link code:XXXX-XXXX   /account unlink",

@@ -6,6 +6,7 @@ move without keeping it. Pure: the same games in the same order give the same fi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -13,6 +14,7 @@ from decimal import Decimal
 
 from bot.core.club import ratings
 from bot.core.club.ratings import Move, Rated
+from bot.core.club.seating import heat_add
 from bot.core.club.summary import GameSummary, SeatResult
 
 BEST_KEPT = 10  # the biggest hands a game's records keep
@@ -85,6 +87,8 @@ class Pair:
     below: int = 0
     level: int = 0
     points: Decimal = Decimal(0)
+    # when they met, for seating (bot/core/club/seating.py's heat: recent meetings weigh more)
+    heat: float = -math.inf
 
 
 @dataclass(slots=True)
@@ -237,7 +241,8 @@ class ClubFigures:
                     _keep_best(best, hand)
                     if theirs is None or size > theirs.size:
                         figures.bests[member] = hand
-        _meet(figures.pairs, [(m, s) for m, s in members if not is_guest(m)])
+        _meet(figures.pairs, [(m, s) for m, s in members if not is_guest(m)],
+              days(ended))
         order = sorted(sides)
         moves = ratings.rate(figures.ratings, [sides[s] for s in order],
                              [places[s] for s in order])
@@ -268,8 +273,15 @@ def _keep_best(best: list[Best], hand: Best) -> None:
     del best[BEST_KEPT:]
 
 
-def _meet(pairs: dict[tuple[str, str], Pair], seated: list[tuple[str, SeatResult]]) -> None:
-    """Every two members of a game met: who placed higher, and their points between."""
+def days(moment: datetime) -> float:
+    """A moment as days since 1970 (how seating measures how recent a meeting was)."""
+    return moment.timestamp() / 86400.0
+
+
+def _meet(pairs: dict[tuple[str, str], Pair], seated: list[tuple[str, SeatResult]],
+          day: float) -> None:
+    """Every two members of a game met: who placed higher, their points between, and when
+    (`day`: the game's end, in days)."""
     for i, (a, seat_a) in enumerate(seated):
         for b, seat_b in seated[i + 1:]:
             if a == b:
@@ -282,3 +294,4 @@ def _meet(pairs: dict[tuple[str, str], Pair], seated: list[tuple[str, SeatResult
             pair.below += place_1 > place_2
             pair.level += place_1 == place_2
             pair.points += first.points - second.points
+            pair.heat = heat_add(pair.heat, day)

@@ -3,7 +3,8 @@ bot/web/static/club.js, which knows no rule): the club and its tables; per game 
 table (the open season's and every game's), its ratings with a chart of the highest rated
 members' ratings after each game, and its records; and a member's own page: per game their
 games and places, best hand, rating and how it moved, and head-to-head against each member
-they met. Pure: from the club's figures (figures.py), in the reader's language, every word
+they met; its tournaments' standings and tables. Pure: from the club's figures (figures.py)
+and tournaments (tournament.py), in the reader's language, every word
 and number as the page shows it, and the numbers a chart is drawn from. A member is named
 by `ref`, an opaque id: the page never shows an account's or a chat's key."""
 
@@ -14,10 +15,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.core import points as pts
+from bot.core.club import tournament as tm
 from bot.core.club.book import PLATFORMS, ClubTable
 from bot.core.club.figures import Best, ClubFigures, GameFigures, Standing, is_guest
 from bot.core.club.ratings import PROVISIONAL, Rated
 from bot.core.club.standings import cells, measure, measure_heading
+from bot.core.club.tournament import Tournament
 from bot.core.i18n import Tr
 from bot.core.i18n.text import decode
 from bot.core.money import format_money
@@ -43,6 +46,7 @@ def words(tr: Tr) -> dict[str, str]:
         "none": tr("No finished game at the club's tables yet."),
         "unknown": tr("Nobody of that name has played at the club's tables."),
         "unrated": tr("Not rated: a guest's rating is not kept."),
+        "tournament": tr("Tournament"), "finished": tr("result in"),
     }
 
 
@@ -82,8 +86,8 @@ def game_order(figures: ClubFigures) -> list[str]:
 
 
 def club_view(name: str, tables: Sequence[ClubTable], figures: ClubFigures, tr: Tr,
-              ref: Ref) -> dict[str, Any]:
-    """The club's page."""
+              ref: Ref, tournaments: Sequence[Tournament] = ()) -> dict[str, Any]:
+    """The club's page (with its tournaments under way, else its last one)."""
     names = _Names(figures, tables, ref)
     members = [m for m in figures.names if not is_guest(m)]
     summary = " · ".join([tr.plural("{n} table", "{n} tables", len(tables)),
@@ -96,6 +100,59 @@ def club_view(name: str, tables: Sequence[ClubTable], figures: ClubFigures, tr: 
                  "tables": [{"name": t.name, "platform": PLATFORMS.get(t.platform, t.platform)}
                             for t in tables]},
         "games": [_game(figures, key, names, tr) for key in game_order(figures)],
+        "tournaments": [tournament_view(t, tables, tr, names.ref)
+                        for t in shown_tournaments(tournaments)],
+    }
+
+
+def shown_tournaments(made: Sequence[Tournament]) -> list[Tournament]:
+    """The tournaments the page shows: those under way, else the last."""
+    return [t for t in made if t.status != tm.ENDED] or list(made[-1:])
+
+
+def tournament_view(t: Tournament, tables: Sequence[ClubTable], tr: Tr,
+                    ref: Ref) -> dict[str, Any]:
+    """A tournament as the page shows it: its standings (place, name, total and each
+    round's score, as /tournament writes them) and its round's tables (being played or
+    seated, else the last), each table's seats in order and whether its result is in."""
+    rows = tm.standings(t)
+    scoring = t.scoring
+    game = tr.text(t.title) + (f" ({scoring.title})" if scoring is not None else "")
+    done = t.closed_rounds()
+    if t.status == tm.ENDED:
+        state = tr.plural("final standings after {n} round", "final standings after {n} "
+                          "rounds", done)
+    elif done:
+        state = tr("standings after round {n} of {rounds}", n=done, rounds=t.rounds)
+    else:
+        state = tr.plural("{n} round, none played yet", "{n} rounds, none played yet",
+                          t.rounds)
+    shown = t.current or (t.played[-1] if t.played else None)
+    chats = {c.chat: c.name for c in tables}
+    winds = ("E", "S", "W", "N") if t.game == "riichi" else ()
+    return {
+        "name": t.name, "summary": f"{game} · {state}",
+        "standings": {
+            "headings": ["#", tr("player"), tr("total"),
+                         *(tr("R{n}", n=r.number) for r in t.begun())],
+            "rows": [{"place": tr.number(place), "member": ref(row.member),
+                      "name": row.name + (" " + tr("(out)") if row.withdrawn else ""),
+                      "where": "",
+                      "cells": [tm.signed(row.total, tr, t.places),
+                                *("–" if x is None else tm.signed(x, tr, t.places)
+                                  for x in row.rounds)]}
+                     for place, row in zip(tm.ranks(rows, t.lowest_wins), rows,
+                                           strict=True)]},
+        "round": None if shown is None else {
+            "label": tr("Round {n} of {rounds}", n=shown.number, rounds=t.rounds)
+            + ("" if shown.started else " · " + tr("seated, not begun")),
+            "tables": [{"label": tr("Table {n} · {chat}", n=x.number,
+                                    chat=chats.get(x.chat, x.chat)),
+                        "done": x.done,
+                        "seats": [(f"{tr(winds[i % 4])} " if winds else "")
+                                  + s.player_name + (" " + tr("(sub)") if s.sub else "")
+                                  for i, s in enumerate(x.seats)]}
+                       for x in shown.tables]},
     }
 
 

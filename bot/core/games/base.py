@@ -266,6 +266,13 @@ class Game(ABC):
                              points_value(totals.get(key, 0), self.point_places))
                 for key in columns}
 
+    def end_points(self, totals: Mapping[int, int], rules: Mapping[str, Any],
+                   state: Mapping[str, Any] | None, roster: Roster) -> dict[int, int] | None:
+        """Each column's points as a tournament scores them at the game's end, where they
+        are not the game's totals (Riichi: the score, its start included, leftover sticks
+        to the first); None: the totals."""
+        return None
+
     def setup(self, options: Mapping[str, str], players: list[Player], named: bool,
               seat: Seat | None = None) -> tuple[list[Player], dict[str, Any] | None]:
         """Seat the players for a new game from its extra options, and the initial game

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.core.club.kept import ClubsKept
@@ -44,6 +44,15 @@ def more_time() -> None:
             limit.reschedule(until)
 
 
+@dataclass(frozen=True)
+class FollowUp:
+    """A command for another chat, and what its refusal is said as under this reply
+    (`label`: the table it was for, already in the reply's language)."""
+
+    command: Command
+    label: str
+
+
 @dataclass
 class Outcome:
     """A reply, and whether the command changed anything (only then is its origin kept).
@@ -56,6 +65,12 @@ class Outcome:
     # What is kept for a command sent again, where the reply holds what must not be kept
     # (a one-time code): said again as this, never as the code
     kept: Reply | None = None
+    # Commands for other chats, each run once this transaction has committed, in a
+    # transaction of its own (a club's tables: the games a tournament's round starts); each
+    # one's answer is posted in its chat, a refusal said under this reply
+    then: list[FollowUp] = field(default_factory=list)
+    # Replies to post in other chats (a round's standings at every table)
+    posts: list[tuple[str, Reply]] = field(default_factory=list)
 
     async def finished(self) -> Reply:
         """The reply, made now where it was left `later` (after the chat's turn is over)."""

@@ -92,7 +92,10 @@ async def export_club(call: Call) -> Outcome:
                      "ended_at": s.ended_at.isoformat() if s.ended_at else None,
                      "ended_by": "club" if s.ended_at else None}
                     for s in await clubs.seasons(club.id)],
-        "accounts": {a: p for a, p in persons.items() if p in members}}
+        "accounts": {a: p for a, p in persons.items() if p in members},
+        "tournaments": [{"name": t.name, "status": t.status,
+                         "created_at": t.created_at.isoformat() if t.created_at else None,
+                         "data": t.data()} for t in await clubs.tournaments(club.id)]}
     sink = Sink(COMPRESS_OVER)
     async for chunk in call.tx.export_club(section, [t.chat for t in tables]):
         sink.write(chunk.encode())

@@ -141,6 +141,12 @@ async def answer(tap: Tap, token: Token, value: str) -> Reply:
         return await _forget(tap, token, actor)
     if step == Step.SIT and len(token.args) == 1:
         return await _sit(tap, token, value)
+    if step == Step.HERE and value == flows.HERE and len(token.args) == 1:
+        presser = platform_number(actor.id)
+        reply = await tap.handle("club", {"": "here"}, origin=_origin(tap.origin,
+                                                                      f"here:{presser}"),
+                                 expect={"night": token.args[0]})
+        return _in_place(reply) if reply.ok else reply
     if step == Step.CLAIM and value == flows.YES and len(token.args) == 3:
         return _in_place(await _let_sit(tap, token))
     if step in (Step.UNDO, Step.END) and value == flows.YES and len(token.args) in (2, 3):

@@ -124,7 +124,7 @@ def languages_help(tr: Tr) -> str:
 
 # A club's commands, on one line of the overview: /club's (its summary names them;
 # /help club says /account)
-CLUB_FAMILY = frozenset({"account", "rating", "vs", "records"})
+CLUB_FAMILY = frozenset({"account", "rating", "vs", "records", "tournament"})
 
 
 def preset_help(tr: Tr, game: Game) -> list[str]:

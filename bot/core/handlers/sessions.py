@@ -388,15 +388,16 @@ async def endgame(call: Call) -> Outcome:
     counting = await before_end(call)  # a club table: the club's figures before this game
     session.status = ENDED
     await call.tx.save_session(session)
+    said, posts = await club_lines(call, counting, session)
     reply.text = "\n".join(([owed] if owed else [])
                            + final_lines(call, game, session, rules, reply, money,
                                          await rate_notes(call, game, session, money))
-                           + await club_lines(call, counting, session))
+                           + said)
     reply.question = None
     reply.menu = ""
     assert reply.board is not None
     reply.board.ended = True
-    return Outcome(reply, changed=True)
+    return Outcome(reply, changed=True, posts=posts)
 
 
 async def _drop(call: Call, session: SessionState) -> Outcome:

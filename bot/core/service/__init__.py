@@ -18,6 +18,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import replace
+from datetime import datetime
 
 from bot.core import i18n, pages, permissions
 from bot.core.assembly.built import TABLE
@@ -33,7 +34,7 @@ from bot.core.handlers.call import Call, Outcome
 from bot.core.handlers.flow_answers import AdminCheck, Snapshot
 from bot.core.i18n import Msg, _
 from bot.core.pages import WebSide
-from bot.core.service import failures, live, prompts, routes, taps
+from bot.core.service import failures, live, posts, prompts, routes, taps, timers
 from bot.core.session import LIVE, ChatSettings, ChatTransaction, Store
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,7 @@ class Service:
         # restart, behind one bot) must share it: the runner derives it from the settings.
         self.secret = secret or secrets.token_bytes(32)
         self.clubs = ClubsKept()  # the clubs' figures, kept between commands
+        self.posts = posts.Posts()  # to other chats than a command's (posts.py)
 
     # --- commands ------------------------------------------------------------------------
 
@@ -74,6 +76,7 @@ class Service:
         if reply.duplicate and pages.marked(reply.text):  # another process's, kept marked
             reply.text = await self._revealed(command.chat, reply.text)
         _logged(command, reply, started)
+        self.posts.later(reply)
         return reply
 
     async def _revealed(self, chat: str, text: str) -> str:
@@ -81,6 +84,10 @@ class Service:
         async with self.store.transaction(chat, write=False) as tx:
             settings = await tx.settings()
         return pages.reveal(text, pages.current_tokens(self.web, settings.pages))
+
+    async def tick(self, now: datetime | None = None) -> int:
+        """The clubs' tournament timers: the posts due by `now` sent (timers.py)."""
+        return await timers.tick(self.store, self.posts, now)
 
     def knows(self, name: str) -> bool:
         return self.table.knows(name)
@@ -112,7 +119,9 @@ class Service:
             if settings.moved_to:
                 raise ChatMoved(settings.moved_to)  # (nothing was written: it rolls back)
             outcome = await self.run_in(tx, command, settings)
-        return await outcome.finished()  # slow work (a chart) after the chat's turn
+        # slow work (a chart) after the chat's turn; then other chats' commands it left
+        return await posts.follow(outcome, await outcome.finished(), lambda then: self.guarded(
+            lambda: self._handle(then, None), then))
 
     async def run_in(self, tx: ChatTransaction, command: Command,
                      settings: ChatSettings) -> Outcome:
@@ -208,6 +217,7 @@ class Service:
                                        locale)
         if ran is not None:
             _logged(ran, reply, started)
+        self.posts.later(reply)
         return reply
 
     async def snapshot(self, chat: str) -> Snapshot | None:

@@ -86,7 +86,9 @@ async def become(router: Router, chat: str, actor: Actor, names: Collection[str]
             command = replace(decided, actor=actor)
             ran.append(command)
             outcome = await router.run_in(tx, command, settings)
-        return await outcome.finished()
+        reply = await outcome.finished()
+        reply.posts.extend(outcome.posts)  # (posted by the service, as a command's)
+        return reply
 
     reply = await router.guarded(run, Command(chat, actor, "answer", origin_id=origin,
                                               locale=locale))

@@ -1,9 +1,10 @@
 """A club as a file (`/export club`): every table of the club as /export all writes a
 chat, in one file of every chat's shape (`python -m bot restore` takes it), with the club
 itself beside them (its name, owner and admins, its tables, its seasons, the accounts its
-members linked). Restored into a fresh database, the club is made again around its tables,
-and its figures, a pure function of their games, are the same. What the club part says is
-checked whole before anything is written: a forged one is refused with what is wrong."""
+members linked, its tournaments). Restored into a fresh database, the club is made again
+around its tables, and its figures, a pure function of their games, are the same. What the
+club part says is checked whole before anything is written: a forged one is refused with
+what is wrong."""
 
 from __future__ import annotations
 
@@ -14,10 +15,17 @@ from typing import Any
 
 from sqlalchemy import insert, select
 
+from bot.core.club.tournament import ENDED, OPEN, RUNNING, Tournament
 from bot.core.i18n import _
 from bot.storage.chats.backup import ALL_FORMAT, VERSION, export_parts, json_chunks
 from bot.storage.chats.validate import RestoreError
-from bot.storage.engine.tables import account_links, club_seasons, club_tables, clubs
+from bot.storage.engine.tables import (
+    account_links,
+    club_seasons,
+    club_tables,
+    clubs,
+    tournaments,
+)
 
 MAX_TEXT = 200  # a name or key in the club's part
 
@@ -96,7 +104,36 @@ def checked_club(club: Any, chats: list[str]) -> dict[str, Any]:
             "started_by": _text(season.get("started_by"), "season"),
             "started_by_name": str(season.get("started_by_name") or "")[:MAX_TEXT],
             "ended_at": ended, "ended_by": season.get("ended_by") if ended else None})
+    made = club.get("tournaments") or []
+    if not isinstance(made, list):
+        raise RestoreError(_("the club's tournaments must be as /export club writes them"))
+    found["tournaments"] = [_tournament(t, chats) for t in made]
     return found
+
+
+def _tournament(made: Any, chats: list[str]) -> dict[str, Any]:
+    """A tournament of the club's part, read as the core reads one: its rounds' tables
+    among the file's chats."""
+    if not isinstance(made, Mapping) or not isinstance(made.get("data"), Mapping):
+        raise RestoreError(_("the club's tournaments must be as /export club writes them"))
+    name = _text(made.get("name"), "tournament")
+    status = made.get("status")
+    if status not in (OPEN, RUNNING, ENDED):
+        raise RestoreError(_("a club tournament's status is open, running or ended"))
+    try:
+        read = Tournament.read(0, 0, name, status, None, made["data"])
+    except (KeyError, TypeError, ValueError, ArithmeticError):
+        raise RestoreError(_("the club's tournament {name} is not as /export club writes "
+                             "it", name=name[:60])) from None
+    for round_ in read.played:
+        for table in round_.tables:
+            if table.chat not in chats:
+                raise RestoreError(_("the club's tournament {name} plays at {chat}, not "
+                                     "among the file's chats", name=name[:60],
+                                     chat=table.chat[:60]))
+    return {"name": name, "status": status, "data": read.data(),
+            "created_at": _moment(made.get("created_at"), "tournament", empty=True)
+            or datetime.now(UTC)}
 
 
 async def restore_club(conn: Any, club: Mapping[str, Any]) -> None:
@@ -115,6 +152,8 @@ async def restore_club(conn: Any, club: Mapping[str, Any]) -> None:
         await conn.execute(insert(club_tables).values(club_id=club_id, **table))
     for season in club["seasons"]:
         await conn.execute(insert(club_seasons).values(club_id=club_id, **season))
+    for made in club.get("tournaments") or ():
+        await conn.execute(insert(tournaments).values(club_id=club_id, version=0, **made))
     known = set((await conn.execute(select(account_links.c.account))).scalars().all())
     for account, person in club["accounts"].items():
         if account not in known:

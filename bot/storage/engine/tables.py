@@ -239,3 +239,23 @@ game_summaries = table(
     column("ended_at", DateTime(timezone=True)),
     column("data", JSONText),
 )
+
+# A club's tournaments and nights (migration 23, bot/storage/transaction/tournaments.py)
+tournaments = table(
+    "tournaments",
+    column("id", Integer),
+    column("club_id", Integer),
+    column("name", Text),
+    column("status", Text),
+    column("created_at", DateTime(timezone=True)),
+    column("version", Integer),
+    column("data", JSONText),
+)
+
+club_nights = table(
+    "club_nights",
+    column("id", Integer),
+    column("club_id", Integer),
+    column("started_at", DateTime(timezone=True)),
+    column("data", JSONText),
+)

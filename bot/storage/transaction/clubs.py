@@ -33,6 +33,7 @@ from bot.storage.engine.tables import (
     payments,
     sessions,
 )
+from bot.storage.transaction.tournaments import TournamentRows, forget_in_tournaments
 
 
 def _now() -> datetime:
@@ -43,7 +44,7 @@ def _club(row: Any) -> Club:
     return Club.read(row.id, row.name, row.owner, aware(row.created_at), row.epoch, row.data)
 
 
-class SqlClubBook:
+class SqlClubBook(TournamentRows):
     def __init__(self, conn: Any, after: list[Callable[[], None]]) -> None:
         self.conn = conn
         self._after = after  # run by the store once the transaction has committed
@@ -301,6 +302,7 @@ async def forget_in_clubs(conn: Any, person: str, forgotten: str) -> None:
     """A person forgotten: their accounts' links, their codes, their say in clubs."""
     linked = (await conn.execute(select(account_links.c.person).where(
         account_links.c.account == person))).scalar()
+    await forget_in_tournaments(conn, {person} | ({linked} if linked else set()), forgotten)
     if linked is not None:
         await conn.execute(delete(account_links).where(account_links.c.person == linked))
     await conn.execute(delete(club_codes).where(club_codes.c.subject == person))

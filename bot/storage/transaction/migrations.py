@@ -477,6 +477,33 @@ async def _0022_clubs(conn: AsyncConnection) -> None:
     await conn.run_sync(meta.create_all)
 
 
+async def _0023_tournaments(conn: AsyncConnection) -> None:
+    # A club's tournaments (bot/core/club/tournament.py: its players, rounds, tables,
+    # results and penalties, one JSON document a tournament, written under the club's lock)
+    # and its nights (who tapped "I'm here", the tables seated that night)
+    meta = MetaData()
+    Table(
+        "tournaments", meta,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("club_id", Integer, nullable=False),
+        Column("name", Text, nullable=False),
+        Column("status", Text, nullable=False),  # open, running, ended
+        Column("created_at", DateTime(timezone=True), nullable=False),
+        Column("version", Integer, nullable=False, server_default="0"),  # +1 a change
+        Column("data", Text, nullable=False),
+        Index("tournaments_by_club", "club_id", "id"),
+    )
+    Table(
+        "club_nights", meta,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("club_id", Integer, nullable=False),
+        Column("started_at", DateTime(timezone=True), nullable=False),
+        Column("data", Text, nullable=False),
+        Index("club_nights_by_club", "club_id", "id"),
+    )
+    await conn.run_sync(meta.create_all)
+
+
 MIGRATIONS: list[tuple[int, str, Migration]] = [
     (1, "initial: sessions, hands, origins", _0001_initial),
     (2, "game state carried between hands", _0002_game_state),
@@ -496,6 +523,7 @@ MIGRATIONS: list[tuple[int, str, Migration]] = [
     (20, "the log of a game closed with no hand recorded let go", _0020_dropped_logs),
     (21, "no link's token kept in kept replies or the inbox", _0021_no_tokens_kept),
     (22, "clubs: tables, codes, linked accounts, seasons, finished games", _0022_clubs),
+    (23, "a club's tournaments and nights", _0023_tournaments),
 ]
 
 

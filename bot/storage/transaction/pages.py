@@ -23,6 +23,7 @@ from bot.storage.engine.tables import (
     payments,
     seasons,
     sessions,
+    tournaments,
 )
 
 # What a table's pages show changed when this changed: its games (every save of a game
@@ -98,6 +99,7 @@ class ClubVersion(NamedTuple):
     games: int
     last: int
     link: str
+    tournaments: str = ""  # each tournament's id and version: one changed, the page too
 
 
 async def club_versions(engine: AsyncEngine, keys: Collection[str]) -> dict[str, ClubVersion]:
@@ -127,6 +129,11 @@ async def club_versions(engine: AsyncEngine, keys: Collection[str]) -> dict[str,
             .join(game_summaries, game_summaries.c.chat == club_tables.c.chat)
             .where(club_tables.c.club_id.in_(wanted))
             .group_by(club_tables.c.club_id))).all()}
+        held: dict[int, list[str]] = {}
+        for row in (await conn.execute(
+                select(tournaments.c.club_id, tournaments.c.id, tournaments.c.version)
+                .where(tournaments.c.club_id.in_(wanted)).order_by(tournaments.c.id))).all():
+            held.setdefault(row.club_id, []).append(f"{row.id}:{row.version}")
         links = {r.chat: r.digest for r in (await conn.execute(
             select(pages.c.chat, pages.c.digest).where(pages.c.chat.in_(list(ids.values())),
                                                        pages.c.kind == CLUB_KIND))).all()}
@@ -138,5 +145,5 @@ async def club_versions(engine: AsyncEngine, keys: Collection[str]) -> dict[str,
         n, last = games.get(club_id, (0, 0))
         found[key] = ClubVersion(chats[0] if chats else None, int(row.epoch),
                                  f"{row.name}\n{row[3]}", "\n".join(chats), n, last,
-                                 links.get(key) or "")
+                                 links.get(key) or "", " ".join(held.get(club_id, [])))
     return found

@@ -203,6 +203,7 @@ function renderClub() {
   } else {
     $("chart").replaceChildren();
   }
+  renderTournaments();
   $("tables-title").textContent = words.tables;
   const list = $("tables");
   list.replaceChildren();
@@ -212,6 +213,38 @@ function renderClub() {
     list.append(item);
   }
   if (tv) fitStandings();
+}
+
+function renderTournaments() {
+  // each tournament under way: its standings, then its round's tables and their seats
+  const part = $("tournaments-part");
+  part.replaceChildren();
+  const made = club.tournaments || [];
+  part.hidden = made.length === 0;
+  for (const t of made) {
+    part.append(el("h2", `${words.tournament}: ${t.name}`), el("p", t.summary, "note"));
+    if (t.standings.rows.length) {
+      part.append(scrolling(table(t.standings.headings, t.standings.rows, true)));
+    }
+    if (!t.round) continue;
+    part.append(el("h3", t.round.label));
+    const list = el("ul", null, "tournament-tables");
+    for (const table_ of t.round.tables) {
+      const item = el("li");
+      const head = el("strong");
+      head.append(el("bdi", table_.label));
+      item.append(head);
+      if (table_.done) item.append(" · ", el("span", words.finished, "up"));
+      const seats = el("div", null, "seats");
+      table_.seats.forEach((seat, i) => {
+        if (i) seats.append(", ");
+        seats.append(el("bdi", seat));
+      });
+      item.append(seats);
+      list.append(item);
+    }
+    part.append(list);
+  }
 }
 
 function fitStandings() {

@@ -1,5 +1,5 @@
 """/export club, restored into a fresh database (`python -m bot restore`'s path), makes the
-club again: the same tables, seasons and linked accounts, and so the same standings,
+club again: the same tables, seasons, linked accounts and tournaments, and so the same standings,
 ratings, records and ledger. A forged club part is refused with what is wrong, and nothing
 is written (both databases)."""
 
@@ -23,7 +23,7 @@ from tests.club_helpers import Tables
 from tests.conftest import POSTGRES_URL, _make_schema
 
 SHOWN = ["/club", "/club standings", "/rating", "/records", "/club ledger",
-         "/club standings season:Spring"]
+         "/club standings season:Spring", "/tournament", "/tournament tables"]
 
 
 @asynccontextmanager
@@ -58,6 +58,10 @@ async def play(tables: Tables) -> None:
     await tables.ok("t2", "/round ana=1 ben=9 cy=2")
     await tables.ok("t2", "/endgame")
     await tables.ok("t2", "/paid ana 2 Rs to:ben")
+    await tables.ok("t1", "/tournament new name:Cup game:marriage rounds:2")
+    await tables.ok("t1", "/tournament add @ana @ben @cy")
+    await tables.ok("t1", "/tournament penalty @cy -5 reason:late")
+    await tables.ok("t1", "/tournament seat seed:3")
 
 
 async def test_a_clubs_file_restored_into_a_fresh_database_shows_the_same(
@@ -93,6 +97,10 @@ async def round_trip(url: str, path: Path, before: list) -> None:  # type: ignor
     ({"seasons": [{"name": "S", "started_at": "2026-02-01T00:00:00+00:00",
                    "started_by": "a", "ended_at": "2026-01-01T00:00:00+00:00"}]},
      "ends before it starts"),
+    ({"tournaments": [{"name": "X", "status": "weird", "data": {}}]},
+     "status is open, running or ended"),
+    ({"tournaments": [{"name": "X", "status": "open", "data": {"game": "marriage"}}]},
+     "tournament X is not as /export club writes it"),
 ])
 async def test_a_forged_club_part_is_refused_and_nothing_is_written(
         service: Service, database_url: str, forged: dict, why: str):

@@ -746,6 +746,12 @@ class RiichiGame(Game):
                                  uma_for(rules, len(seats)), rules["tie"])
         return scores, final, first
 
+    def end_points(self, totals: Mapping[int, int], rules: Mapping[str, Any],
+                   state: Mapping[str, Any] | None, roster: Roster) -> dict[int, int]:
+        """The scores at the end: start + the hands, the sticks left on the table to the
+        first (as the final results count them)."""
+        return self._final(totals, rules, _state(state), roster)[0]
+
     def placings(self, totals: Mapping[int, int], rules: Mapping[str, Any],
                  state: Mapping[str, Any] | None, roster: Roster) -> dict[int, Placing]:
         """Places by final result (ties in seat order from the first dealer, as the uma

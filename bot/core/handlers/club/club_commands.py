@@ -17,6 +17,7 @@ from bot.core.command import Reply
 from bot.core.errors import UserError
 from bot.core.grammar import clip
 from bot.core.handlers.call import Call, Outcome
+from bot.core.handlers.club import seats
 from bot.core.handlers.club.common import (
     book,
     check_chat_admin,
@@ -37,7 +38,7 @@ from bot.core.seasons import season_name
 
 MAX_CLUB_NAME = 40
 ACTIONS = ("new", "join", "code", "leave", "remove", "admin", "standings", "ledger",
-           "season", "page")
+           "season", "page", "tables", "night", "here")
 
 
 def _words(call: Call) -> list[str]:
@@ -52,7 +53,8 @@ async def club(call: Call) -> Outcome:
                           word=clip(words[0])))
     handler = {"": _show, "new": _new, "join": _join, "code": _code, "leave": _leave,
                "remove": _remove, "admin": _admin, "standings": _standings,
-               "ledger": _ledger, "season": _season, "page": _page}[action]
+               "ledger": _ledger, "season": _season, "page": _page,
+               "tables": seats.tables, "night": seats.night, "here": seats.here}[action]
     return await handler(call)
 
 
@@ -249,6 +251,11 @@ async def _show(call: Call) -> Outcome:
             lines.append(f"{title(call, shown, key)}: {top}")
     if not shown.games:
         lines.append(tr("No finished game yet: a game counts once it ends (/endgame)."))
+    for made in await clubs.tournaments(club_.id):
+        if made.status != "ended":
+            lines.append(tr("Tournament {name}: {done} of {rounds} rounds played "
+                            "(/tournament).", name=made.name, done=made.closed_rounds(),
+                            rounds=made.rounds))
     return Outcome(Reply("\n".join(lines)))
 
 
