@@ -4,6 +4,7 @@ for its name or its value, whichever face it came from."""
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -23,7 +24,7 @@ def normalise(spec: CommandSpec, options: Mapping[str, str],
     UserError that names the option and what it takes (its usage in the language of `tr`,
     with the table's own `players`)."""
     out: dict[str, str] = {}
-    for given, text in options.items():
+    for given, text in _numbers_end(spec, options).items():
         option = spec.option(given) if given else _free(spec)
         if option is None:
             raise UserError(_unknown(spec, given, players, tr))
@@ -36,6 +37,27 @@ def normalise(spec: CommandSpec, options: Mapping[str, str],
                           options=", ".join(f"{m}:" for m in missing),
                           usage=_usage(spec, players, tr)))
     return out
+
+
+_NUMBER_THEN = re.compile(r"\s*([+-]?\d+)\s+(\S.*)", re.S)
+
+
+def _numbers_end(spec: CommandSpec, options: Mapping[str, str]) -> Mapping[str, str]:
+    """A number option ends at its number, as people type it: `/edit round:1 asha=2
+    bikash=3` is round 1, and `asha=2 bikash=3` are the command's free words (where it
+    takes some, after any given before)."""
+    free = _free(spec)
+    if free is None:
+        return options
+    found = dict(options)
+    for given, text in options.items():
+        option = spec.option(given) if given else None
+        match = _NUMBER_THEN.fullmatch(text)
+        if option is None or option.kind != Kind.INT or match is None:
+            continue
+        found[given] = match.group(1)
+        found[""] = " ".join(part for part in (found.get("", ""), match.group(2)) if part)
+    return found
 
 
 def _free(spec: CommandSpec) -> Option | None:
