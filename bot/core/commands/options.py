@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from bot.core.commands.spec import CommandSpec, Kind, Option, spec_text
@@ -19,15 +19,16 @@ if TYPE_CHECKING:
 
 
 def normalise(spec: CommandSpec, options: Mapping[str, str],
-              players: Sequence[str] = (), tr: Tr | None = None) -> dict[str, str]:
+              players: Sequence[str] = (), tr: Tr | None = None,
+              fit: Callable[[str], str] | None = None) -> dict[str, str]:
     """The options under their core keys, each value checked against its kind; raises a
     UserError that names the option and what it takes (its usage in the language of `tr`,
-    with the table's own `players`)."""
+    as the table types it (`fit`, its game's fit_usage) with its own `players`)."""
     out: dict[str, str] = {}
     for given, text in _numbers_end(spec, options).items():
         option = spec.option(given) if given else _free(spec)
         if option is None:
-            raise UserError(_unknown(spec, given, players, tr))
+            raise UserError(_unknown(spec, given, players, tr, fit))
         if option.key in out:
             raise UserError(_("`{key}` is given twice; give it once.", key=option.label))
         out[option.key] = _value(option, text)
@@ -35,7 +36,7 @@ def normalise(spec: CommandSpec, options: Mapping[str, str],
     if missing:
         raise UserError(_("/{command} needs {options}. Usage: {usage}", command=spec.name,
                           options=", ".join(f"{m}:" for m in missing),
-                          usage=_usage(spec, players, tr)))
+                          usage=_usage(spec, players, tr, fit)))
     return out
 
 
@@ -64,17 +65,19 @@ def _free(spec: CommandSpec) -> Option | None:
     return next((o for o in spec.options if not o.key), None)
 
 
-def _usage(spec: CommandSpec, players: Sequence[str], tr: Tr | None) -> Text:
-    """The usage in the answer's language, with the table's own names in its examples."""
-    if tr is None:
-        return personal(spec.usage, players)
-    return personal(spec_text(tr, spec.usage), players)
+def _usage(spec: CommandSpec, players: Sequence[str], tr: Tr | None,
+           fit: Callable[[str], str] | None = None) -> Text:
+    """The usage in the answer's language, as the table types it, with its own names."""
+    usage = spec.usage if tr is None else spec_text(tr, spec.usage)
+    return personal(fit(usage) if fit is not None else usage, players)
 
 
-def _unknown(spec: CommandSpec, given: str, players: Sequence[str], tr: Tr | None) -> Msg:
+def _unknown(spec: CommandSpec, given: str, players: Sequence[str], tr: Tr | None,
+             fit: Callable[[str], str] | None = None) -> Msg:
     if not given:
         return _("/{command} takes key:value options ({options}). Usage: {usage}",
-                 command=spec.name, options=spec.accepted(), usage=_usage(spec, players, tr))
+                 command=spec.name, options=spec.accepted(),
+                 usage=_usage(spec, players, tr, fit))
     labels = [o.label for o in spec.options]
     close = difflib.get_close_matches(given, labels, n=1, cutoff=0.7)
     if close:

@@ -64,10 +64,11 @@ class PlayContext:
     state: dict[str, Any] | None = None  # what the game carried over from earlier hands
     totals: Mapping[int, int] = field(default_factory=dict)  # the board's totals so far
 
-    def example(self, text: str) -> Example:
+    def example(self, text: str, fit: Callable[[str], str] | None = None) -> Example:
         """A usage example (a command's declared usage, so a catalogue message) with the
-        table's own players' names (not alice and bob), in the language shown."""
-        return Example(text, tuple(p.name for p in self.roster))
+        table's own players' names (not alice and bob), in the language shown; `fit`, where
+        given, first makes the translated usage run at this table (a game's `fit_usage`)."""
+        return Example(text, tuple(p.name for p in self.roster), fit)
 
 
 @dataclass
@@ -177,6 +178,23 @@ class Game(ABC):
         before it and stays as recorded (the default). Raise UserError when the hand can no
         longer stand after the change (the edit is then refused)."""
         return None
+
+    def fit_usage(self, command: str, usage: str, rules: Mapping[str, Any], roster: Roster,
+                  state: Mapping[str, Any] | None) -> str:
+        """A command's usage as shown (translated; its examples three spaces apart) made to
+        run as written at a table of `roster` playing these rules, still in the example
+        names (examples.personal swaps in the table's after): a game whose rules change what
+        a command takes (winner: in a game of points where the winner takes the others')
+        drops the examples its rules refuse, and one that takes a number from everybody
+        gives one for each. As declared by default."""
+        return usage
+
+    def usage_example(self, ctx: PlayContext, spec: CommandSpec | None = None) -> Example:
+        """A command's usage (the recording one's by default) as an example that runs as
+        written at the table of `ctx`, in the language shown (for a refusal)."""
+        shown = spec or self.result_spec
+        return ctx.example(shown.usage, lambda usage: self.fit_usage(
+            shown.name, usage, ctx.rules, ctx.roster, ctx.state))
 
     def brief_rules(self, rules: Mapping[str, Any], players: int) -> list[tuple[str, Text]]:
         """The rules a short summary shows (/newgame, a change) for a table of this many

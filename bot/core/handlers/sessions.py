@@ -87,7 +87,9 @@ async def newgame(call: Call) -> Outcome:
     await call.tx.save_session(state)
     game = game.as_played(rules, game_state)  # as this table plays it (the points game's name)
     tr = translator(call.tr.language, game.key)  # the new game's words first
-    usage = personal(spec_text(tr, game.result_spec.usage, game), [p.name for p in players])
+    usage = personal(game.fit_usage(game.result_command,
+                                    spec_text(tr, game.result_spec.usage, game), rules,
+                                    state.roster, game_state), [p.name for p in players])
     lines = [tr("New {game} game. Players: {players}.", game=Msg(game.title),
                 players=state.roster.listing())]
     if len(players) < game.min_players:

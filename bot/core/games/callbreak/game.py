@@ -149,6 +149,7 @@ class CallBreakGame(Game):
     # the table's average, so the money adds up to zero and is settled at the end
     edit_key = "round"
     hand_word = "round"
+    rules_example = "/rules   /rules preset:thirteen   /rules rounds:5 rate:0.25 currency:Rs"
     point_places = PLACES
 
     def declare(self) -> tuple[CommandSpec, ...]:

@@ -64,6 +64,7 @@ class DhumbalGame(PointsGame):
     newgame_options = ()
     rules_example = "/rules preset:yaniv   /rules limit:200 penalty:30"
     edit_example = "/edit round:3 show:asha points:asha=3 bikash=12"
+    round_forms = ("show", "pairs")  # ROUND_USAGE's examples, in order
 
     def declare(self) -> tuple[CommandSpec, ...]:
         return (CommandSpec("round", "enter a hand: who showed and every hand's count",

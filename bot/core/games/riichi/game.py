@@ -233,6 +233,14 @@ class RiichiGame(Game):
     ranked_by = "results"  # /stats: the final results with uma and oka
     money_at_end = True  # rate: money per point of the final result
 
+    def fit_usage(self, command: str, usage: str, rules: Mapping[str, Any], roster: Roster,
+                  state: Mapping[str, Any] | None) -> str:
+        """/draw's examples without the abortive draw where none is played (rule
+        abortive)."""
+        if command != "draw" or rules.get("abortive", True):
+            return usage
+        return "   ".join(way for way in usage.split("   ") if "abort:" not in way)
+
     def declare(self) -> tuple[CommandSpec, ...]:
         return (
             CommandSpec("ron", "a win on a discard", RON_USAGE, RON_DETAILS, RON_OPTIONS,
