@@ -165,11 +165,13 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "/help rules for every key.", may=Rule.TABLE_RULES, free_view=True,
             run=chat.rules, derive=_rules_options, usage_for=_rules_usage),
         CommandSpec(
-            "endgame", "end the game: standings and who pays whom", "/endgame",
+            "endgame", "end the game: standings and who pays whom", "/endgame   /endgame sure",
             "Settles up in the fewest transfers. Whatever the game still owes is charged "
             "first, as one last {hand} (Marriage: a foul waiting for the next hand). The game "
             "is archived, not deleted; one with no {hand} recorded (none played, or every one "
             "undone) is closed without being kept. On Telegram and Discord it asks first.",
+            (Option("", Kind.BOOL, "end it before the game's own end (a Riichi hanchan "
+                    "with hands to play)", name="sure"),),
             may=Rule.PLAYER, run=sessions.endgame,
             confirm=True),
         CommandSpec("chart", "a chart of the running totals", "/chart   /chart last",

@@ -196,6 +196,13 @@ class Game(ABC):
         return ctx.example(shown.usage, lambda usage: self.fit_usage(
             shown.name, usage, ctx.rules, ctx.roster, ctx.state))
 
+    def unfinished(self, rules: Mapping[str, Any], state: Mapping[str, Any] | None,
+                   roster: Roster) -> Text | None:
+        """Where a game that ends by its own rules stands, while it has more to play (a
+        Riichi hanchan before its last hand): /endgame then asks first, everywhere. None:
+        over, or a game that ends when the table says (the default)."""
+        return None
+
     def brief_rules(self, rules: Mapping[str, Any], players: int) -> list[tuple[str, Text]]:
         """The rules a short summary shows (/newgame, a change) for a table of this many
         players: by default the rulebook's headline and whatever differs from the

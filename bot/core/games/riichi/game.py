@@ -707,6 +707,14 @@ class RiichiGame(Game):
         return _("{where} · sticks on the table {sticks} · scores: {scores}", where=where,
                  sticks=state["sticks"], scores=scores)
 
+    def unfinished(self, rules: Mapping[str, Any], state: Mapping[str, Any] | None,
+                   roster: Roster) -> Text | None:
+        held = _state(state)
+        if held["over"]:
+            return None
+        return _("The game is not over: {where} is still to play.",
+                 where=round_name(held, len(roster)))
+
     def _final(self, totals: Mapping[int, int], rules: Mapping[str, Any],
                state: Mapping[str, Any], roster: Roster
                ) -> tuple[dict[int, int], dict[int, float], int]:
