@@ -276,7 +276,8 @@ class DiscordAdapter:
                 p: name_str((*path, f"{o.name}:"), o.name) for p, o in names.items()
             })(callback)
             callback = app_commands.describe(**{
-                p: description_str(o.description, o.text, path[0]) for p, o in names.items()
+                p: description_str(o.description, o.text, path[0], o.limit)
+                for p, o in names.items()
             })(callback)
         built = Slash(
             name=name_str(path, command.name),

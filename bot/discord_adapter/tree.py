@@ -29,6 +29,11 @@ MAX_SUBCOMMANDS = 25
 MAX_CHOICES = 25
 MAX_CHARACTERS = 8000
 MAX_DESCRIPTION = 100
+# What a command may take of Discord's 8,000 characters in English: its translations run
+# longer, and games and presets keep coming. A command over it has its options' help cut
+# shorter (between words) until it fits: /rules, with every game's rule keys.
+BUDGET = 6500
+SHORTEST_DESCRIPTION = 40
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,7 @@ class SlashOption:
     high: int | None = None
     choices: tuple[str, ...] = ()
     text: Text = field(default="", compare=False)  # the description, to translate
+    limit: int = MAX_DESCRIPTION  # how long its description may be, in any language
 
     @property
     def autocomplete(self) -> bool:
@@ -71,14 +77,37 @@ class SlashCommand:
 
 
 def _clip(text: str, limit: int = MAX_DESCRIPTION) -> str:
+    """At most `limit` characters, cut between words where it is cut."""
     text = text or "-"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", limit // 2, limit)
+    kept = text[: cut if cut > 0 else limit - 1]
+    if kept.count("(") > kept.count(")") and kept.rfind("(") > limit // 2:
+        kept = kept[: kept.rfind("(")]  # not half a remark in brackets
+    return kept.rstrip(" ,;:(") + "…"
 
 
-def describe(text: Text, tr: object = None) -> str:
-    """A description as Discord takes it (1 to 100 characters) in the language of `tr`
-    (None: English)."""
-    return _clip(render(text, tr))  # type: ignore[arg-type]
+def describe(text: Text, tr: object = None, limit: int = MAX_DESCRIPTION) -> str:
+    """A description as Discord takes it (1 to 100 characters, or `limit`) in the language
+    of `tr` (None: English)."""
+    return _clip(render(text, tr), limit)  # type: ignore[arg-type]
+
+
+def within_budget(command: SlashCommand) -> SlashCommand:
+    """`command`, its options' help cut shorter where it is over BUDGET."""
+    limit = MAX_DESCRIPTION
+    while command.characters() > BUDGET and limit > SHORTEST_DESCRIPTION:
+        limit -= 10
+        command = _described(command, limit)
+    return command
+
+
+def _described(command: SlashCommand, limit: int) -> SlashCommand:
+    options = tuple(replace(o, description=describe(o.text or o.name, None, limit),
+                            limit=limit) for o in command.options)
+    return replace(command, options=options,
+                   subcommands=tuple(_described(s, limit) for s in command.subcommands))
 
 
 def _data(text: str, word: str = "hand") -> Text:
@@ -207,6 +236,7 @@ def slash_commands(table: CommandTable) -> list[SlashCommand]:
         merged = _merged(name, variants, titles)
         command = merged if merged is not None and _fits(merged) else _per_game(
             name, variants, titles, words)
+        command = within_budget(command)
         if command.characters() > MAX_CHARACTERS:
             raise ValueError(f"/{name} is over Discord's {MAX_CHARACTERS} characters")
         shaped.append(command)
