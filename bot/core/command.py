@@ -83,6 +83,9 @@ class Reply:
     # The table's scorepad (its link's token, bot/core/pages.py): a face that opens it shows
     # a button for it (Telegram: its Mini App; the console: the page's address)
     pad: str | None = None
+    # A refusal's About (bot/core/errors.py), in the reply's language: {"options": [...],
+    # "players": [...], "said": its words on a form}, for a face that shows it beside them
+    about: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         if not self.ok:
@@ -97,8 +100,9 @@ class Reply:
         return out
 
     @classmethod
-    def error(cls, message: str, language: str = "en") -> Reply:
-        return cls(text=message, ok=False, language=language)
+    def error(cls, message: str, language: str = "en",
+              about: dict[str, Any] | None = None) -> Reply:
+        return cls(text=message, ok=False, language=language, about=about)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Reply:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from bot.core.commands.spec import CommandSpec, Kind, Option, spec_text
-from bot.core.errors import UserError
+from bot.core.errors import About, UserError
 from bot.core.examples import personal
 from bot.core.grammar import clean_text, clip, parse_bool, parse_int
 from bot.core.i18n.text import Msg, Text, _
@@ -30,17 +30,26 @@ def normalise(spec: CommandSpec, options: Mapping[str, str],
         if option is None:
             raise UserError(_unknown(spec, given, players, tr, fit))
         if option.key in out:
-            raise UserError(_("`{key}` is given twice; give it once.", key=option.label))
-        out[option.key] = _value(option, text)
-    missing = [o.label for o in spec.options if o.required and o.key not in out]
+            raise UserError(_("`{key}` is given twice; give it once.", key=option.label),
+                            About((option.key,)))
+        try:
+            out[option.key] = _value(option, text)
+        except UserError as error:  # beside its control on a form
+            raise UserError(error.message, About((option.key,))) from None
+    missing = [o for o in spec.options if o.required and o.key not in out]
     if missing:
         raise UserError(_("/{command} needs {options}. Usage: {usage}", command=spec.name,
-                          options=", ".join(f"{m}:" for m in missing),
-                          usage=_usage(spec, players, tr, fit)))
+                          options=", ".join(f"{m.label}:" for m in missing),
+                          usage=_usage(spec, players, tr, fit)),
+                        About(tuple(m.key for m in missing), said=NEEDED))
     return out
 
 
 _NUMBER_THEN = re.compile(r"\s*([+-]?\d+)\s+(\S.*)", re.S)
+
+
+# A required option left out, as a form says it beside its control
+NEEDED = _("This is needed.")
 
 
 def _numbers_end(spec: CommandSpec, options: Mapping[str, str]) -> Mapping[str, str]:

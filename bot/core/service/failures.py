@@ -63,7 +63,12 @@ async def _answered(store: Store, work: Work, command: Command) -> Reply:
         return await work()
     except UserError as error:
         language = getattr(error, "language", None) or _language(command)
-        return Reply.error(i18n.translator(language).render(error.message), language)
+        tr = i18n.translator(language)
+        text = tr.render(error.message)
+        about = error.about
+        return Reply.error(text, language, None if about is None else {
+            "options": list(about.options), "players": list(about.players),
+            "said": tr.render(about.said) if about.said else text})
     except DuplicateOrigin:
         # Another process handled the same update at the same moment; give its answer.
         assert command.origin_id is not None

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.commands.spec import CommandSpec, Kind, Option
-from bot.core.errors import UserError
+from bot.core.errors import About, UserError
 from bot.core.examples import example_names, for_each, personal
 from bot.core.games.base import (
     Game,
@@ -359,7 +359,7 @@ class PointsGame(Game):
         if winner is not None and table.scoring.winner_takes == NO:
             raise UserError(_("winner: scores a round where the winner takes the others' "
                               "points (/rules winner_takes:yes or sum); here each player's "
-                              "points are as given."))
+                              "points are as given."), About(("winner",)))
         if show is not None:
             if state.sides:
                 raise UserError(_("A show is one player's hand: a game of sides has none."))
@@ -368,21 +368,27 @@ class PointsGame(Game):
                                   "them."))
         if winner is None and show is None and table.scoring.winner_takes != NO:
             raise UserError(_("Say who won the round: winner:NAME, then the others' points. "
-                              "{example}", example=self.usage_example(ctx)))
+                              "{example}", example=self.usage_example(ctx)),
+                            About(("winner",), said=_("Tick who won.")))
         typed = entry.read_points(text, columns, ctx.mentions,
                                   skip=lambda c: c == winner)
         if winner is not None and typed.get(winner):
             raise UserError(_("{name} won: the winner's points are the others', so leave "
-                              "{name}= out.", name=columns.label(winner)))
+                              "{name}= out.", name=columns.label(winner)),
+                            About(("",), (columns.label(winner),),
+                                  _("The winner's points are the others': leave it empty.")))
         points = {**(kept.points if kept is not None else {}), **typed}
         if winner is not None:
             points.pop(winner, None)
         if not typed and kept is None and not table.missing_zero:
             raise UserError(_("Give each player's points: {example}",
-                              example=self.usage_example(ctx)))
+                              example=self.usage_example(ctx)),
+                            About(("",), said=_("A number for each: 0 for none.")))
         missing = [c for c in playing if c not in points and c != winner]
         if missing and not table.missing_zero:
-            raise UserError(self._missing(", ".join(columns.label(c) for c in missing)))
+            labels = tuple(columns.label(c) for c in missing)
+            raise UserError(self._missing(", ".join(labels)),
+                            About(("",), labels, _("A number for each: 0 for none.")))
         for column in missing:
             points[column] = 0
         every = kept.columns if kept is not None else [

@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from bot.core.commands.spec import CommandSpec, Kind, Option
-from bot.core.errors import UserError
+from bot.core.errors import About, UserError
 from bot.core.games.base import (
     Game,
     HandResult,
@@ -485,11 +485,13 @@ class RiichiGame(Game):
         if han_text is None:
             raise UserError(_("Give han: and fu:, yakuman:1, or the tiles. {example}   or   "
                               "{tiles}", example=ctx.example(RON_BY_HAN),
-                              tiles=ctx.example(RON_BY_TILES)))
+                              tiles=ctx.example(RON_BY_TILES)),
+                            About(("han", "fu"), said=_("Give han and fu, or the tiles.")))
         han = parse_int(han_text, "han", 1, 100)
         if fu_text is None:
             if han < 5:
-                raise UserError(_("Give fu: too (below 5 han the fu decide the value)."))
+                raise UserError(_("Give fu: too (below 5 han the fu decide the value)."),
+                                About(("fu",)))
             fu = 30  # from 5 han on the fu don't matter
         else:
             fu = parse_int(fu_text, "fu", 20, 110)
@@ -500,7 +502,8 @@ class RiichiGame(Game):
     def _winners(self, ctx: PlayContext, options: Mapping[str, str]) -> list[Player]:
         names = split_list(options.get("winner", ""))
         if not names:
-            raise UserError(_("Name the winner: winner:NAME"))
+            raise UserError(_("Name the winner: winner:NAME"),
+                            About(("winner",), said=_("Tick who won.")))
         return ctx.roster.resolve_many(names, ctx.mentions, "winner:")
 
     def _pao(self, ctx: PlayContext, options: Mapping[str, str], winner: Player,
@@ -527,11 +530,12 @@ class RiichiGame(Game):
              dealer: int, riichi: list[int]) -> Step:
         winners = self._winners(ctx, options)
         if "from" not in options:
-            raise UserError(_("Say who dealt in: from:NAME"))
+            raise UserError(_("Say who dealt in: from:NAME"),
+                            About(("from",), said=_("Tick who dealt in.")))
         loser = ctx.roster.resolve(options["from"].strip(), ctx.mentions)
         if loser in winners:
             raise UserError(_("{player} can't win on their own discard: that is /tsumo.",
-                              player=loser.name))
+                              player=loser.name), About(("from", "winner"), (loser.name,)))
         seats = _seats(ctx.roster)
         # in turn after the discarder: the first is the head-bump winner, and takes honba
         # and sticks
@@ -571,7 +575,7 @@ class RiichiGame(Game):
                dealer: int, riichi: list[int]) -> Step:
         winners = self._winners(ctx, options)
         if len(winners) != 1:
-            raise UserError(_("A tsumo has one winner."))
+            raise UserError(_("A tsumo has one winner."), About(("winner",)))
         winner = winners[0]
         basic, how, yaku = self._hand_value(ctx, options, winner, state, dealer, riichi,
                                             True, False)
