@@ -10,7 +10,7 @@ it in the reader's language ("dublee route", never `dublee_route`), its help sho
   each player (maal:, an Option marked `each`) a number box column, all on one row per
   seated player, in seat order: Marriage's whole hand reads across each player's row. The
   first three columns and every number are on the rows; the others (foul:, dublee_route:)
-  are folded under them, on rows of their own (`place`), so a phone's width holds a name;
+  are folded under them, on rows of their own (`places`), so a phone's width holds a name;
 - a yes/no is a switch, a choice a row of buttons, a whole number a number box, anything
   else a line of text, under the rows;
 - options with a topic (Marriage's cards, Riichi's tiles) are folded under it.
@@ -27,10 +27,13 @@ A game added later gets its pad from its declarations alone.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.core.command import Reply
 from bot.core.commands.spec import CommandSpec, Kind, Option, spec_text
+from bot.core.examples import personal
 from bot.core.flows import Ask
 from bot.core.games.base import Game
 from bot.core.handlers import pages
@@ -43,7 +46,7 @@ from bot.core.session import OPEN
 CONTROLS = {Kind.PLAYER: "player", Kind.PLAYERS: "players", Kind.BOOL: "bool",
             Kind.CHOICE: "choice", Kind.INT: "int", Kind.TEXT: "text"}
 ON_ROWS = ("player", "players", "each")  # a column on the players' rows
-ROW_COLUMNS = 3  # the columns on the rows, numbers aside: the rest are folded under them
+ROW_COLUMNS = 3  # the columns on the rows (and every number): the rest are folded under them
 # What a pad sends besides its forms: /undo, asked first as a tap asks
 ALSO = ("undo",)
 
@@ -100,21 +103,24 @@ def places(spec: CommandSpec) -> dict[str, str]:
         if option.topic:
             found[option.key] = "topic"
         elif kind in ON_ROWS:
-            on_rows += kind != "each"
+            on_rows += 1
             found[option.key] = "rows" if kind == "each" or on_rows <= ROW_COLUMNS else "more"
         else:
             found[option.key] = "below"
     return found
 
 
-def control(option: Option, tr: Tr, game: Game, place: str) -> dict[str, Any] | None:
+def control(option: Option, tr: Tr, game: Game, place: str,
+            names: Sequence[str] = ()) -> dict[str, Any] | None:
     """One option as a control: what it is called (its name in words, `said_as`), what it
-    takes, where it goes and its help in the reader's language."""
+    takes, where it goes and its help in the reader's language, its examples with the
+    table's own `names`."""
     kind = control_kind(option)
     if kind is None:
         return None
     data: dict[str, Any] = {"key": option.key, "label": said_as(option.label, tr),
-                            "control": kind, "help": spec_text(tr, option.help, game),
+                            "control": kind,
+                            "help": personal(spec_text(tr, option.help, game), names),
                             "required": option.required, "place": place}
     if option.low is not None:
         data["low"], data["high"] = option.low, option.high
@@ -125,12 +131,17 @@ def control(option: Option, tr: Tr, game: Game, place: str) -> dict[str, Any] | 
     return data
 
 
-def form(spec: CommandSpec, tr: Tr, game: Game) -> dict[str, Any]:
+def form(spec: CommandSpec, tr: Tr, game: Game, names: Sequence[str] = (),
+         rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A command as a form: its name in words, what it does, its controls in declared
-    order."""
+    order (their examples with the table's `names`), but those the table's `rules` leave
+    nothing to do (Game.unused)."""
+    if rules is not None:
+        unused = game.unused(spec.name, rules)
+        spec = replace(spec, options=tuple(o for o in spec.options if o.key not in unused))
     where = places(spec)
     controls = [c for o in spec.options
-                if (c := control(o, tr, game, where.get(o.key, ""))) is not None]
+                if (c := control(o, tr, game, where.get(o.key, ""), names)) is not None]
     return {"command": spec.name, "name": command_word(spec.name, tr),
             "title": spec_text(tr, spec.summary, game),
             "usage": spec.usage.split("   ")[0], "controls": controls}
@@ -161,7 +172,8 @@ async def pad_view(call: Call) -> dict[str, Any]:
         "rules": " · ".join(f"{said_as(key, tr)}: {tr.render(value)}"
                             for key, value in game.brief_rules(rules,
                                                                len(session.players))),
-        "forms": [form(spec.for_game(game), tr, game) for spec in pad_commands(game)],
+        "forms": [form(spec.for_game(game), tr, game, session.roster.names(), rules)
+                  for spec in pad_commands(game)],
         "waiting": session.pending is not None,
         # what Undo takes back: the waiting hand, else the last one recorded
         "undo": tr("Drop the waiting {hand}", **call.words) if session.pending is not None

@@ -68,6 +68,13 @@ async def web(store: SqlStore) -> AsyncIterator[Web]:
 @pytest.fixture
 async def console_web(store: SqlStore) -> AsyncIterator[Web]:
     """The console's pages: its one person uses the pad with the link alone."""
+    async with console_serving(store) as found:
+        yield found
+
+
+@asynccontextmanager
+async def console_serving(store: SqlStore) -> AsyncIterator[Web]:
+    """The console's pages for `store`'s bot."""
     service = Service(store)
     out = io.StringIO()
     me = console_actor("host")

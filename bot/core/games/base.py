@@ -196,6 +196,11 @@ class Game(ABC):
         return ctx.example(shown.usage, lambda usage: self.fit_usage(
             shown.name, usage, ctx.rules, ctx.roster, ctx.state))
 
+    def unused(self, command: str, rules: Mapping[str, Any]) -> frozenset[str]:
+        """The options of `command` that these rules leave nothing to do (a game of points'
+        winner: where the winner takes nothing): a form leaves them out. None by default."""
+        return frozenset()
+
     def unfinished(self, rules: Mapping[str, Any], state: Mapping[str, Any] | None,
                    roster: Roster) -> Text | None:
         """Where a game that ends by its own rules stands, while it has more to play (a
@@ -262,6 +267,12 @@ class Game(ABC):
         """Seats that won a recorded hand, for /stats."""
         winner = hand.inputs.get("winner")
         return [winner] if isinstance(winner, int) else []
+
+    def fouled(self, hand: Any) -> list[int]:
+        """Seats that fouled in a recorded hand (Marriage's fouls; a misdeal is fouls and
+        no winner): the scoreboard marks them. None by default."""
+        fouls = hand.inputs.get("fouls")
+        return [s for s in fouls if isinstance(s, int)] if isinstance(fouls, list) else []
 
     def column_players(self, roster: Roster,
                        state: Mapping[str, Any] | None) -> dict[int, list[int]]:

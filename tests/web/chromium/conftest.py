@@ -17,7 +17,7 @@ import pytest_asyncio
 from bot.storage import SqlStore, open_store
 from tests.conftest import POSTGRES_URL, _make_schema, _postgres_reachable
 from tests.web.browser import Pages, chromium
-from tests.web.conftest import Web, serving
+from tests.web.conftest import Web, console_serving, serving
 
 HERE = Path(__file__).parent
 IN_THE_MODULES_LOOP = pytest.mark.asyncio(loop_scope="module")
@@ -76,4 +76,10 @@ async def store(database_url: str) -> AsyncIterator[SqlStore]:
 @pytest_asyncio.fixture(loop_scope="module")
 async def web(store: SqlStore) -> AsyncIterator[Web]:
     async with serving(store) as found:
+        yield found
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def console_web(store: SqlStore) -> AsyncIterator[Web]:
+    async with console_serving(store) as found:
         yield found

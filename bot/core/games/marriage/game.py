@@ -55,7 +55,7 @@ HAND_OPTIONS = (
     Option("winner", Kind.PLAYER, "who finished the hand"),
     Option("seen", Kind.PLAYERS, "the players who have seen (the winner is)"),
     Option("maal", Kind.TEXT, "name=number pairs, e.g. alice=10 bob=5 (a number alone: yours)",
-           each=True),
+           each=True, low=0),
     Option("dublee", Kind.BOOL, "the winner finished with dublees"),
     Option("foul", Kind.PLAYERS, "players who fouled"),
     Option("dublee_route", Kind.PLAYERS, "seen losers who went the dublee route"),

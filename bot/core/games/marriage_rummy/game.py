@@ -75,9 +75,11 @@ HAND_DETAILS = (
 )
 HAND_OPTIONS = (
     Option("winner", Kind.PLAYER, "the player who showed"),
-    Option("honours", Kind.TEXT, "honour cards per player, asha=3 bikash=1", each=True),
-    Option("marriages", Kind.TEXT, "marriage combinations per player, asha=1", each=True),
-    Option("points", Kind.TEXT, "points in hand, bikash=25 chetan=KS 9H 3C", each=True),
+    Option("honours", Kind.TEXT, "honour cards per player, asha=3 bikash=1", each=True, low=0),
+    Option("marriages", Kind.TEXT, "marriage combinations per player, asha=1", each=True,
+           low=0),
+    Option("points", Kind.TEXT, "points in hand, bikash=25 chetan=KS 9H 3C", each=True,
+           low=0),
     Option("joker", Kind.TEXT, "the joker picked, e.g. 8H, to count points from cards"),
     Option("surrender", Kind.PLAYERS, "surrendered on the first move"),
     Option("surrender_late", Kind.PLAYERS, "surrendered later"),

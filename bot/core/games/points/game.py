@@ -60,7 +60,8 @@ ROUND_DETAILS = (
     "or when a total reaches the target, the game is over: /endgame, then /newgame."
 )
 POINTS = Option("", Kind.TEXT, "each player's points: asha=12 bikash=-3, or 12 -3 0 in seat "
-                "order", name="points", each=True)
+                "order", name="points", each=True, low=-entry.MAX_POINTS,
+                high=entry.MAX_POINTS)
 WINNER = Option("winner", Kind.PLAYER, "who won the round, where the winner takes the "
                 "others' points (winner_takes)")
 SHOW = Option("show", Kind.PLAYER, "who showed (ended the round): it holds if every other "
@@ -239,6 +240,14 @@ class PointsGame(Game):
         return "   ".join(for_each(way, names[1:] if form == "winner" else names)
                            for form, way in zip(self.round_forms, ways, strict=True)
                            if form in wanted)
+
+    def unused(self, command: str, rules: Mapping[str, Any]) -> frozenset[str]:
+        """winner: where the winner takes nothing, show: where no show is played."""
+        if command != "round":
+            return frozenset()
+        scoring = self.table_of(rules).scoring
+        return frozenset((["winner"] if scoring.winner_takes == NO else [])
+                         + ([] if scoring.show_penalty else ["show"]))
 
     def check_rules(self, rules: Mapping[str, Any], players: int,
                     state: Mapping[str, Any] | None = None) -> None:

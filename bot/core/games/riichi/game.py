@@ -233,6 +233,15 @@ class RiichiGame(Game):
     ranked_by = "results"  # /stats: the final results with uma and oka
     money_at_end = True  # rate: money per point of the final result
 
+    def unused(self, command: str, rules: Mapping[str, Any]) -> frozenset[str]:
+        """pao: where nobody pays for a daisangen (rule pao), abort: where no abortive draw
+        is played (rule abortive)."""
+        if command in ("ron", "tsumo") and rules.get("pao") == "none":
+            return frozenset({"pao"})
+        if command == "draw" and not rules.get("abortive", True):
+            return frozenset({"abort"})
+        return frozenset()
+
     def fit_usage(self, command: str, usage: str, rules: Mapping[str, Any], roster: Roster,
                   state: Mapping[str, Any] | None) -> str:
         """/draw's examples without the abortive draw where none is played (rule
