@@ -49,7 +49,7 @@ function renderStandings(game) {
     const column = game.columns[i];
     const row = el("tr");
     const name = el("td", null, "name");
-    if (column.place) name.append(document.createTextNode(`${column.place}. `));
+    if (column.place) name.append(document.createTextNode(`${column.place}.\u00a0`));  // kept with the name
     name.append(named(column.legend));  // a side with its players: A: asha+chetan
     row.append(name, el("td", column.total, "total " + signClass(column.total)));
     if (results) row.append(el("td", column.result || "", signClass(column.result || "")));
@@ -58,6 +58,37 @@ function renderStandings(game) {
       row.append(el("td", amount === undefined ? "" : amount));
     }
     table.append(row);
+  }
+}
+
+// Whether a word of `node` runs over two lines (a name split in two)
+function splits(node) {
+  const walk = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  for (let text = walk.nextNode(); text; text = walk.nextNode()) {
+    for (const word of text.data.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(text, word.index);
+      range.setEnd(text, word.index + word[0].length);
+      if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) return true;
+    }
+  }
+  return false;
+}
+
+// On a TV, the standings' type as large as the screen allows, but smaller (never below
+// 32 px) where a name would be split or the screen overflow
+function fitStandings() {
+  if (!tv) return;
+  const table = $("standings");
+  table.style.removeProperty("--size");
+  const cell = table.querySelector("td");
+  if (!cell) return;
+  let size = parseFloat(getComputedStyle(cell).fontSize);
+  const names = [...table.querySelectorAll("td.name")];
+  while (size > 32 && (names.some(splits)
+                       || document.documentElement.scrollHeight > innerHeight + 1)) {
+    size = Math.max(32, size - 4);
+    table.style.setProperty("--size", `${size}px`);
   }
 }
 
@@ -266,6 +297,7 @@ function render(data) {
     renderStandings(game);
     renderHands(game);
     renderTv(game);
+    fitStandings();
     renderChart(game);
   }
   renderMore(data.more);
@@ -315,7 +347,9 @@ document.addEventListener("DOMContentLoaded", () => {
   let resizing = 0;
   addEventListener("resize", () => {
     cancelAnimationFrame(resizing);
-    resizing = requestAnimationFrame(() => { if (charted) renderChart(charted); });
+    resizing = requestAnimationFrame(() => {
+      if (charted) { $("chart").replaceChildren(); fitStandings(); renderChart(charted); }
+    });
   });
   listen();
 });

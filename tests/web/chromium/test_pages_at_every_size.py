@@ -294,7 +294,7 @@ async def test_a_name_written_right_to_left_keeps_what_stands_beside_it(web: Web
         " const r = document.createRange(); r.selectNodeContents(td.firstChild);"
         " return [td.textContent, r.getBoundingClientRect().left,"
         " td.querySelector('bdi').getBoundingClientRect().left]; })()")
-    assert order[0] == f"1. {RIGHT_TO_LEFT[0]}" and order[1] < order[2], order
+    assert order[0] == f"1.\u00a0{RIGHT_TO_LEFT[0]}" and order[1] < order[2], order
     # "علي +7", never "7+ علي": the total stands right of the name in the chart's legend
     legend = await page.evaluate(
         "[...document.querySelectorAll('#chart .legend span')].map(s => {"
