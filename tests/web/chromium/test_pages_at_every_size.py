@@ -10,6 +10,7 @@ beside them."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.core.command import Actor, Command
@@ -36,6 +37,23 @@ GAMES = [
     (-2007, "/newgame dhumbal players:@alice Gyanendra Chandrakala", ["Round"]),
     (-2008, "/newgame tranca teams:@alice+Gyanendra Chandrakala+Dipendra", ["Round"]),
 ]
+
+# a result of each, typed in its group
+RESULTS = {
+    -2001: "/hand winner:alice seen:Gyanendra maal:alice=10 Gyanendra=2 Chandrakala=0 "
+           "Dipendra=0",
+    -2002: "/hand winner:alice points:Gyanendra=25 Chandrakala=7 Dipendra=3",
+    -2003: "/ron winner:Gyanendra from:Chandrakala han:3 fu:30",
+    -2004: "/round bids:alice=3 Gyanendra=4 Chandrakala=2 Dipendra=3 tricks:alice=4 "
+           "Gyanendra=4 Chandrakala=2 Dipendra=3",
+    -2005: "/round alice=12 Gyanendra=-3 Chandrakala=0",
+    -2006: "/round A=12 B=5",
+    -2007: "/round show:alice alice=3 Gyanendra=12 Chandrakala=7",
+    -2008: "/round side:A table:365 hand:40 clean:1 dirty:1 twos:0 red3:3 black3:1 morto:yes "
+           "out:yes",
+}
+LATER = {-2008: "/round side:B table:200 hand:65 dirty:1 black3:1 morto:no"}  # both sides
+LINK = re.compile(r"/s/[A-Za-z0-9_-]{43}")
 
 SMALL = """() => [...document.querySelectorAll('input, button, summary, [role=tab]')]
     .filter(e => e.offsetParent !== null && e.id !== 'tg-main-button')
@@ -89,6 +107,34 @@ async def test_every_games_pad_fits_a_thumb_at_every_phone_size(web: Web, pages:
                 await check_the_pad(page, size, f"{newgame} {tab}")
         assert page.errors == [], newgame
         await page.close()
+
+
+async def test_every_games_scoreboard_on_a_phone_and_a_tv(web: Web, pages: Any):
+    assert web.tg is not None
+    phone, screen = await pages.page(PHONES[0]), await pages.page(TVS[0])
+    for chat_id, newgame, _tabs in GAMES:
+        await web.tg.reply_to(await web.tg.say(ALICE, newgame, chat_id=chat_id))
+        for line in [RESULTS[chat_id], *([LATER[chat_id]] if chat_id in LATER else [])]:
+            result = await web.tg.reply_to(await web.tg.say(ALICE, line, chat_id=chat_id))
+            assert "Error" not in result["text"], result["text"]
+        answer = await web.tg.reply_to(await web.tg.say(ALICE, "/scoreboard", chat_id=chat_id))
+        found = LINK.search(answer["text"])
+        assert found, answer["text"]
+        link = web.base + found.group(0)
+        await phone.goto(link)
+        await phone.wait_for_function("() => document.querySelectorAll('#hands tr').length == 2")
+        assert await phone.evaluate(WIDE) <= PHONES[0]["width"], newgame
+        assert await phone.evaluate(SPLIT, "#standings td, #hands th, #hands td") == [], newgame
+        await screen.goto(link + "?tv")
+        await screen.wait_for_function("() => document.querySelector('#chart polyline')")
+        foot = await screen.evaluate(
+            "document.querySelector('#last').getBoundingClientRect().bottom")
+        assert foot >= 0.85 * TVS[0]["height"], newgame
+        sizes = await screen.evaluate(
+            "[...document.querySelectorAll('#standings td, #count, #last, #chart svg text')]"
+            ".map(e => parseFloat(getComputedStyle(e).fontSize))")
+        assert min(sizes) >= 32, newgame
+    assert phone.errors == [] and screen.errors == []
 
 
 async def test_a_refusal_is_shown_beside_the_row_it_is_about(web: Web, pages: Any):
