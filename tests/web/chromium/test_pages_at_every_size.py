@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from bot.core.command import Actor, Command
 from bot.telegram_adapter.places import chat_key
 from tests.conftest import Table
@@ -21,6 +23,10 @@ from tests.web.chromium.test_pad_in_chromium import open_pad, send
 from tests.web.conftest import Web, console_table
 from tests.web.test_pad import pad_token
 from tests.web.test_scoreboard import scoreboard_link
+
+# How a page is laid out owes nothing to the database under it (the pages' flows are tested
+# on both in the other modules here): SQLite alone
+pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
 PHONES = [{"width": 320, "height": 640}, {"width": 390, "height": 844}]
 TVS = [{"width": 1920, "height": 1080}, {"width": 1280, "height": 720}]
