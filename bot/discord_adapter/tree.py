@@ -126,13 +126,21 @@ def _slash_option(option: Option, games: list[str] | None = None) -> SlashOption
         # TRANSLATORS: an option's help on Discord, and the games that have the option
         text = _("{help} ({games})", help=text, games=_titles(games))
     choices = option.choices if len(option.choices) <= MAX_CHOICES else ()
+    # Discord bounds a whole number; a number each typed as text (maal:) is bounded on a
+    # form's boxes alone (bot/core/pad.py), never on Discord's option
+    low, high = _bounds(option)
     return SlashOption(option.label, option.key, option.kind, describe(text),
-                       option.required, option.low, option.high, choices, text=text)
+                       option.required, low, high, choices, text=text)
 
 
 def _same(a: Option, b: Option) -> bool:
-    return (a.key, a.kind, a.low, a.high, a.choices) == (b.key, b.kind, b.low, b.high,
-                                                         b.choices)
+    """Whether two games' options are one on Discord (a text's bounds are a form's alone)."""
+    return (a.key, a.kind, *_bounds(a), a.choices) == (b.key, b.kind, *_bounds(b), b.choices)
+
+
+def _bounds(option: Option) -> tuple[int | None, int | None]:
+    """What Discord bounds: a whole number's low and high."""
+    return (option.low, option.high) if option.kind == Kind.INT else (None, None)
 
 
 def _merged(name: str, variants: dict[str, CommandSpec],
