@@ -131,6 +131,7 @@ async def test_every_games_scoreboard_on_a_phone_and_a_tv(web: Web, pages: Any):
         await phone.wait_for_function("() => document.querySelectorAll('#hands tr').length == 2")
         assert await phone.evaluate(WIDE) <= PHONES[0]["width"], newgame
         assert await phone.evaluate(SPLIT, "#standings td, #hands th, #hands td") == [], newgame
+        assert await phone.locator("#hands td.note").count() == 0  # none to say: no column
         await screen.goto(link + "?tv")
         await screen.wait_for_function("() => document.querySelector('#chart polyline')")
         foot = await screen.evaluate(
