@@ -90,6 +90,7 @@ def render_table(
     places: int = 0,
     tr: Tr | None = None,
     width: int = PHONE_WIDTH,
+    kept_in: str = "",
 ) -> str:
     """The board; `money` per currency, added hand by hand at each hand's rate. Points are
     written as `tr`'s language writes numbers (the cells are padded to line up whatever
@@ -97,7 +98,9 @@ def render_table(
 
     It fits `width` monospace columns (a phone's): the wide table (a column per player, a
     row per hand) where it fits with headings of SHORTEST_LABEL or more, else a line per
-    player with the total, the last hand and the money (the hands are in /history)."""
+    player with the total, the last hand and the money (the hands are in /history).
+    `kept_in`: where the first hands, if they don't fit, are to be read ("/history 3", for
+    a game that has ended)."""
     from bot.core.i18n import ENGLISH
 
     tr = tr or ENGLISH
@@ -137,20 +140,26 @@ def render_table(
             fitted = [widths[0], *(max(w, text_width(label))
                                    for w, label in zip(widths[1:], labels, strict=True))]
             return _wide(["#", *labels], hand_rows, total_row, money_rows, fitted,
-                         hand_count - len(hands), tr)
+                         hand_count - len(hands), tr, kept_in)
     last = hands[-1] if hands else None
     return _narrow(names, keys, total_row[1:], last, cell, money_rows, width, tr)
 
 
 def _wide(heading: list[str], hand_rows: list[list[str]], total_row: list[str],
-          money_rows: list[list[str]], widths: list[int], hidden: int, tr: Tr) -> str:
+          money_rows: list[list[str]], widths: list[int], hidden: int, tr: Tr,
+          kept_in: str = "") -> str:
     """A column per player, a row per hand, the totals and the money under them."""
     # one format per board: each row is then padded and joined in one call (the numbers'
     # width is their length; a heading or currency not in ASCII is padded by its width)
     row_format = " ".join(f"{{:>{size}}}" for size in widths).format
     head = [row_format(*heading) if all(text.isascii() for text in heading) else
             " ".join(rjust(text, size) for text, size in zip(heading, widths, strict=True))]
-    if hidden > 0:
+    if hidden > 0 and kept_in:
+        # TRANSLATORS: above an ended game's rows when its first hands don't fit ({n}: how
+        # many; {command}: where they are, "/history 3")
+        head.append(tr.plural("(hand 1: {command})", "(hands 1-{n}: {command})", hidden,
+                              command=kept_in))
+    elif hidden > 0:
         # TRANSLATORS: above the board's rows when the first hands don't fit ({n}: how many)
         head.append(tr.plural("(hand 1 not shown)", "(hands 1-{n} not shown)", hidden))
     money = [row_format(*row) if row[0].isascii() else " ".join(

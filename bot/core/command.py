@@ -99,6 +99,9 @@ class Reply:
     # there): the service posts each through that chat's platform, never the adapter that
     # answers this reply
     posts: list[tuple[str, Reply]] = field(default_factory=list)
+    # A refusal's About (bot/core/errors.py), in the reply's language: {"options": [...],
+    # "players": [...], "said": its words on a form}, for a face that shows it beside them
+    about: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         if not self.ok:
@@ -113,8 +116,9 @@ class Reply:
         return out
 
     @classmethod
-    def error(cls, message: str, language: str = "en") -> Reply:
-        return cls(text=message, ok=False, language=language)
+    def error(cls, message: str, language: str = "en",
+              about: dict[str, Any] | None = None) -> Reply:
+        return cls(text=message, ok=False, language=language, about=about)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Reply:

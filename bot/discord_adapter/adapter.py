@@ -31,6 +31,7 @@ from bot.core.errors import UserError
 from bot.core.flows import Ask, seal
 from bot.core.i18n import Tr, _, choose, translator
 from bot.core.pad import pad_commands
+from bot.core.pad import rows as pad_rows
 from bot.core.service import Service
 from bot.discord_adapter import components as ui
 from bot.discord_adapter import forms
@@ -276,7 +277,8 @@ class DiscordAdapter:
                 p: name_str((*path, f"{o.name}:"), o.name) for p, o in names.items()
             })(callback)
             callback = app_commands.describe(**{
-                p: description_str(o.description, o.text, path[0]) for p, o in names.items()
+                p: description_str(o.description, o.text, path[0], o.limit)
+                for p, o in names.items()
             })(callback)
         built = Slash(
             name=name_str(path, command.name),
@@ -452,8 +454,12 @@ class DiscordAdapter:
             await self._attempt(interaction, self.send(interaction,
                                                        Reply.error(refused, tr.language)))
             return
-        players = [p.name for p in look.session.players if not p.sitting_out]
-        form = forms.whole_form(spec, look.game, players, tr, look.session.hand_count + 1)
+        # the pad's rows: the players who play, or in a game of sides each side (A)
+        played = look.game.for_session(look.session.rules, look.session.game_state)
+        rows = [r for r in pad_rows(played, look.session) if r["playing"]]
+        form = forms.whole_form(spec, look.game, [r["name"] for r in rows], tr,
+                                look.session.hand_count + 1,
+                                {r["name"]: r["label"] for r in rows if "label" in r})
         await self._attempt(interaction, interaction.response.send_modal(form))
 
     async def open_next_form(self, interaction: discord.Interaction, token: str) -> None:

@@ -6,7 +6,9 @@ A modal holds five components. Each option is a Label round a control chosen by 
 one seated player (winner:) a radio group, players (seen:) a checkbox group, a number for
 each player (maal:) a text input of `name=value` pairs, a yes/no (dublee:) a checkbox, a
 choice a radio group, a whole number or text a text input. The players offered are the open
-game's seats that play (guests too), in seat order, by the names typed in commands. Where a
+game's seats that play (guests too), in seat order, by the names typed in commands; in a
+game of sides (points with teams:), the sides, by the letter typed (A), as the scorepad
+offers them (bot/core/pad.py's rows), each shown with its players. Where a
 command has more than five options, four are shown and the rest are typed together in a
 fifth field, as after the command (`pad.few`).
 
@@ -37,7 +39,7 @@ from bot.core.pad import control_kind, few, pad_commands
 from bot.discord_adapter.components import Form, answered, clip
 
 ROOM = 5  # components on a modal, Discord's most
-MAX_LABEL, MAX_DESCRIPTION, MAX_PLACEHOLDER = 45, 100, 100
+MAX_LABEL, MAX_DESCRIPTION, MAX_PLACEHOLDER, MAX_OPTION = 45, 100, 100, 100
 MAX_VALUE = 1000  # characters typed in one field: a Riichi hand in tiles is 20 or so
 RADIO = range(2, 11)  # a radio group offers 2 to 10 options
 CHECKBOXES = range(1, 11)  # a checkbox group 1 to 10
@@ -84,15 +86,22 @@ def refusal(look: Snapshot, spec: CommandSpec, actor: Actor, tr: Tr) -> str | No
 
 
 def whole_form(spec: CommandSpec, game: Game, players: list[str], tr: Tr,
-               entry_no: int) -> Form:
-    """The command as one form for a table of `players`, in the language of `tr`."""
+               entry_no: int, shown_as: Mapping[str, str] | None = None) -> Form:
+    """The command as one form for a table of `players` (what the command takes for each:
+    a name, or a side's letter, shown as `shown_as` says: "A: asha+bikash"), in the
+    language of `tr`."""
     entry = tr.render(numbered(game.hand_word, entry_no))
     form = Form(f"mb:f:{spec.name}", f"/{spec.name} · {entry}")
     shown, rest = few(spec, ROOM)
+    sides = " · ".join(shown_as[n] for n in players if n in shown_as) if shown_as else ""
     for option in shown:
+        said = spec_text(tr, option.help, game)
+        if sides and control_kind(option) in ("each", "player", "players"):
+            said = sides  # who is on which side, where a side is typed by its letter
         form.add_item(ui.Label(
-            text=clip(option.label, MAX_LABEL), component=_control(option, players),
-            description=clip(spec_text(tr, option.help, game), MAX_DESCRIPTION) or None))
+            text=clip(option.label, MAX_LABEL),
+            component=_control(option, players, shown_as or {}),
+            description=clip(said, MAX_DESCRIPTION) or None))
     if rest:
         labels = [o.label for o in rest]
         form.add_item(ui.Label(
@@ -120,12 +129,14 @@ def typed_form(name: str, usage: str, tr: Tr) -> Form:
     return form.forgotten()
 
 
-def _control(option: Option, players: list[str]) -> ui.Item[Any]:
+def _control(option: Option, players: list[str],
+             shown_as: Mapping[str, str]) -> ui.Item[Any]:
     kind, custom_id = control_kind(option), FIELD + option.key
     if kind == "player" and len(players) in RADIO:
         return ui.RadioGroup(custom_id=custom_id, required=option.required,
-                             options=[discord.RadioGroupOption(label=n, value=n)
-                                      for n in players])
+                             options=[discord.RadioGroupOption(
+                                 label=clip(shown_as.get(n, n), MAX_OPTION), value=n)
+                                 for n in players])
     if kind == "choice" and len(option.choices) in RADIO:
         return ui.RadioGroup(custom_id=custom_id, required=option.required,
                              options=[discord.RadioGroupOption(label=c, value=c)
@@ -135,8 +146,9 @@ def _control(option: Option, players: list[str]) -> ui.Item[Any]:
         return ui.CheckboxGroup(custom_id=custom_id, required=option.required,
                                 min_values=1 if option.required else 0,
                                 max_values=len(players),
-                                options=[discord.CheckboxGroupOption(label=n, value=n)
-                                         for n in players])
+                                options=[discord.CheckboxGroupOption(
+                                    label=clip(shown_as.get(n, n), MAX_OPTION), value=n)
+                                    for n in players])
     if kind == "bool":
         return ui.Checkbox(custom_id=custom_id)
     if kind == "each":

@@ -157,9 +157,11 @@ def name_str(path: tuple[str, ...], name: str) -> locale_str:
     return locale_str(name, path=path)
 
 
-def description_str(english: str, text: Text, root: str) -> locale_str:
-    """A description; `root` is the top-level command it belongs to."""
-    return locale_str(english, text=text, root=root)
+def description_str(english: str, text: Text, root: str,
+                    limit: int = MAX_DESCRIPTION) -> locale_str:
+    """A description; `root` is the top-level command it belongs to, `limit` how long it
+    may be (an option's of a command over its budget: bot/discord_adapter/tree.py)."""
+    return locale_str(english, text=text, root=root, limit=limit)
 
 
 class SlashTranslator(app_commands.Translator):
@@ -184,7 +186,7 @@ class SlashTranslator(app_commands.Translator):
         if "path" in extras:
             return self.names(language).get(extras["path"])
         if extras.get("text") and extras.get("root") not in self.english_help():
-            said = _description(extras["text"], language)
+            said = _description(extras["text"], language, extras.get("limit", MAX_DESCRIPTION))
             return said if said != string.message else None
         return None
 
@@ -207,13 +209,13 @@ class SlashTranslator(app_commands.Translator):
             return max([len(english), *(len(self.names(lang).get(path, english))
                                         for lang in languages)])
 
-        def description(english: str, text: Text) -> int:
-            return max([len(english), *(len(_description(text, lang)) for lang in languages
-                                        if text)])
+        def description(english: str, text: Text, limit: int = MAX_DESCRIPTION) -> int:
+            return max([len(english), *(len(_description(text, lang, limit))
+                                        for lang in languages if text)])
 
         def options(path: tuple[str, ...], owner: SlashCommand) -> int:
             return sum(name((*path, option_msgid(o.name)), o.name)
-                       + description(o.description, o.text)
+                       + description(o.description, o.text, o.limit)
                        + sum(2 * len(choice) for choice in o.choices) for o in owner.options)
 
         root = (command.name,)
@@ -224,7 +226,7 @@ class SlashTranslator(app_commands.Translator):
                       + options((command.name, sub.name), sub) for sub in command.subcommands))
 
 
-def _description(text: Text, language: str) -> str:
-    said = describe(text, translator(language))
-    assert 1 <= len(said) <= MAX_DESCRIPTION
+def _description(text: Text, language: str, limit: int = MAX_DESCRIPTION) -> str:
+    said = describe(text, translator(language), limit)
+    assert 1 <= len(said) <= limit
     return said

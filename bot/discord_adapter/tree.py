@@ -29,6 +29,11 @@ MAX_SUBCOMMANDS = 25
 MAX_CHOICES = 25
 MAX_CHARACTERS = 8000
 MAX_DESCRIPTION = 100
+# What a command may take of Discord's 8,000 characters in English: its translations run
+# longer, and games and presets keep coming. A command over it has its options' help cut
+# shorter (between words) until it fits: /rules, with every game's rule keys.
+BUDGET = 6500
+SHORTEST_DESCRIPTION = 40
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,7 @@ class SlashOption:
     high: int | None = None
     choices: tuple[str, ...] = ()
     text: Text = field(default="", compare=False)  # the description, to translate
+    limit: int = MAX_DESCRIPTION  # how long its description may be, in any language
 
     @property
     def autocomplete(self) -> bool:
@@ -71,14 +77,37 @@ class SlashCommand:
 
 
 def _clip(text: str, limit: int = MAX_DESCRIPTION) -> str:
+    """At most `limit` characters, cut between words where it is cut."""
     text = text or "-"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", limit // 2, limit)
+    kept = text[: cut if cut > 0 else limit - 1]
+    if kept.count("(") > kept.count(")") and kept.rfind("(") > limit // 2:
+        kept = kept[: kept.rfind("(")]  # not half a remark in brackets
+    return kept.rstrip(" ,;:(") + "…"
 
 
-def describe(text: Text, tr: object = None) -> str:
-    """A description as Discord takes it (1 to 100 characters) in the language of `tr`
-    (None: English)."""
-    return _clip(render(text, tr))  # type: ignore[arg-type]
+def describe(text: Text, tr: object = None, limit: int = MAX_DESCRIPTION) -> str:
+    """A description as Discord takes it (1 to 100 characters, or `limit`) in the language
+    of `tr` (None: English)."""
+    return _clip(render(text, tr), limit)  # type: ignore[arg-type]
+
+
+def within_budget(command: SlashCommand) -> SlashCommand:
+    """`command`, its options' help cut shorter where it is over BUDGET."""
+    limit = MAX_DESCRIPTION
+    while command.characters() > BUDGET and limit > SHORTEST_DESCRIPTION:
+        limit -= 10
+        command = _described(command, limit)
+    return command
+
+
+def _described(command: SlashCommand, limit: int) -> SlashCommand:
+    options = tuple(replace(o, description=describe(o.text or o.name, None, limit),
+                            limit=limit) for o in command.options)
+    return replace(command, options=options,
+                   subcommands=tuple(_described(s, limit) for s in command.subcommands))
 
 
 def _data(text: str, word: str = "hand") -> Text:
@@ -97,13 +126,21 @@ def _slash_option(option: Option, games: list[str] | None = None) -> SlashOption
         # TRANSLATORS: an option's help on Discord, and the games that have the option
         text = _("{help} ({games})", help=text, games=_titles(games))
     choices = option.choices if len(option.choices) <= MAX_CHOICES else ()
+    # Discord bounds a whole number; a number each typed as text (maal:) is bounded on a
+    # form's boxes alone (bot/core/pad.py), never on Discord's option
+    low, high = _bounds(option)
     return SlashOption(option.label, option.key, option.kind, describe(text),
-                       option.required, option.low, option.high, choices, text=text)
+                       option.required, low, high, choices, text=text)
 
 
 def _same(a: Option, b: Option) -> bool:
-    return (a.key, a.kind, a.low, a.high, a.choices) == (b.key, b.kind, b.low, b.high,
-                                                         b.choices)
+    """Whether two games' options are one on Discord (a text's bounds are a form's alone)."""
+    return (a.key, a.kind, *_bounds(a), a.choices) == (b.key, b.kind, *_bounds(b), b.choices)
+
+
+def _bounds(option: Option) -> tuple[int | None, int | None]:
+    """What Discord bounds: a whole number's low and high."""
+    return (option.low, option.high) if option.kind == Kind.INT else (None, None)
 
 
 def _merged(name: str, variants: dict[str, CommandSpec],
@@ -207,6 +244,7 @@ def slash_commands(table: CommandTable) -> list[SlashCommand]:
         merged = _merged(name, variants, titles)
         command = merged if merged is not None and _fits(merged) else _per_game(
             name, variants, titles, words)
+        command = within_budget(command)
         if command.characters() > MAX_CHARACTERS:
             raise ValueError(f"/{name} is over Discord's {MAX_CHARACTERS} characters")
         shaped.append(command)

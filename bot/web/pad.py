@@ -19,10 +19,9 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.core import pages
+from bot.core import pad, pages
 from bot.core.command import Actor, Command, Reply
 from bot.core.i18n import _
-from bot.core.pad import pad_commands, pad_view
 from bot.core.views import read_view
 from bot.web import initdata
 from bot.web.app import page, server_of
@@ -46,6 +45,9 @@ GONE = _("This scorepad link opens nothing. /scorepad in the group gives the cur
 NOT_A_PAD_COMMAND = _("The scorepad sends results only.")
 TOO_MANY_REFUSED = _("Too many refused attempts from here: wait a minute, then open the "
                      "scorepad again from the group's Scorepad button.")
+NOT_AN_OBJECT = _("The scorepad sends a JSON object.")
+NOT_OPTIONS = _("The scorepad's options are an object of text.")
+NOT_A_SUBMIT = _("The scorepad's submit is 8 to 64 letters, digits, - or _.")
 
 
 @dataclass(frozen=True)
@@ -126,27 +128,35 @@ async def page_(request: web.Request) -> web.StreamResponse:
 async def state(request: web.Request) -> web.Response:
     server = server_of(request)
     who = await person(request, await body_of(request))
-    view = await read_view(server.service, who.chat, who.locale, pad_view, who.actor)
+    view = await read_view(server.service, who.chat, who.locale, pad.pad_view, who.actor)
     view["table"] = who.token
     view["you"] = who.actor.name
     return web.json_response(view, dumps=_json)
 
 
-def _options(raw: object) -> dict[str, str]:
+def _options(raw: object, locale: str | None) -> dict[str, str]:
     if not isinstance(raw, dict) or len(raw) > MAX_OPTIONS:
-        raise Refusal(400, "options: an object of text")
+        raise Refusal(400, _said(NOT_OPTIONS, locale))
     options = {}
     for key, value in raw.items():
         if not isinstance(key, str) or not isinstance(value, str) or len(value) > MAX_VALUE:
-            raise Refusal(400, "options: an object of text")
+            raise Refusal(400, _said(NOT_OPTIONS, locale))
         if value.strip():
             options[key] = value.strip()
     return options
 
 
 def pad_command_names(server: Any) -> frozenset[str]:
-    return frozenset(spec.name for game in server.service.table.games.values()
-                     for spec in pad_commands(game))
+    return frozenset([*(spec.name for game in server.service.table.games.values()
+                        for spec in pad.pad_commands(game)), *pad.ALSO])
+
+
+def _expect(raw: object) -> dict[str, int] | None:
+    """The table a confirmation answers (pad.answer's `expect`), or None."""
+    if not isinstance(raw, dict) or set(raw) != {"session", "hand", "version"} \
+            or not all(type(v) is int for v in raw.values()):
+        return None
+    return dict(raw)
 
 
 async def send(request: web.Request) -> web.Response:
@@ -157,15 +167,17 @@ async def send(request: web.Request) -> web.Response:
     if not isinstance(name, str) or name not in pad_command_names(server):
         raise Refusal(400, _said(NOT_A_PAD_COMMAND, who.locale))
     if not isinstance(submit, str) or not SUBMIT.match(submit):
-        raise Refusal(400, "submit: 8 to 64 letters, digits, - or _")
+        raise Refusal(400, _said(NOT_A_SUBMIT, who.locale))
     platform = platform_of(who.chat)
     face = server.faces.get(platform)
     command = Command(chat=who.chat, actor=who.actor, name=name,
-                      options=_options(body.get("options")),
+                      options=_options(body.get("options"), who.locale),
                       # exactly once per table: the same submit id at another table is
                       # another hand
                       origin_id=f"pad:{who.chat}:{who.actor.id}:{submit}",
-                      buttons=platform == "telegram",
+                      # /undo asks first, as a tap does: the pad answers with the Yes
+                      buttons=platform == "telegram" or name in pad.ALSO,
+                      expect=_expect(body.get("expect")),
                       form=True,
                       locale=who.locale)
 
@@ -174,7 +186,7 @@ async def send(request: web.Request) -> web.Response:
 
     async def record() -> Reply:
         reply = await server.service.handle(command, admin)
-        if reply.ok and not reply.duplicate:
+        if reply.ok and not reply.duplicate and not pad.asks(reply):
             server.watcher.poke()
             if face is not None:
                 server.post_later(face, who.chat, reply)
@@ -183,9 +195,8 @@ async def send(request: web.Request) -> web.Response:
     # a page that goes mid-way (its handler is cancelled then) leaves the hand to finish:
     # recorded and posted to the group, or not recorded at all
     reply: Reply = await asyncio.shield(record())
-    answer = {"ok": reply.ok, "duplicate": reply.duplicate,
-              ("text" if reply.ok else "error"): reply.text}
-    return web.json_response(answer, status=200 if reply.ok else 422, dumps=_json)
+    return web.json_response(pad.answer(reply), status=200 if reply.ok else 422,
+                             dumps=_json)
 
 
 def routes(app: web.Application) -> None:

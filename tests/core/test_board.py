@@ -154,3 +154,4 @@ def test_a_name_is_cut_between_letters_never_inside_one():
         # never a dangling virama or a vowel sign cut from its letter
         rest = "अभिषेक्षत्रिय"[len(kept):]
         assert not rest or not ("\u093e" <= rest[0] <= "\u094d")
+

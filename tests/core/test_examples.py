@@ -3,7 +3,7 @@ example."""
 
 from __future__ import annotations
 
-from bot.core.examples import personal
+from bot.core.examples import for_each, personal
 from tests.conftest import Table
 
 USAGE = "/hand winner:alice seen:bob maal:alice=10 bob=5 [foul:dave]"
@@ -46,5 +46,19 @@ def test_an_example_never_gives_one_person_a_number_twice():
 
 async def test_a_two_player_game_of_points_is_shown_an_example_it_takes(table: Table):
     started = await table.ok("/newgame points players:ram sita")
-    assert "/round ram=12 sita=-3   /round winner:ram sita=12" in started.text
-    await table.ok("/round ram=12 sita=-3")  # the example as shown is taken
+    # two numbers in seat order, not three; no winner: where the winner takes nothing
+    assert "/round ram=12 sita=-3   /round 12 -3 (seat order)" in started.text
+    await table.ok("/round 12 -3")  # the example as shown is taken
+    await table.ok("/rules winner_takes:sum")
+    said = await table.error("/round ram=12 sita=-3")
+    assert said.endswith("/round winner:ram sita=12")  # the one way Uno's rounds are taken
+
+
+def test_an_example_gives_a_number_to_each_of_the_table():
+    usage = "/round asha=12 bikash=-3 chetan=0"
+    names = ["asha", "bikash", "chetan", "dev", "esha"]
+    # past the example's own numbers, its own again after the first
+    assert for_each(usage, names) == "/round asha=12 bikash=-3 chetan=0 dev=-3 esha=0"
+    assert for_each("/round 12 -3 0 (seat order)", names[:2]) == "/round 12 -3 (seat order)"
+    assert for_each("/hand winner:asha points:bikash=25 chetan=40", names[1:4],
+                    key="points") == "/hand winner:asha points:bikash=25 chetan=40 dev=40"

@@ -12,6 +12,7 @@ from bot.core.i18n import translator
 from bot.core.i18n.catalogues import po_path
 from bot.core.i18n.words import placeholders
 from tests.conftest import Table
+from tests.core.handlers.help_pages import whole
 
 
 async def test_tranca_and_call_break_speak_of_rounds(table: Table):
@@ -109,7 +110,7 @@ async def test_usage_in_an_error_names_the_players_at_the_table(table: Table):
 
 async def test_help_for_a_command_two_games_have_gives_each_games_own(table: Table):
     # no game open: /round is Tranca's (a side's round) and Call Break's (bids and tricks)
-    said = (await table.ok("/help round")).text
+    said = await whole(table, "/help round")
     assert "Tranca:" in said and "Call Break:" in said
     assert "side:" in said and "bids:" in said
 

@@ -246,6 +246,20 @@ async def test_a_tranca_round_on_its_form(dc: DiscordHarness):
     assert (await board(dc))["totals"] == {"A": 725, "B": 35}
 
 
+async def test_a_round_of_sides_is_given_by_side_on_its_form(dc: DiscordHarness):
+    await new_game(dc, "points", teams="asha+bikash chetan+dipa")
+    form = await open_form(dc, slash("round", ALICE))
+    # a number for each side, by the letter /round takes, as the scorepad's rows; who is
+    # on which side said under it
+    assert control(form, "points")["placeholder"] == "A=… B=…"
+    field = next(item for item in form["components"] if item.get("label") == "points")
+    assert field["description"] == "A: asha+bikash · B: chetan+dipa"
+    assert offered(form, "winner") == ["A", "B"]
+    answer = await submitted(dc, form_submit(form, ALICE, {"points": "A=12 B=5"}))
+    assert "Round 1" in shown(answer["content"]), answer
+    assert (await board(dc))["totals"] == {"A": 12, "B": 5}
+
+
 async def riichi(dc: DiscordHarness) -> None:
     await new_game(dc, "riichi", players="asha bikash chetan dipa")
 

@@ -1,14 +1,16 @@
 """Replies that fit a phone, through the real discord.py against the fake Discord (issue
-30): the live board's embed within 34 monospace columns, a long /help sent whole (never cut
-at 2,000 characters), the short /help, and the game just ended still on /board (one ended
-with no hand closes its board to one line)."""
+30): the live board's embed within 34 monospace columns, a help of several pages, a long
+text sent whole (never cut at 2,000 characters), the short /help, and the game just ended
+still on /board (one ended with no hand closes its board to one line)."""
 
 from __future__ import annotations
 
 import re
 
 from bot.core.board import PHONE_WIDTH
+from bot.core.command import Reply
 from bot.core.width import width
+from bot.discord_adapter.render import message_parts, more_messages
 from tests.discord_adapter.test_adapter import shown
 from tests.discord_helpers import ALICE, DiscordHarness, component, custom_ids, slash
 
@@ -34,20 +36,21 @@ async def test_the_live_board_embed_fits_a_phone(dc: DiscordHarness):
     assert len(lines) == 1 + len(SEVEN)  # a line a player
 
 
-async def test_a_long_help_is_sent_whole(dc: DiscordHarness):
-    callback = await dc.reply_to(slash("help", ALICE, topic="marriage"))
-    data = callback["data"]
-    parts = [e["description"] for e in data.get("embeds", [])]
-    await dc.fake.wait(lambda: True)
-    parts += [e["description"] for body in dc.fake.followups()
-              for e in (body or {}).get("embeds", [])]
-    whole = shown("\n".join(parts))
-    assert len(whole) > 2_000  # longer than a message's content
-    # every command of Marriage, in full, the last included: nothing was cut
-    for command in ("/hand", "/maal", "/setmaal", "/check"):
-        assert f"{command} - " in whole
-    assert all(len(p) <= 4_096 for p in parts)
-    assert "…" not in whole[-50:]
+async def test_a_help_of_several_pages_says_where_the_next_is(dc: DiscordHarness):
+    callback = await dc.reply_to(slash("help", ALICE, topic="rules"))
+    first = shown(callback["data"]["content"])
+    assert len(first) <= 1_200 and first.endswith("More: /help rules 2")
+    callback = await dc.reply_to(slash("help", ALICE, topic="rules 2"))
+    assert shown(callback["data"]["content"]).splitlines()[-1].startswith("(2/")
+
+
+def test_a_long_text_is_sent_whole():
+    text = "\n".join(f"line {i}: " + "x" * 70 for i in range(120))  # 9,600 characters
+    content, embeds = message_parts(Reply(text))
+    later = more_messages(Reply(text))
+    parts = [e.description for e in embeds] + [e.description for m in later for e in m]
+    assert content is None and all(len(p) <= 4_096 for p in parts)
+    assert "\n".join(parts) == text  # nothing cut, nothing lost between the embeds
 
 
 async def test_the_short_help_and_the_game_just_ended(dc: DiscordHarness):

@@ -40,9 +40,11 @@ class Pages:
     def __init__(self, browser: Any) -> None:
         self.browser = browser
         self.outside: list[str] = []
+        self.contexts: list[Any] = []
 
     async def page(self, viewport: dict[str, int] = PHONE) -> Any:
         context = await self.browser.new_context(viewport=viewport, locale="en-US")
+        self.contexts.append(context)
 
         async def route(route: Any) -> None:
             url = route.request.url
@@ -59,6 +61,12 @@ class Pages:
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
         return page
+
+    async def close(self) -> None:
+        """Every page opened here closed (a live feed left open holds up a server's stop)."""
+        for context in self.contexts:
+            await context.close()
+        self.contexts.clear()
 
 
 @asynccontextmanager

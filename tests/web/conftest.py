@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,8 +44,9 @@ class Web:
             return response.status, await response.json()
 
 
-@pytest.fixture
-async def web(store: SqlStore) -> AsyncIterator[Web]:
+@asynccontextmanager
+async def serving(store: SqlStore) -> AsyncIterator[Web]:
+    """The pages of `store`'s bot, its Telegram adapter against the fake Bot API."""
     async with running_telegram(Service(store)) as tg:
         tg.adapter.miniapp = MINIAPP
         server = WebServer(tg.service, base_url=PUBLIC, secret=tg.service.secret, port=0,
@@ -58,8 +60,21 @@ async def web(store: SqlStore) -> AsyncIterator[Web]:
 
 
 @pytest.fixture
+async def web(store: SqlStore) -> AsyncIterator[Web]:
+    async with serving(store) as found:
+        yield found
+
+
+@pytest.fixture
 async def console_web(store: SqlStore) -> AsyncIterator[Web]:
     """The console's pages: its one person uses the pad with the link alone."""
+    async with console_serving(store) as found:
+        yield found
+
+
+@asynccontextmanager
+async def console_serving(store: SqlStore) -> AsyncIterator[Web]:
+    """The console's pages for `store`'s bot."""
     service = Service(store)
     out = io.StringIO()
     me = console_actor("host")
@@ -75,12 +90,3 @@ async def console_web(store: SqlStore) -> AsyncIterator[Web]:
 
 def console_table(web: Web) -> Table:
     return Table(web.server.service, chat="console", admin="host")
-
-
-@pytest.fixture
-async def pages() -> AsyncIterator[Any]:
-    """A headless Chromium (tests/web/browser.py), or a skip that says why there is none."""
-    from tests.web.browser import chromium
-
-    async with chromium() as found:
-        yield found

@@ -179,13 +179,79 @@ async def test_only_a_players_own_may_replace_the_link(web: Web):
 
 async def test_the_pad_sends_results_only(web: Web):
     token = await started(web)
-    for name, options in [("forget", {"": "chat"}), ("endgame", {}), ("undo", {}),
+    for name, options in [("forget", {"": "chat"}), ("endgame", {}),
                           ("newgame", {"": "riichi"})]:
         status, answer = await web.post("/pad/api/send", {
             "init_data": signed(AS_ALICE, token), "command": name, "options": options,
             "submit": f"not-a-result-{name}"})
-        assert status == 400 and answer["error"], name
+        assert status == 400 and answer["error"] == "The scorepad sends results only.", name
     assert await totals(web) == {"alice": 0, "bob": 0, "carol": 0}
+
+
+async def test_undo_on_the_pad_asks_first_and_takes_its_permission(web: Web):
+    assert web.tg is not None
+    token = await started(web)
+    hand = {"init_data": signed(AS_ALICE, token), "command": "hand", "options": EXAMPLE,
+            "submit": "undo-hand-0001"}
+    assert (await web.post("/pad/api/send", hand))[0] == 200
+    await web.tg.said("Hand 1")
+    before = len(web.tg.fake.sent("sendMessage", GROUP))
+    # bob, who did not record it, may not
+    bob = webapp_user(BOB["id"], "Bob", "bob")
+    status, refused = await web.post("/pad/api/send", {
+        "init_data": signed(bob, token), "command": "undo", "options": {},
+        "submit": "undo-bob-0001"})
+    assert status == 422 and "recorded" in refused["error"]
+    # alice is asked first; nothing is undone, nothing said in the group
+    ask = {"init_data": signed(AS_ALICE, token), "command": "undo", "options": {},
+           "submit": "undo-ask-0001"}
+    status, asked = await web.post("/pad/api/send", ask)
+    assert status == 200 and asked["confirm"]["text"].startswith("Undo hand 1"), asked
+    assert await totals(web) == {"alice": 41, "bob": -14, "carol": -27}
+    # a Yes for another state of the table is stale: refused
+    stale = {**asked["confirm"]["expect"], "version": asked["confirm"]["expect"]["version"] - 1}
+    status, refused = await web.post("/pad/api/send", {**ask, "expect": stale,
+                                                       "submit": "undo-stale-0001"})
+    assert status == 422 and await totals(web) == {"alice": 41, "bob": -14, "carol": -27}
+    status, done = await web.post("/pad/api/send", {
+        **ask, "expect": asked["confirm"]["expect"], "submit": "undo-yes-0001"})
+    assert status == 200 and done["ok"] and "confirm" not in done, done
+    assert await totals(web) == {"alice": 0, "bob": 0, "carol": 0}
+    await web.tg.fake.wait_until(lambda: len(web.tg.fake.sent("sendMessage", GROUP)) > before)
+    said = [p["text"] for p in web.tg.fake.sent("sendMessage", GROUP)[before:]]
+    assert not any(text.startswith("Undo hand 1") for text in said)  # the question stays
+
+
+async def test_a_refusal_says_what_it_is_about_for_the_pad_to_show_beside_it(web: Web):
+    token = await started(web)
+    # carol has maal but is not seen, where an unseen player's maal is murdered
+    status, answer = await web.post("/pad/api/send", {
+        "init_data": signed(AS_ALICE, token), "command": "hand",
+        "options": {"winner": "alice", "seen": "bob", "maal": "alice=3 bob=2 carol=4"},
+        "submit": "about-0001"})
+    assert status == 422 and "/hand winner:alice" in answer["error"]  # the chat's form
+    assert answer["about"] == {"options": ["seen", "maal"], "players": ["carol"],
+                               "said": "Tick seen, or clear the maal."}
+    # a number that is no number: beside the control it was typed in
+    status, answer = await web.post("/pad/api/send", {
+        "init_data": signed(AS_ALICE, token), "command": "hand",
+        "options": {"winner": "alice", "dublee": "maybe"}, "submit": "about-0002"})
+    assert status == 422 and answer["about"]["options"] == ["dublee"]
+
+
+async def test_the_pads_own_refusals_are_in_the_persons_language(web: Web):
+    token = await started(web)
+    nepali = webapp_user(ALICE["id"], "Alice", "alice", "ne")
+    for extra in ({"options": "winner:alice", "submit": "language-0001"},
+                  {"options": {}, "submit": "short"}):
+        status, answer = await web.post("/pad/api/send", {
+            "init_data": signed(nepali, token), "command": "hand", **extra})
+        assert status == 400
+        assert any("\u0900" <= c <= "\u097f" for c in answer["error"]), answer["error"]
+    async with web.http.post(web.base + "/pad/api/send", json=[1, 2],
+                             headers={"Accept-Language": "pt-BR"}) as response:
+        assert response.status == 400
+        assert (await response.json())["error"] == "O scorepad envia um objeto JSON."
 
 
 async def test_every_page_answers_with_the_headers_of_a_capability_link(web: Web):

@@ -196,8 +196,41 @@ async def test_the_second_view_lists_finished_games_and_the_ledger(web: Web):
     finished = page["more"]["finished"]
     assert [(f["number"], f["title"]) for f in finished] == [(1, "Nepali Marriage")]
     assert finished[0]["totals"][0] == ["alice", "+41"]
-    # the ledger as /ledger says it: 41 points at Rs 10 a point
-    assert "410" in page["more"]["ledger"] and "Rs" in page["more"]["ledger"]
+    # the ledger as /ledger says it, a table: 41, 14 and 27 points at Rs 10 a point, and
+    # the fewest transfers that settle it
+    assert page["more"]["ledger"]["tables"] == [{
+        "currency": "Rs", "rows": [["alice", "+410 Rs"], ["bob", "-140 Rs"],
+                                   ["carol", "-270 Rs"]],
+        "settle": [["carol", "alice", "270 Rs"], ["bob", "alice", "140 Rs"]]}]
+    assert page["more"]["season"]["note"] == "No season yet."
+    assert not page["game"]["open"]  # the page says finished, not live
+
+
+async def test_the_history_is_in_hand_order_with_each_winner_and_foul_marked(web: Web):
+    from tests.conftest import Table
+
+    table = Table(web.server.service, chat=chat_key(GROUP), admin="alice")
+    assert web.tg is not None
+    await web.tg.say(ALICE, NEW)
+    link = await scoreboard_link(web)
+    for line in ["/hand winner:alice seen:bob maal:alice=10 bob=2 carol=0",
+                 "/hand winner:bob seen:alice maal:alice=0 bob=0 foul:carol",
+                 "/hand foul:bob",  # a misdeal: a foul and no winner
+                 "/hand winner:carol seen:alice maal:alice=5 carol=3"]:
+        await table.ok(line, by="alice")
+    await table.ok("/edit hand:2 winner:alice", by="alice")
+    page = await data(web, link)
+    hands = page["game"]["hands"]
+    # hand 2 as it was (replaced by the edit) just before what replaced it
+    assert [(h["no"], h["state"]) for h in hands] == [(1, ""), (2, "edited"), (2, ""),
+                                                      (3, ""), (4, "")]
+    # alice bob carol: the winner's column, the fouls', and the misdeal
+    assert [h["won"] for h in hands] == [[0], [1], [0], [], [2]]
+    assert [h["fouled"] for h in hands] == [[], [2], [2], [1], []]
+    assert [h["misdeal"] for h in hands] == [False, False, False, True, False]
+    assert page["game"]["last"] == {"no": 4, "title": "Hand 4",
+                                    "summary": hands[-1]["summary"]}
+    assert hands[-1]["summary"].startswith("carol won")
 
 
 GAMES = [

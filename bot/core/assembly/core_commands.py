@@ -166,11 +166,13 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
             "/help rules for every key.", may=Rule.TABLE_RULES, free_view=True,
             run=chat.rules, derive=_rules_options, usage_for=_rules_usage),
         CommandSpec(
-            "endgame", "end the game: standings and who pays whom", "/endgame",
+            "endgame", "end the game: standings and who pays whom", "/endgame   /endgame sure",
             "Settles up in the fewest transfers. Whatever the game still owes is charged "
             "first, as one last {hand} (Marriage: a foul waiting for the next hand). The game "
             "is archived, not deleted; one with no {hand} recorded (none played, or every one "
             "undone) is closed without being kept. On Telegram and Discord it asks first.",
+            (Option("", Kind.BOOL, "end it before the game's own end (a Riichi hanchan "
+                    "with hands to play)", name="sure"),),
             may=Rule.PLAYER, run=sessions.endgame,
             confirm=True),
         CommandSpec("chart", "a chart of the running totals", "/chart   /chart last",
@@ -320,7 +322,7 @@ def core_commands(games: Mapping[str, Game]) -> list[CommandSpec]:
                     choices=("new",)),),
             may=Rule.ADMIN, free_view=True, needs=Needs.NOTHING, run=pages.scorepad),
         CommandSpec(
-            "club", "clubs; /rating /vs /records",
+            "club", "several tables as one club",
             "/club   /club new name:Friday Marriage   /club join code:XXXX-XXXX   "
             "/club standings game:marriage",
             "A club is several chats (on Telegram, Discord or the console) that count as "

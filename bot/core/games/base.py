@@ -64,10 +64,11 @@ class PlayContext:
     state: dict[str, Any] | None = None  # what the game carried over from earlier hands
     totals: Mapping[int, int] = field(default_factory=dict)  # the board's totals so far
 
-    def example(self, text: str) -> Example:
+    def example(self, text: str, fit: Callable[[str], str] | None = None) -> Example:
         """A usage example (a command's declared usage, so a catalogue message) with the
-        table's own players' names (not alice and bob), in the language shown."""
-        return Example(text, tuple(p.name for p in self.roster))
+        table's own players' names (not alice and bob), in the language shown; `fit`, where
+        given, first makes the translated usage run at this table (a game's `fit_usage`)."""
+        return Example(text, tuple(p.name for p in self.roster), fit)
 
 
 @dataclass
@@ -178,6 +179,35 @@ class Game(ABC):
         longer stand after the change (the edit is then refused)."""
         return None
 
+    def fit_usage(self, command: str, usage: str, rules: Mapping[str, Any], roster: Roster,
+                  state: Mapping[str, Any] | None) -> str:
+        """A command's usage as shown (translated; its examples three spaces apart) made to
+        run as written at a table of `roster` playing these rules, still in the example
+        names (examples.personal swaps in the table's after): a game whose rules change what
+        a command takes (winner: in a game of points where the winner takes the others')
+        drops the examples its rules refuse, and one that takes a number from everybody
+        gives one for each. As declared by default."""
+        return usage
+
+    def usage_example(self, ctx: PlayContext, spec: CommandSpec | None = None) -> Example:
+        """A command's usage (the recording one's by default) as an example that runs as
+        written at the table of `ctx`, in the language shown (for a refusal)."""
+        shown = spec or self.result_spec
+        return ctx.example(shown.usage, lambda usage: self.fit_usage(
+            shown.name, usage, ctx.rules, ctx.roster, ctx.state))
+
+    def unused(self, command: str, rules: Mapping[str, Any]) -> frozenset[str]:
+        """The options of `command` that these rules leave nothing to do (a game of points'
+        winner: where the winner takes nothing): a form leaves them out. None by default."""
+        return frozenset()
+
+    def unfinished(self, rules: Mapping[str, Any], state: Mapping[str, Any] | None,
+                   roster: Roster) -> Text | None:
+        """Where a game that ends by its own rules stands, while it has more to play (a
+        Riichi hanchan before its last hand): /endgame then asks first, everywhere. None:
+        over, or a game that ends when the table says (the default)."""
+        return None
+
     def brief_rules(self, rules: Mapping[str, Any], players: int) -> list[tuple[str, Text]]:
         """The rules a short summary shows (/newgame, a change) for a table of this many
         players: by default the rulebook's headline and whatever differs from the
@@ -248,6 +278,12 @@ class Game(ABC):
             return []  # a side's hand is no one person's
         return [(seat, points_value(hand.deltas.get(seat, 0), self.point_places), "")
                 for seat in self.winners(hand) if hand.deltas.get(seat, 0) > 0]
+
+    def fouled(self, hand: Any) -> list[int]:
+        """Seats that fouled in a recorded hand (Marriage's fouls; a misdeal is fouls and
+        no winner): the scoreboard marks them. None by default."""
+        fouls = hand.inputs.get("fouls")
+        return [s for s in fouls if isinstance(s, int)] if isinstance(fouls, list) else []
 
     def column_players(self, roster: Roster,
                        state: Mapping[str, Any] | None) -> dict[int, list[int]]:

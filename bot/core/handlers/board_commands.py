@@ -48,6 +48,13 @@ def waiting_names(game: Game, session: SessionState) -> list[str]:
             for s in game.waiting_for(session.pending.entry, rules)]
 
 
+async def _kept_in(call: Call, session: SessionState) -> str:
+    """Where every hand of an ended game is read: /history and its number in the chat."""
+    games = await call.tx.chat_sessions()
+    number = next((i for i, past in enumerate(games, 1) if past.id == session.id), None)
+    return f"/history {number}" if number is not None else "/history last"
+
+
 async def board_reply(call: Call, session: SessionState, head: str, *,
                       wait_began: bool = False) -> Reply:
     """The board with `head` above it (the default: the game and its hand count), and the
@@ -63,8 +70,11 @@ async def board_reply(call: Call, session: SessionState, head: str, *,
     ended = session.status != OPEN
     # closed with no hand recorded: not kept, so no table of it (its live board says so)
     dropped = session.status == DROPPED
+    kept_in = await _kept_in(call, session) if ended and session.hand_count > len(hands) \
+        else ""
     table = None if dropped else render_table(columns, hands, session.totals, money,
-                                              session.hand_count, places, tr=tr)
+                                              session.hand_count, places, tr=tr,
+                                              kept_in=kept_in)
     heading = {"game": Msg(game.title), "count": count(game.hand_word, session.hand_count)}
     lines = [head] if head else [
         dropped_line(tr, game) if dropped else

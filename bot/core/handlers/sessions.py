@@ -88,7 +88,9 @@ async def newgame(call: Call) -> Outcome:
     await call.tx.save_session(state)
     game = game.as_played(rules, game_state)  # as this table plays it (the points game's name)
     tr = translator(call.tr.language, game.key)  # the new game's words first
-    usage = personal(spec_text(tr, game.result_spec.usage, game), [p.name for p in players])
+    usage = personal(game.fit_usage(game.result_command,
+                                    spec_text(tr, game.result_spec.usage, game), rules,
+                                    state.roster, game_state), [p.name for p in players])
     lines = [tr("New {game} game. Players: {players}.", game=Msg(game.title),
                 players=state.roster.listing())]
     if len(players) < game.min_players:
@@ -362,6 +364,12 @@ async def endgame(call: Call) -> Outcome:
     if asked is not None and asked != {"session": session.id, "hand": session.hand_count,
                                        "version": session.version}:
         raise UserError(STALE)  # the confirmation names another state of the table
+    # a game whose own end has not come (a Riichi hanchan with hands to play) is ended
+    # early only when asked twice: a tap, or /endgame sure where there are no buttons
+    early = game.unfinished(call.rules(), session.game_state, session.roster) \
+        if session.hand_count and call.options.get("") != "yes" else None
+    if early is not None and asked is None and not command.buttons:
+        raise UserError(_("{early} End it now all the same: /endgame sure", early=early))
     if command.buttons and asked is None:
         played = count(game.hand_word, session.hand_count)
         if not session.hand_count and game.closing(_closing_context(call, session)) is None:
@@ -373,6 +381,8 @@ async def endgame(call: Call) -> Outcome:
         else:
             question = call.tr("End the game after {count}? Standings and the final scores "
                                "follow; the game is archived.", count=played)
+        if early is not None:
+            question = f"{call.tr.render(early)} {question}"
         return ask(flows.confirm(flows.Step.END, question, call.tr("Yes, end it"), session.id,
                                  session.hand_count, starter(call), call.tr,
                                  version=session.version))
@@ -380,13 +390,13 @@ async def endgame(call: Call) -> Outcome:
     owed = await _closing_hand(call, session, game)
     if not session.hand_count:
         return await _drop(call, session)
+    session.status = ENDED  # the board as the ended game's: where its first hands are
     reply = await board_reply(call, session, "")
     if game.money_at_end:  # Riichi: paid on the final results, nothing hand by hand
         money = money_from_results(game, session, rules) if money_shown(rules) else {}
     else:
         money = await money_of(call, session)
     counting = await before_end(call)  # a club table: the club's figures before this game
-    session.status = ENDED
     await call.tx.save_session(session)
     said, posts = await club_lines(call, counting, session)
     reply.text = "\n".join(([owed] if owed else [])

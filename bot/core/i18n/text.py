@@ -9,7 +9,7 @@ it is: names, numbers, and text already rendered by a `Tr`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union
 
@@ -67,6 +67,9 @@ class Example:
 
     text: str
     names: tuple[str, ...]
+    # what makes the translated usage run at the table (a game's fit_usage), before the
+    # names are swapped in
+    fit: Callable[[str], str] | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return render(self, None)
@@ -148,7 +151,8 @@ def render(text: Any, tr: Renderer | None) -> str:
     if isinstance(text, Example):
         from bot.core.examples import personal
 
-        return personal(text.text if tr is None else tr.gettext(text.text), text.names)
+        shown = text.text if tr is None else tr.gettext(text.text)
+        return personal(text.fit(shown) if text.fit is not None else shown, text.names)
     return str(text)
 
 

@@ -28,6 +28,7 @@ from bot.core.command_table import CommandTable
 from bot.core.commands.options import normalise
 from bot.core.errors import UserError
 from bot.core.flows import Token
+from bot.core.games.base import Game
 from bot.core.handlers import flow_answers as answers
 from bot.core.handlers import hands
 from bot.core.handlers.call import Call, Outcome
@@ -35,7 +36,7 @@ from bot.core.handlers.flow_answers import AdminCheck, Snapshot
 from bot.core.i18n import Msg, _
 from bot.core.pages import WebSide
 from bot.core.service import failures, live, posts, prompts, routes, taps, timers
-from bot.core.session import LIVE, ChatSettings, ChatTransaction, Store
+from bot.core.session import LIVE, ChatSettings, ChatTransaction, SessionState, Store
 
 log = logging.getLogger(__name__)
 BOARD_ROWS = 10
@@ -154,7 +155,8 @@ class Service:
         spec = routes.route(self.table, name, game, session)
         tr = i18n.translator(language, game.key)
         options = normalise(spec, command.options,
-                            session.roster.names() if session is not None else (), tr)
+                            session.roster.names() if session is not None else (), tr,
+                            _fitted(game, spec.name, session))
         command = replace(command, options=options)
         call = Call(tx, self.table, command, spec, session, game, settings,
                     permissions.roles_of(command.actor, session), self.board_rows, tr,
@@ -279,3 +281,13 @@ def _logged(command: Command, reply: Reply, started: float) -> None:
 def known_commands() -> set[str]:
     """Every command name the bot answers, in any game."""
     return set(TABLE.names())
+
+
+def _fitted(game: Game, command: str, session: SessionState | None
+            ) -> Callable[[str], str] | None:
+    """How a usage is made to run at the table of `session` (its game's fit_usage)."""
+    if session is None:
+        return None
+    rules = game.rulebook.complete(session.rules)
+    return lambda usage: game.fit_usage(command, usage, rules, session.roster,
+                                        session.game_state)

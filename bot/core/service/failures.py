@@ -65,7 +65,12 @@ async def _answered(store: Store, work: Work, command: Command) -> Reply:
     except UserError as error:
         language = getattr(error, "language", None) or _language(command)
         # a refusal never echoes a bidirectional control of what was typed (bidi.py)
-        return Reply.error(shown(i18n.translator(language).render(error.message)), language)
+        tr = i18n.translator(language)
+        text = shown(tr.render(error.message))
+        about = error.about
+        return Reply.error(text, language, None if about is None else {
+            "options": list(about.options), "players": list(about.players),
+            "said": shown(tr.render(about.said)) if about.said else text})
     except DuplicateOrigin:
         # Another process handled the same update at the same moment; give its answer.
         assert command.origin_id is not None

@@ -1,5 +1,6 @@
 // The scorepad: lays out the forms the bot describes (bot/core/pad.py) and sends back the
-// options a person would type. No rule and no score lives here: the bot checks and scores.
+// options a person would type. No rule and no score lives here: the bot checks and scores,
+// and says what a refusal is about, which the page shows beside it.
 "use strict";
 
 const TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js";
@@ -25,6 +26,12 @@ function el(tag, text, cls) {
   return node;
 }
 
+// A name as typed, kept apart from what stands around it: an Arabic or Hebrew name never
+// reorders a number or a word beside it
+function named(text) {
+  return el("bdi", text);
+}
+
 function say(text, error) {
   const message = $("message");
   message.textContent = text || "";
@@ -42,55 +49,94 @@ async function api(path, body) {
   return data;
 }
 
-function playersIn(form) {
-  return form.controls.some((c) => ["player", "players", "each"].includes(c.control));
+function placed(form, place) {
+  return form.controls.filter((c) => c.place === place);
 }
 
-function gridFor(form, players) {
-  const columns = form.controls.filter((c) => ["player", "players", "each"].includes(c.control) && !c.topic);
+// What a number box takes: whole numbers, below zero only where the option allows it
+function numberBox(c, player) {
+  const cell = el("td", null, "number");
+  const input = el("input", null, "number");
+  input.type = "text";
+  input.inputMode = "numeric";
+  input.pattern = "-?[0-9]*";
+  input.autocomplete = "off";
+  if (c.low != null && c.high != null && c.high <= 999) {
+    input.placeholder = `${c.low}–${c.high}`;
+  }
+  input.dataset.option = c.key;
+  input.dataset.player = player.name;
+  input.setAttribute("aria-label", `${c.label} ${player.name}`);
+  cell.append(input);
+  if (c.low == null || c.low < 0) {
+    // a phone's number keypad may have no minus: a button for it beside the box
+    const sign = el("button", "±", "sign");
+    sign.type = "button";
+    sign.setAttribute("aria-label", `${view.words.sign} ${c.label} ${player.name}`);
+    sign.setAttribute("aria-pressed", "false");
+    sign.addEventListener("click", () => {
+      const value = input.value.trim();
+      input.value = value.startsWith("-") ? value.slice(1) : `-${value}`;
+      sign.setAttribute("aria-pressed", String(input.value.startsWith("-")));
+      newSubmit();
+      input.focus();
+    });
+    input.addEventListener("input", () => {
+      sign.setAttribute("aria-pressed", String(input.value.trim().startsWith("-")));
+    });
+    cell.append(sign);
+  }
+  return cell;
+}
+
+function tick(form, c, player) {
+  const input = el("input");
+  if (c.control === "player") {
+    input.type = "radio";
+    input.name = `${form.command}-${c.key}`;
+    input.addEventListener("click", () => {   // a second tap clears the choice
+      if (input.dataset.was === "1") { input.checked = false; }
+      document.querySelectorAll(`input[name="${input.name}"]`).forEach((i) => { i.dataset.was = "0"; });
+      input.dataset.was = input.checked ? "1" : "0";
+    });
+  } else {
+    input.type = "checkbox";
+  }
+  input.dataset.option = c.key;
+  input.dataset.player = player.name;
+  input.setAttribute("aria-label", `${c.label} ${player.name}`);
+  const cell = el("td");
+  cell.append(input);
+  return cell;
+}
+
+// The players' rows, a column for each of `columns`, and what each column is under them
+function gridFor(form, columns, players) {
   const grid = el("table", null, "grid");
+  grid.dataset.columns = String(columns.length);
+  grid.style.setProperty("--columns", String(columns.length));  // (the narrowest phones)
   const head = el("tr");
   head.append(el("th", players.some((p) => p.label) ? view.words.side : view.words.player, "name"));
-  for (const c of columns) {
-    const th = el("th", c.label);
-    th.title = c.help;
-    head.append(th);
-  }
+  for (const c of columns) head.append(el("th", c.label));
   grid.append(head);
-  players.forEach((player, seat) => {
+  for (const player of players) {
     const row = el("tr", null, player.playing ? "" : "out");
-    row.append(el("td", player.label || player.name, "name"));  // a side: A: asha+chetan
-    for (const c of columns) {
-      const cell = el("td");
-      let input;
-      if (c.control === "player") {
-        input = el("input");
-        input.type = "radio";
-        input.name = `${form.command}-${c.label}`;
-        input.addEventListener("click", () => {   // a second tap clears the choice
-          if (input.dataset.was === "1") { input.checked = false; }
-          document.querySelectorAll(`input[name="${input.name}"]`).forEach((i) => { i.dataset.was = "0"; });
-          input.dataset.was = input.checked ? "1" : "0";
-        });
-      } else if (c.control === "players") {
-        input = el("input");
-        input.type = "checkbox";
-      } else {
-        input = el("input", null, "number");
-        input.type = "text";
-        input.inputMode = c.low !== undefined && c.low >= 0 ? "numeric" : "decimal";
-        input.pattern = "-?[0-9]*";
-        input.placeholder = c.low !== undefined ? `${c.low}–${c.high}` : "";
-      }
-      input.dataset.option = c.label;
-      input.dataset.player = player.name;
-      input.setAttribute("aria-label", `${c.label} ${player.name}`);
-      cell.append(input);
-      row.append(cell);
-    }
+    row.dataset.player = player.name;
+    const name = el("td", null, "name");
+    name.append(named(player.label || player.name));  // a side: A: asha+chetan
+    row.append(name);
+    for (const c of columns) row.append(c.control === "each" ? numberBox(c, player) : tick(form, c, player));
     grid.append(row);
-  });
-  return grid;
+  }
+  const legend = el("ul", null, "legend");
+  for (const c of columns) {
+    const item = el("li");
+    item.append(el("b", c.label), document.createTextNode(c.help ? `: ${c.help}` : ""));
+    legend.append(item);
+  }
+  const box = el("div", null, "rows");
+  box.append(grid, legend);
+  return box;
 }
 
 function fieldFor(form, c) {
@@ -109,31 +155,29 @@ function fieldFor(form, c) {
       const label = el("label");
       const radio = el("input");
       radio.type = "radio";
-      radio.name = `${form.command}-${c.label}`;
+      radio.name = `${form.command}-${c.key}`;
       radio.value = choice;
-      radio.dataset.option = c.label;
+      radio.dataset.option = c.key;
       radio.setAttribute("aria-label", `${c.label} ${choice}`);
       label.append(radio, el("span", choice));
       row.append(label);
     }
     wrap.append(row, el("span", c.help, "help"));
+    wrap.dataset.field = c.key;
     return wrap;
-  } else if (["player", "players", "each"].includes(c.control)) {
-    // a player's option folded under a topic: typed, as in a command
+  } else {
+    // a whole number, or a line of text (a player's option folded under a topic is typed,
+    // as in a command)
     wrap = el("label", null, "field");
     input = el("input");
     input.type = "text";
-    wrap.append(el("span", c.label), input);
-  } else {
-    wrap = el("label", null, "field");
-    input = el("input");
-    input.type = c.control === "int" ? "number" : "text";
-    if (c.control === "int") { input.min = c.low; input.max = c.high; input.inputMode = "numeric"; }
+    if (c.control === "int") { input.inputMode = "numeric"; input.pattern = "-?[0-9]*"; }
     wrap.append(el("span", c.label), input);
   }
-  input.dataset.option = c.label;
+  input.dataset.option = c.key;
   input.setAttribute("aria-label", c.label);
   wrap.append(el("span", c.help, "help"));
+  wrap.dataset.field = c.key;
   return wrap;
 }
 
@@ -141,21 +185,26 @@ function renderForm() {
   const form = view.forms[chosen];
   const pad = $("pad");
   pad.replaceChildren();
+  $("what").textContent = view.forms.length > 1 ? form.title : "";
   const players = view.players;
-  if (playersIn(form)) pad.append(gridFor(form, players));
-  const below = el("div", null, "below");
-  const topics = new Map();
-  for (const c of form.controls) {
-    const onGrid = ["player", "players", "each"].includes(c.control) && !c.topic;
-    if (onGrid) continue;
-    if (c.topic) {
-      if (!topics.has(c.topic)) topics.set(c.topic, []);
-      topics.get(c.topic).push(c);
-    } else {
-      below.append(fieldFor(form, c));
-    }
+  const rows = placed(form, "rows");
+  if (rows.length) pad.append(gridFor(form, rows, players));
+  const more = placed(form, "more");
+  if (more.length) {
+    const box = el("details", null, "more");
+    const folded = gridFor(form, more, players);
+    if (more.length >= 3) folded.querySelector(".grid").classList.add("stack");  // a narrower box
+    box.append(el("summary", more.map((c) => c.label).join(" · ")), folded);
+    pad.append(box);
   }
+  const below = el("div", null, "below");
+  for (const c of placed(form, "below")) below.append(fieldFor(form, c));
   pad.append(below);
+  const topics = new Map();
+  for (const c of placed(form, "topic")) {
+    if (!topics.has(c.topic)) topics.set(c.topic, []);
+    topics.get(c.topic).push(c);
+  }
   for (const [topic, controls] of topics) {
     const box = el("details", null, "topic");
     box.append(el("summary", topic));
@@ -172,14 +221,15 @@ function options() {
   const form = view.forms[chosen];
   const found = {};
   for (const c of form.controls) {
-    const inputs = [...$("pad").querySelectorAll(`[data-option="${CSS.escape(c.label)}"]`)];
+    const inputs = [...$("pad").querySelectorAll(`[data-option="${CSS.escape(c.key)}"]`)];
+    const onRows = ["rows", "more"].includes(c.place);
     let value = "";
-    if (c.control === "player" && !c.topic) {
+    if (c.control === "player" && onRows) {
       value = inputs.filter((i) => i.checked).map((i) => i.dataset.player)[0] || "";
-    } else if (c.control === "players" && !c.topic) {
+    } else if (c.control === "players" && onRows) {
       value = inputs.filter((i) => i.checked).map((i) => i.dataset.player).join(" ");
-    } else if (c.control === "each" && !c.topic) {
-      value = inputs.filter((i) => i.value.trim() !== "")
+    } else if (c.control === "each" && onRows) {
+      value = inputs.filter((i) => i.value.trim() !== "" && i.value.trim() !== "-")
         .map((i) => `${i.dataset.player}=${i.value.trim()}`).join(" ");
     } else if (c.control === "bool") {
       value = inputs[0] && inputs[0].checked ? "yes" : "";
@@ -193,16 +243,73 @@ function options() {
   return found;
 }
 
+function clearProblems() {
+  document.querySelectorAll(".problem").forEach((n) => n.remove());
+  document.querySelectorAll("[aria-invalid]").forEach((n) => n.removeAttribute("aria-invalid"));
+}
+
+// A refusal beside what it is about: under each player's row it names, else under the
+// control of the option; the chat's words where the page has nowhere to put it
+function showProblem(answer) {
+  clearProblems();
+  const about = answer.about;
+  const text = about ? about.said : answer.error;
+  if (!about) { say(text, true); return; }
+  const pad = $("pad");
+  const keys = about.options || [];
+  const marked = (node) => keys.includes(node.dataset.option);
+  let shown = false;
+  for (const name of about.players || []) {
+    for (const row of pad.querySelectorAll(`tr[data-player="${CSS.escape(name)}"]`)) {
+      const inputs = [...row.querySelectorAll("[data-option]")].filter(marked);
+      if (!inputs.length && row.closest("details.more")) continue;
+      inputs.forEach((i) => i.setAttribute("aria-invalid", "true"));
+      const note = el("tr", null, "problem");
+      note.setAttribute("role", "alert");
+      const cell = el("td");
+      cell.colSpan = row.cells.length;
+      cell.append(named(name), document.createTextNode(`: ${text}`));
+      note.append(cell);
+      row.after(note);
+      const folded = row.closest("details");
+      if (folded) folded.open = true;
+      shown = true;
+      break;
+    }
+  }
+  if (!shown) {
+    for (const key of keys) {
+      const field = pad.querySelector(`[data-field="${CSS.escape(key)}"]`);
+      const inputs = [...pad.querySelectorAll(`[data-option="${CSS.escape(key)}"]`)];
+      if (!field && !inputs.length) continue;
+      inputs.forEach((i) => i.setAttribute("aria-invalid", "true"));
+      const note = el("p", text, "problem");
+      note.setAttribute("role", "alert");
+      if (field) field.after(note); else inputs[0].closest(".rows").prepend(note);
+      const folded = (field || inputs[0]).closest("details");
+      if (folded) folded.open = true;
+      shown = true;
+      break;
+    }
+  }
+  if (shown) {
+    say("");
+    const first = pad.querySelector(".problem");
+    if (first && first.scrollIntoView) first.scrollIntoView({block: "center"});
+  } else {
+    say(answer.error, true);
+  }
+}
+
 function renderTabs() {
   const nav = $("forms");
   nav.replaceChildren();
   if (view.forms.length < 2) return;
   view.forms.forEach((form, i) => {
-    const tab = el("button", `/${form.command}`);
+    const tab = el("button", form.name);
     tab.type = "button";
     tab.setAttribute("role", "tab");
     tab.setAttribute("aria-selected", String(i === chosen));
-    tab.title = form.title;
     tab.addEventListener("click", () => { chosen = i; renderTabs(); renderForm(); say(""); });
     nav.append(tab);
   });
@@ -213,10 +320,12 @@ function render() {
   $("standings-title").textContent = view.words.standings;
   const send = $("send");
   send.textContent = view.words.send;
+  hideConfirm();
   if (!view.open) {
     $("title").textContent = view.note;
     $("pad").replaceChildren();
     $("forms").replaceChildren();
+    $("undo").hidden = true;
     send.hidden = true;
     if (tg) tg.MainButton.hide();
     return;
@@ -225,6 +334,8 @@ function render() {
   $("rules").textContent = view.rules;
   $("status").textContent = view.status;
   $("standings").textContent = view.board;
+  $("undo").textContent = view.undo || "";
+  $("undo").hidden = !view.undo;
   if (chosen >= view.forms.length) chosen = 0;
   renderTabs();
   renderForm();
@@ -247,36 +358,67 @@ async function load() {
   render();
 }
 
-async function sendHand() {
+function busy(on) {
+  sending = on;
+  if (on) document.body.dataset.busy = "1"; else delete document.body.dataset.busy;  // (what a test waits on)
+  $("send").disabled = on;
+  $("undo").disabled = on;
+  if (tg) { if (on) tg.MainButton.showProgress(false); else tg.MainButton.hideProgress(); }
+}
+
+// Send a command; on its answer, the standings as they are now, then what the bot said
+async function run(command, body, after) {
   if (sending || !view || !view.open) return;
-  sending = true;
-  document.body.dataset.busy = "1";  // (what a test waits on)
-  const form = view.forms[chosen];
-  $("send").disabled = true;
-  if (tg) tg.MainButton.showProgress(false);
+  busy(true);
   say(view.words.sending);
   try {
-    const answer = await api("/pad/api/send", {command: form.command, options: options(), submit});
-    if (answer.ok) {
-      await load();  // the standings as they are now, then what the bot said
+    const answer = await api("/pad/api/send", {command, submit, ...body});
+    if (answer.confirm) {
+      say("");
+      newSubmit();  // the Yes is another request
+      askFirst(command, answer.confirm);
+    } else if (answer.ok) {
+      await load();
       newSubmit();
       say(answer.text || view.words.sent);
+      if (after) after();
+    } else if (answer.http === 422) {
+      showProblem(answer);
     } else {
       say(answer.error, true);
     }
   } catch (e) {
     say(view.words.retry, true);  // the same id again: recorded once however often it is sent
   } finally {
-    sending = false;
-    delete document.body.dataset.busy;
-    $("send").disabled = false;
-    if (tg) tg.MainButton.hideProgress();
+    busy(false);
   }
+}
+
+function sendHand() {
+  clearProblems();
+  run(view.forms[chosen].command, {options: options()});
+}
+
+// /undo's question, as a tap asks it: Yes sends what the table was when it was asked
+function askFirst(command, question) {
+  $("confirm-text").textContent = question.text;
+  const yes = $("confirm-yes"), no = $("confirm-no");
+  yes.textContent = question.yes;
+  no.textContent = question.no;
+  yes.onclick = () => { hideConfirm(); run(command, {options: {}, expect: question.expect}); };
+  no.onclick = () => { hideConfirm(); newSubmit(); };
+  $("confirm").hidden = false;
+  yes.focus();
+}
+
+function hideConfirm() {
+  $("confirm").hidden = true;
 }
 
 function start() {
   $("pad").addEventListener("input", newSubmit);  // another entry: another id
   $("send").addEventListener("click", sendHand);
+  $("undo").addEventListener("click", () => { clearProblems(); run("undo", {options: {}}); });
   if (tg) tg.MainButton.onClick(sendHand);
   loadUntilLoaded(1000);
 }

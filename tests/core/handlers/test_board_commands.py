@@ -119,3 +119,14 @@ async def test_the_game_just_ended_is_still_there_until_the_next_one_starts(tabl
     board = await table.ok("/board")
     assert board.board is not None and board.board.players == ["dev", "eli", "fay"]
     assert "No hands yet" in (await table.ok("/history")).text
+
+
+async def test_an_ended_games_board_says_where_its_first_hands_are(table: Table):
+    await table.ok("/newgame marriage players:ram sita hari")
+    for _ in range(11):  # one more than the board's ten rows
+        await table.ok("/hand winner:ram seen:sita maal:ram=1 sita=1")
+    assert "(hand 1 not shown)" in (await table.ok("/board")).table
+    ended = await table.ok("/endgame")
+    assert "(hand 1: /history 1)" in ended.table
+    await table.ok("/newgame marriage players:ram sita hari")
+    assert "(hand 1: /history 1)" in (await table.ok("/board 1")).table

@@ -4,6 +4,7 @@ short summary shows only what differs from the defaults."""
 from __future__ import annotations
 
 from tests.conftest import Table
+from tests.core.handlers.help_pages import every_page, whole
 
 
 def summary(text: str) -> list[str]:
@@ -111,15 +112,15 @@ async def test_a_bad_preset_changes_nothing(table: Table):
 
 async def test_help_rules_says_which_presets_replace_and_which_add(table: Table):
     await table.ok("/newgame riichi players:a b c d")
-    lines = (await table.ok("/help rules")).text.splitlines()
-    whole = lines.index("Presets, whole tables (/rules preset:NAME): each replaces every "
+    lines = await every_page(table, "/help rules")
+    tables = lines.index("Presets, whole tables (/rules preset:NAME): each replaces every "
                         "rule but rate, currency:")
     adds = lines.index("Presets that add to the rules in force, changing only their own:")
-    assert [line.split(":")[0] for line in lines[whole + 1:adds]] == ["tenhou", "ema",
+    assert [line.split(":")[0] for line in lines[tables + 1:adds]] == ["tenhou", "ema",
                                                                     "mleague"]
     assert lines[adds + 1].startswith("sanma: three players")
     await table.ok("/endgame")
     await table.ok(MARRIAGE)
-    text = (await table.ok("/help rules")).text  # Marriage's are all whole tables
+    text = await whole(table, "/help rules")  # Marriage's are all whole tables
     assert "each replaces every rule but packs, rate, currency:" in text
     assert "Presets that add" not in text

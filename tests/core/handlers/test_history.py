@@ -233,5 +233,5 @@ async def test_the_usage_shown_in_riichi_and_call_break_pastes_as_written(table:
         for line in usage.replace(f"{key}:3", f"{key}:1").split("   or   "):
             if "last" not in line:  # last: a finished game, none yet
                 await table.ok(line.strip())
-        await table.ok("/endgame")
+        await table.ok("/endgame sure")  # before the hanchan's end
         await table.ok("/history last")  # (page:2 too, on a game long enough for two)

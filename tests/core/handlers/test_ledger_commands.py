@@ -469,7 +469,7 @@ async def test_riichi_played_for_money_enters_the_ledger_as_endgame_settled_it(t
     # not for money: nothing to owe, so not in the ledger
     await table.ok("/newgame riichi players:alice bob carol dave")
     await table.ok("/tsumo winner:bob han:4 fu:30")
-    await table.ok("/endgame")
+    await table.ok("/endgame sure")  # before the hanchan's end
     assert "The ledger is empty" in (await table.ok("/ledger")).text
     await table.ok("/newgame riichi players:alice bob carol dave")
     await table.ok("/rules rate:100 currency:Rs")
@@ -478,7 +478,7 @@ async def test_riichi_played_for_money_enters_the_ledger_as_endgame_settled_it(t
     # 30,000) / 1,000 + uma 15 5 -5 -15, oka 20 to the first: bob 2.9 + 15 + 20 = 37.9,
     # carol -7 + 5 = -2, dave -7 - 5 = -12, alice -8.9 - 15 = -23.9; at 100 Rs a point
     await table.ok("/tsumo winner:bob han:4 fu:30")
-    end = (await table.ok("/endgame")).text
+    end = (await table.ok("/endgame sure")).text
     assert ("Money at 100 Rs a point: alice -2,390 Rs, bob +3,790 Rs, carol -200 Rs, "
             "dave -1,200 Rs") in end
     lines = (await table.ok("/ledger")).text.splitlines()

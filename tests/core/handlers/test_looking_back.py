@@ -242,14 +242,14 @@ async def test_stats_keep_each_game_apart_with_riichi_places_and_tranca_sides(ta
     # 3,840 -> 3,900, the others 1,920 -> 2,000: alice 21,100 bob 32,900 carol 23,000
     # dave 23,000; carol and dave tie and the earlier seat ranks higher.
     await table.ok("/tsumo winner:bob han:4 fu:30")
-    await table.ok("/endgame")
+    await table.ok("/endgame sure")  # before the hanchan's end
     # bob 2.9 + 15 + 20 = +37.9, carol -7 + 5 = -2.0, dave -7 - 5 = -12.0,
     # alice -8.9 - 15 = -23.9
     await table.ok(four)
     # alice (dealer) rons bob, 3 han 30 fu: 6 x 960 = 5,760 -> 5,800:
     # alice 30,800 bob 19,200 carol 25,000 dave 25,000
     await table.ok("/ron winner:alice from:bob han:3 fu:30")
-    await table.ok("/endgame")
+    await table.ok("/endgame sure")
     # alice 0.8 + 15 + 20 = +35.8, carol -5 + 5 = 0.0, dave -5 - 5 = -10.0,
     # bob -10.8 - 15 = -25.8
     await table.ok("/newgame tranca teams:alice+carol bob+dave")

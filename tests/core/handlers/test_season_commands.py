@@ -44,7 +44,7 @@ async def _marriage(table: Table, *hands: str) -> None:
 async def _riichi(table: Table) -> None:
     await table.ok("/newgame riichi players:alice bob carol dave preset:tenhou")
     await table.ok("/ron winner:alice from:bob han:4 fu:30")
-    await table.ok("/endgame")
+    await table.ok("/endgame sure")  # before the hanchan's end
 
 
 async def _tranca(table: Table) -> None:

@@ -6,6 +6,7 @@ exchange, maal s_i and P their sum, player i gets n*s_i - P; a seen loser pays t
 3, an unseen one 10; a foul player pays the penalty and is out of the exchange."""
 
 from tests.conftest import Table
+from tests.core.handlers.help_pages import whole
 
 NEW = "/newgame marriage players:alice bob carol"
 
@@ -119,9 +120,9 @@ async def test_a_tunnella_beside_a_typed_maal_is_refused_with_the_reason(table: 
 
 async def test_help_says_who_pays_what_in_each_dublee_mode(table: Table):
     await table.ok(NEW)
-    text = (await table.ok("/help hand")).text
+    text = await whole(table, "/help hand")
     assert "dublee_mode:replace makes a seen loser pay the dublee points in place of the " \
            "seen points (5) and an unseen loser the unseen points alone (10)" in text
-    rules = (await table.ok("/help rules")).text
+    rules = await whole(table, "/help rules")
     assert "replace: a seen loser pays dublee in place of seen, an unseen loser unseen " \
            "alone" in rules

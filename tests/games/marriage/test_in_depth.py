@@ -1,6 +1,7 @@
 """Marriage in depth through the commands: cards, the checker, house rules (both backends)."""
 
 from tests.conftest import Table
+from tests.core.handlers.help_pages import whole
 
 NEW = "/newgame marriage players:alice bob carol"
 
@@ -106,6 +107,6 @@ async def test_presets_and_the_play_rules_note(table: Table):
     rules = (await table.ok("/rules")).text
     assert "unseen_maal: kidnap" in rules and "tunnel_pachaunu: yes" in rules
     assert "alter 5" in (await table.ok("/maal tiplu:8H cards:8D jk")).text
-    help_rules = (await table.ok("/help rules")).text
+    help_rules = await whole(table, "/help rules")
     assert "Vesting" in help_rules and "joker block" in help_rules
     assert "foul_when" in help_rules and "dublee_route_pays" in help_rules

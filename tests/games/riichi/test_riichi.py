@@ -190,7 +190,7 @@ async def test_called_melds_head_bump_and_edits(table: Table):
     assert (await table.board())["hands"][0]["points"]["bob"] == 3900
     # a win is edited with what a win is entered with, not a draw's options
     assert "That result is a ron" in await table.error("/edit result:1 tenpai:alice")
-    await table.ok("/endgame")
+    await table.ok("/endgame sure")  # before the hanchan's end
     assert "3 to 4 players" in await table.error("/newgame riichi players:a b")
 
 
@@ -201,8 +201,8 @@ async def test_below_zero_ends_the_game_when_the_rule_says_so(table: Table):
 
 
 async def test_help_riichi_explains_the_notation(table: Table):
-    text = (await table.ok("/help riichi")).text
-    assert "pon555z chi456p kan1111m" in text and "honba" in text
+    assert "honba" in (await table.ok("/help riichi")).text  # its words
+    assert "pon555z chi456p kan1111m" in (await table.ok("/help ron")).text  # its tiles
     assert "canastra" in (await table.ok("/help tranca")).text
 
 
@@ -224,7 +224,7 @@ async def test_money_is_paid_on_the_final_results(table: Table):
     # +7,900; default rules: final = (score - 30,000) / 1,000 + uma 15 5 -5 -15, oka 20
     reply = await table.ok("/tsumo winner:bob han:4 fu:30")
     assert reply.table is not None and "Rs" not in reply.table  # nothing hand by hand
-    end = (await table.ok("/endgame")).text
+    end = (await table.ok("/endgame sure")).text  # before the hanchan's end
     # bob 2.9 + 15 + 20 = 37.9, carol -7 + 5 = -2, dave -7 - 5 = -12, alice -8.9 - 15 =
     # -23.9; at 100 Rs a point: +3,790, -200, -1,200, -2,390
     assert ("Money at 100 Rs a point: alice -2,390 Rs, bob +3,790 Rs, carol -200 Rs, "
@@ -270,3 +270,21 @@ async def test_tenpai_all_is_everyone_ready(table: Table):
     assert "tenpai alice, bob, carol, dave" in reply.text
     assert "East 1, 1 honba" in reply.text and "sticks on the table 1" in reply.text
 
+
+
+async def test_ending_a_hanchan_before_its_last_hand_asks_first(table: Table):
+    from bot.core.command import Actor, Command
+
+    await table.ok("/newgame riichi players:alice bob carol dave")
+    await table.ok("/draw tenpai:alice")  # East 1 stays with its dealer, one honba on
+    said = await table.error("/endgame")  # no buttons (the console): typed twice
+    assert said == ("The game is not over: East 1, 1 honba is still to play. End it now "
+                    "all the same: /endgame sure")
+    asked = await table.service.handle(Command(table.chat, Actor("test:host", "host"),
+                                               "endgame", buttons=True))
+    assert asked.question is not None and asked.text.startswith("The game is not over")
+    assert "Game over after 1 result." in (await table.ok("/endgame sure")).text
+    # a hanchan over (bob below zero: tobi) ends at once
+    await table.ok("/newgame riichi players:alice bob carol dave")
+    await table.ok("/ron winner:alice from:bob yakuman:1")  # the dealer's 48,000
+    assert "Game over after 1 result." in (await table.ok("/endgame")).text

@@ -152,7 +152,7 @@ async def test_a_sanma_game_through_the_commands(table: Table):
     await table.ok("/newgame riichi players:alice bob carol preset:sanma")
     # alice deals: 3 han 30 fu ron from bob: 960 x 6 = 5,760 -> 5,800
     await table.ok("/ron winner:alice from:bob han:3 fu:30")
-    end = await table.ok("/endgame")
+    end = await table.ok("/endgame sure")  # before the hanchan's end
     assert "Final (uma +15 +0 -15, back 40,000, oka +15 to first)" in end.text
     finals = {line.split(". ")[1].split()[0]: float(line.split("-> ")[1])
               for line in end.text.splitlines() if "-> " in line}
@@ -362,7 +362,7 @@ async def test_abortive_draws_only_as_the_rules_allow(table: Table):
         "fu:bob=30 carol=30 dave=30")
     reply = await table.ok("/draw abort:sanchahou")
     assert "sanchahou" in reply.text and "East 1, 1 honba" in reply.text
-    await table.ok("/endgame")
+    await table.ok("/endgame sure")  # before the hanchan's end
     await table.ok("/newgame riichi players:a b c")
     assert "four-player abortive draw" in await table.error("/draw abort:suufon")
     await table.ok("/draw abort:kyuushu")

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.commands.spec import CommandSpec, Kind, Option
-from bot.core.errors import UserError
+from bot.core.errors import About, UserError
 from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome, Seat
 from bot.core.games.callbreak.scoring import TRICKS, Scoring, round_scores
 from bot.core.grammar import parse_int, parse_pairs, split_list
@@ -149,6 +149,7 @@ class CallBreakGame(Game):
     # the table's average, so the money adds up to zero and is settled at the end
     edit_key = "round"
     hand_word = "round"
+    rules_example = "/rules   /rules preset:thirteen   /rules rounds:5 rate:0.25 currency:Rs"
     point_places = PLACES
 
     def declare(self) -> tuple[CommandSpec, ...]:
@@ -228,7 +229,9 @@ class CallBreakGame(Game):
                     name = ctx.roster.by_seat(seat).name
                     raise UserError(_("{name}'s bid must be {low} to {high}, not {bid} "
                                       "(/rules min_bid: and max_bid: set the range).",
-                                      name=name, low=low, high=high, bid=bid))
+                                      name=name, low=low, high=high, bid=bid),
+                                    About(("bids",), (name,),
+                                          _("A bid is {low} to {high}.", low=low, high=high)))
             notes += self._changes(entry.bids, bids, "bid", ctx.roster)
             entry.bids.update(bids)
         if tricks_text.strip():
@@ -238,12 +241,13 @@ class CallBreakGame(Game):
         given = sum(entry.tricks.values())
         if given > TRICKS:
             raise UserError(_("The tricks given add up to {total}; a round has {tricks}. "
-                              "Count them again.", total=given, tricks=TRICKS))
+                              "Count them again.", total=given, tricks=TRICKS),
+                            About(("tricks",)))
         if len(entry.tricks) == len(entry.players) and given != TRICKS:
             # everyone's tricks are in: they must be the whole round now, not at the next
             # command (which would be refused for this one's mistake)
             raise UserError(_("The tricks add up to {total}; a round has {tricks}. Count them "
-                              "again.", total=given, tricks=TRICKS))
+                              "again.", total=given, tricks=TRICKS), About(("tricks",)))
         if not entry.complete():
             if ctx.editing is not None:  # an edit starts from a complete round
                 raise UserError(_("That edit leaves the round without every bid and "

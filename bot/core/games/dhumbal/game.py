@@ -38,7 +38,7 @@ ROUND_DETAILS = (
     "total reaches the limit is out (the board says who is still in); the last one in wins."
 )
 HANDS = Option("", Kind.TEXT, "each hand's count: asha=3 bikash=12, or 3 12 7 in seat order",
-               name="points", each=True)
+               name="points", each=True, low=0)
 GLOSSARY = (
     "Dhumbal words: show (jhyap) = ending a hand by showing a count of show_max or less; it "
     "holds if every other hand is higher, and is caught if another is as low or lower "
@@ -64,6 +64,7 @@ class DhumbalGame(PointsGame):
     newgame_options = ()
     rules_example = "/rules preset:yaniv   /rules limit:200 penalty:30"
     edit_example = "/edit round:3 show:asha points:asha=3 bikash=12"
+    round_forms = ("show", "pairs")  # ROUND_USAGE's examples, in order
 
     def declare(self) -> tuple[CommandSpec, ...]:
         return (CommandSpec("round", "enter a hand: who showed and every hand's count",

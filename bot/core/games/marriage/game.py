@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.core.cards import parse_card, parse_cards
 from bot.core.commands.spec import CommandSpec, Kind, Needs, Option
-from bot.core.errors import UserError
+from bot.core.errors import About, UserError
 from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome
 from bot.core.games.marriage import maal_table
 from bot.core.games.marriage.checker import check_finish
@@ -55,7 +55,7 @@ HAND_OPTIONS = (
     Option("winner", Kind.PLAYER, "who finished the hand"),
     Option("seen", Kind.PLAYERS, "the players who have seen (the winner is)"),
     Option("maal", Kind.TEXT, "name=number pairs, e.g. alice=10 bob=5 (a number alone: yours)",
-           each=True),
+           each=True, low=0),
     Option("dublee", Kind.BOOL, "the winner finished with dublees"),
     Option("foul", Kind.PLAYERS, "players who fouled"),
     Option("dublee_route", Kind.PLAYERS, "seen losers who went the dublee route"),
@@ -314,26 +314,36 @@ class MarriageGame(Game):
     def _check(self, entry: Entry, ctx: PlayContext) -> None:
         names = ctx.roster
         if entry.winner is None and not entry.fouls:
-            raise UserError(_("Name the winner: {usage}", usage=ctx.example(HAND_USAGE)))
+            raise UserError(_("Name the winner: {usage}", usage=ctx.example(HAND_USAGE)),
+                            About(("winner",), said=_("Tick who won.")))
         if entry.winner is not None:
             if entry.winner in entry.fouls:
-                raise UserError(_("{name} can't win and foul in the same hand.",
-                                  name=names.by_seat(entry.winner).name))
+                name = names.by_seat(entry.winner).name
+                raise UserError(_("{name} can't win and foul in the same hand.", name=name),
+                                About(("winner", "foul"), (name,)))
             entry.seen.add(entry.winner)
         if len(entry.fouls) == len(entry.players):
-            raise UserError(_("Everybody fouled? At least one player must be clean."))
+            raise UserError(_("Everybody fouled? At least one player must be clean."),
+                            About(("foul",)))
         foul_maal = [p for p in entry.fouls if p in entry.maal]
         if foul_maal:
             raise UserError(_("{players} fouled and takes no part in the maal exchange; "
-                              "leave their maal out.", players=self._names(foul_maal, names)))
+                              "leave their maal out.", players=self._names(foul_maal, names)),
+                            About(("maal", "foul"), _seated(foul_maal, names),
+                                  _("Fouled: no maal. Clear it, or the foul.")))
         route = entry.dublee_route - entry.seen
         if route or entry.winner in entry.dublee_route:
-            who = self._names(route or {entry.winner}, names)  # type: ignore[arg-type]
+            seats = route or {entry.winner}
+            who = self._names(seats, names)  # type: ignore[arg-type]
             raise UserError(_("dublee_route: is for seen losers; {players} is not one.",
-                              players=who))
+                              players=who),
+                            About(("dublee_route", "seen"), _seated(seats, names),
+                                  _("The dublee route is for a seen loser: tick seen, or "
+                                    "clear the dublee route.")))
         if entry.dublee:
             if entry.winner is None:
-                raise UserError(_("A dublee finish needs a winner."))
+                raise UserError(_("A dublee finish needs a winner."),
+                                About(("winner", "dublee"), said=_("Tick who won.")))
             least = ctx.rules["dublee_min_players"]
             if len(entry.players) < least:
                 raise UserError(_("A dublee finish needs at least {least} players (rule "
@@ -377,13 +387,15 @@ class MarriageGame(Game):
                 players=who, seen=" ".join(seen), zero=" ".join(f"{n}=0" for n in names)))
         saw = {**{k: v for k, v in options.items() if k != "seen"}, "seen": " ".join(seen)}
         unseen = _without(options, set(names))
+        # on a form, beside each of them: the box to tick, or the maal to clear
+        about = About(("seen", "maal"), tuple(names), _("Tick seen, or clear the maal."))
         raise UserError(_n(
             "{players} has maal but is not in seen:, and an unseen player's maal is murdered "
             "here. If {players} saw:\n{saw}\nIf not, without the maal:\n{unseen}",
             "{players} have maal but are not in seen:, and an unseen player's maal is "
             "murdered here. If they saw:\n{saw}\nIf not, without their maal:\n{unseen}",
             len(lost), players=who, saw=_line(ctx.command, saw),
-            unseen=_line(ctx.command, unseen)))
+            unseen=_line(ctx.command, unseen)), about)
 
     def _finish(self, entry: Entry, ctx: PlayContext) -> PlayOutcome:
         """Score the entry if every maal it needs is in; otherwise keep it waiting."""
@@ -503,3 +515,8 @@ def _without(options: Mapping[str, str], names: set[str]) -> dict[str, str]:
                     if n.lstrip("@").casefold() not in wanted]
             out[key] = " ".join(kept)
     return out
+
+
+def _seated(seats: object, roster: Roster) -> tuple[str, ...]:
+    """The names of `seats` in seat order, for a refusal's About."""
+    return tuple(p.name for p in roster if p.seat in seats)  # type: ignore[operator]

@@ -23,6 +23,7 @@ from typing import Any
 from bot.core.cards import Card, parse_card, parse_cards
 from bot.core.commands.spec import CommandSpec, Kind, Option
 from bot.core.errors import UserError
+from bot.core.examples import example_names, for_each, seated
 from bot.core.games.base import Game, HandResult, PlayContext, PlayOutcome
 from bot.core.grammar import parse_int, parse_pairs, split_list
 from bot.core.i18n import Num, Text, _, _n, join
@@ -74,9 +75,11 @@ HAND_DETAILS = (
 )
 HAND_OPTIONS = (
     Option("winner", Kind.PLAYER, "the player who showed"),
-    Option("honours", Kind.TEXT, "honour cards per player, asha=3 bikash=1", each=True),
-    Option("marriages", Kind.TEXT, "marriage combinations per player, asha=1", each=True),
-    Option("points", Kind.TEXT, "points in hand, bikash=25 chetan=KS 9H 3C", each=True),
+    Option("honours", Kind.TEXT, "honour cards per player, asha=3 bikash=1", each=True, low=0),
+    Option("marriages", Kind.TEXT, "marriage combinations per player, asha=1", each=True,
+           low=0),
+    Option("points", Kind.TEXT, "points in hand, bikash=25 chetan=KS 9H 3C", each=True,
+           low=0),
     Option("joker", Kind.TEXT, "the joker picked, e.g. 8H, to count points from cards"),
     Option("surrender", Kind.PLAYERS, "surrendered on the first move"),
     Option("surrender_late", Kind.PLAYERS, "surrendered later"),
@@ -185,6 +188,16 @@ class MarriageRummyGame(Game):
     glossary = GLOSSARY
     # a player with no turn pays exactly half: 12.5 is kept in tenths, and +69 is +69
     point_places = Trimmed(1)
+    rules_example = "/rules   /rules preset:scorecard   /rules hand_cap:100 rate:0.25 currency:Rs"
+
+    def fit_usage(self, command: str, usage: str, rules: Mapping[str, Any], roster: Roster,
+                  state: Mapping[str, Any] | None) -> str:
+        """/hand with the points in hand of every player but the winner, and only the
+        optional options of players the table has."""
+        if command != "hand" or len(roster) < 2:
+            return usage
+        names = example_names(usage, len(roster))
+        return for_each(seated(usage, len(roster)), names[1:], key="points")
 
     def declare(self) -> tuple[CommandSpec, ...]:
         return (CommandSpec("hand", "record a hand: who showed, honours, points in hand",
@@ -199,7 +212,7 @@ class MarriageRummyGame(Game):
             entry = RummyEntry.from_json(ctx.editing)
         else:
             if not options:
-                raise UserError(_("Say who showed: {usage}", usage=ctx.example(USAGE)))
+                raise UserError(_("Say who showed: {usage}", usage=self.usage_example(ctx)))
             self._check_deal(len(ctx.hand_players), ctx.rules)
             entry = RummyEntry(players=[p.seat for p in ctx.hand_players])
         self._read(entry, options, ctx)
@@ -339,7 +352,7 @@ class MarriageRummyGame(Game):
         roster, rules = ctx.roster, ctx.rules
         if entry.winner is None:
             raise UserError(_("Say who showed: winner:NAME. {usage}",
-                              usage=ctx.example(USAGE)))
+                              usage=self.usage_example(ctx)))
         special = entry.surrender | entry.surrender_late | entry.no_turn
         if entry.winner in special:
             raise UserError(_("The player who showed can't also surrender or miss their "

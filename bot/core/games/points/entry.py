@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.actor import Actor
-from bot.core.errors import UserError
+from bot.core.errors import About, UserError
 from bot.core.grammar import parse_int, parse_pairs, split_list
 from bot.core.i18n import Text, _, join
 from bot.core.players import Miss, Player, Roster
@@ -102,7 +102,7 @@ def read_points(text: str, columns: Columns, mentions: Mapping[str, Actor],
             continue
         if found in points:
             raise UserError(_("{name} is given twice; give each player's points once.",
-                              name=columns.label(found)))
+                              name=columns.label(found)), About(("",), (columns.label(found),)))
         points[found] = _number(value, columns.label(found))
     if misses:
         raise UserError(join([_("Not in this round: {names}.", names=join(misses, ", ")),
@@ -112,8 +112,11 @@ def read_points(text: str, columns: Columns, mentions: Mapping[str, Actor],
 
 def _number(value: str, name: str) -> int:
     if not value.strip():
-        raise UserError(_("{name}= has no number after it.", name=name))
-    return parse_int(value, _("{name}'s points", name=name), -MAX_POINTS, MAX_POINTS)
+        raise UserError(_("{name}= has no number after it.", name=name), About(("",), (name,)))
+    try:
+        return parse_int(value, _("{name}'s points", name=name), -MAX_POINTS, MAX_POINTS)
+    except UserError as error:  # beside that player's number on a form
+        raise UserError(error.message, About(("",), (name,))) from None
 
 
 def split_named(text: str) -> tuple[str, str]:

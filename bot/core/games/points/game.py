@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.commands.spec import CommandSpec, Kind, Option
-from bot.core.errors import UserError
+from bot.core.errors import About, UserError
+from bot.core.examples import example_names, for_each, personal
 from bot.core.games.base import (
     Game,
     HandResult,
@@ -59,7 +60,8 @@ ROUND_DETAILS = (
     "or when a total reaches the target, the game is over: /endgame, then /newgame."
 )
 POINTS = Option("", Kind.TEXT, "each player's points: asha=12 bikash=-3, or 12 -3 0 in seat "
-                "order", name="points", each=True)
+                "order", name="points", each=True, low=-entry.MAX_POINTS,
+                high=entry.MAX_POINTS)
 WINNER = Option("winner", Kind.PLAYER, "who won the round, where the winner takes the "
                 "others' points (winner_takes)")
 SHOW = Option("show", Kind.PLAYER, "who showed (ended the round): it holds if every other "
@@ -166,6 +168,9 @@ class PointsGame(Game):
     ranked_by = "wins"  # /stats: games won; points of different games are never added
     newgame_options = (TEAMS,)
     rules_example = "/rules preset:hearts   /rules wins:low target:100 name:Hearts"
+    # what each example of /round's usage is, in order: one number each as pairs, the
+    # winner's and the others', one number each in seat order (a show: show:NAME and pairs)
+    round_forms: tuple[str, ...] = ("pairs", "winner", "seats")
     # the points ride on points: in /edit (free words after round:3 would be its value)
     edit_example = "/edit round:3 points:asha=12 bikash=-3"
 
@@ -209,6 +214,40 @@ class PointsGame(Game):
             played.lowest_wins = table.race.lowest_wins
             self._variants[key] = played
         return played
+
+    def fit_usage(self, command: str, usage: str, rules: Mapping[str, Any], roster: Roster,
+                  state: Mapping[str, Any] | None) -> str:
+        """/round's examples as this table types them: the winner's where the winner takes
+        the others' points, else the others (a show only where shows are played), with a
+        number for every player, or every side by its letter; /edit's with the sides'
+        letters."""
+        sides = State.of(state).sides
+        ways = usage.split("   ")
+        if command not in ("round", "edit") or len(roster) < 2:
+            return usage
+        if sides:  # a side is named by its letter: winner:A B=12
+            letters = list(LETTERS[:len(sides)])
+            ways, names = [personal(way, letters) for way in ways], letters
+        else:
+            names = example_names(usage, len(roster))
+        if command == "edit" or len(ways) != len(self.round_forms):
+            return "   ".join(ways)
+        scoring = self.table_of(rules).scoring
+        if scoring.winner_takes != NO:
+            wanted = {"winner"}
+        else:
+            wanted = {"pairs", "seats"} | ({"show"} if scoring.show_penalty else set())
+        return "   ".join(for_each(way, names[1:] if form == "winner" else names)
+                           for form, way in zip(self.round_forms, ways, strict=True)
+                           if form in wanted)
+
+    def unused(self, command: str, rules: Mapping[str, Any]) -> frozenset[str]:
+        """winner: where the winner takes nothing, show: where no show is played."""
+        if command != "round":
+            return frozenset()
+        scoring = self.table_of(rules).scoring
+        return frozenset((["winner"] if scoring.winner_takes == NO else [])
+                         + ([] if scoring.show_penalty else ["show"]))
 
     def check_rules(self, rules: Mapping[str, Any], players: int,
                     state: Mapping[str, Any] | None = None) -> None:
@@ -329,7 +368,7 @@ class PointsGame(Game):
         if winner is not None and table.scoring.winner_takes == NO:
             raise UserError(_("winner: scores a round where the winner takes the others' "
                               "points (/rules winner_takes:yes or sum); here each player's "
-                              "points are as given."))
+                              "points are as given."), About(("winner",)))
         if show is not None:
             if state.sides:
                 raise UserError(_("A show is one player's hand: a game of sides has none."))
@@ -338,21 +377,27 @@ class PointsGame(Game):
                                   "them."))
         if winner is None and show is None and table.scoring.winner_takes != NO:
             raise UserError(_("Say who won the round: winner:NAME, then the others' points. "
-                              "{example}", example=ctx.example(ROUND_USAGE)))
+                              "{example}", example=self.usage_example(ctx)),
+                            About(("winner",), said=_("Tick who won.")))
         typed = entry.read_points(text, columns, ctx.mentions,
                                   skip=lambda c: c == winner)
         if winner is not None and typed.get(winner):
             raise UserError(_("{name} won: the winner's points are the others', so leave "
-                              "{name}= out.", name=columns.label(winner)))
+                              "{name}= out.", name=columns.label(winner)),
+                            About(("",), (columns.label(winner),),
+                                  _("The winner's points are the others': leave it empty.")))
         points = {**(kept.points if kept is not None else {}), **typed}
         if winner is not None:
             points.pop(winner, None)
         if not typed and kept is None and not table.missing_zero:
             raise UserError(_("Give each player's points: {example}",
-                              example=ctx.example(ROUND_USAGE)))
+                              example=self.usage_example(ctx)),
+                            About(("",), said=_("A number for each: 0 for none.")))
         missing = [c for c in playing if c not in points and c != winner]
         if missing and not table.missing_zero:
-            raise UserError(self._missing(", ".join(columns.label(c) for c in missing)))
+            labels = tuple(columns.label(c) for c in missing)
+            raise UserError(self._missing(", ".join(labels)),
+                            About(("",), labels, _("A number for each: 0 for none.")))
         for column in missing:
             points[column] = 0
         every = kept.columns if kept is not None else [

@@ -19,7 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from bot.core.commands.spec import CommandSpec, Kind, Option
-from bot.core.errors import UserError
+from bot.core.errors import About, UserError
 from bot.core.games.base import (
     Game,
     HandResult,
@@ -233,6 +233,23 @@ class RiichiGame(Game):
     hand_word = "result"  # what one scored entry is called: hand: is the tiles
     ranked_by = "results"  # /stats: the final results with uma and oka
     money_at_end = True  # rate: money per point of the final result
+
+    def unused(self, command: str, rules: Mapping[str, Any]) -> frozenset[str]:
+        """pao: where nobody pays for a daisangen (rule pao), abort: where no abortive draw
+        is played (rule abortive)."""
+        if command in ("ron", "tsumo") and rules.get("pao") == "none":
+            return frozenset({"pao"})
+        if command == "draw" and not rules.get("abortive", True):
+            return frozenset({"abort"})
+        return frozenset()
+
+    def fit_usage(self, command: str, usage: str, rules: Mapping[str, Any], roster: Roster,
+                  state: Mapping[str, Any] | None) -> str:
+        """/draw's examples without the abortive draw where none is played (rule
+        abortive)."""
+        if command != "draw" or rules.get("abortive", True):
+            return usage
+        return "   ".join(way for way in usage.split("   ") if "abort:" not in way)
 
     def declare(self) -> tuple[CommandSpec, ...]:
         return (
@@ -478,11 +495,13 @@ class RiichiGame(Game):
         if han_text is None:
             raise UserError(_("Give han: and fu:, yakuman:1, or the tiles. {example}   or   "
                               "{tiles}", example=ctx.example(RON_BY_HAN),
-                              tiles=ctx.example(RON_BY_TILES)))
+                              tiles=ctx.example(RON_BY_TILES)),
+                            About(("han", "fu"), said=_("Give han and fu, or the tiles.")))
         han = parse_int(han_text, "han", 1, 100)
         if fu_text is None:
             if han < 5:
-                raise UserError(_("Give fu: too (below 5 han the fu decide the value)."))
+                raise UserError(_("Give fu: too (below 5 han the fu decide the value)."),
+                                About(("fu",)))
             fu = 30  # from 5 han on the fu don't matter
         else:
             fu = parse_int(fu_text, "fu", 20, 110)
@@ -493,7 +512,8 @@ class RiichiGame(Game):
     def _winners(self, ctx: PlayContext, options: Mapping[str, str]) -> list[Player]:
         names = split_list(options.get("winner", ""))
         if not names:
-            raise UserError(_("Name the winner: winner:NAME"))
+            raise UserError(_("Name the winner: winner:NAME"),
+                            About(("winner",), said=_("Tick who won.")))
         return ctx.roster.resolve_many(names, ctx.mentions, "winner:")
 
     def _pao(self, ctx: PlayContext, options: Mapping[str, str], winner: Player,
@@ -520,11 +540,12 @@ class RiichiGame(Game):
              dealer: int, riichi: list[int]) -> Step:
         winners = self._winners(ctx, options)
         if "from" not in options:
-            raise UserError(_("Say who dealt in: from:NAME"))
+            raise UserError(_("Say who dealt in: from:NAME"),
+                            About(("from",), said=_("Tick who dealt in.")))
         loser = ctx.roster.resolve(options["from"].strip(), ctx.mentions)
         if loser in winners:
             raise UserError(_("{player} can't win on their own discard: that is /tsumo.",
-                              player=loser.name))
+                              player=loser.name), About(("from", "winner"), (loser.name,)))
         seats = _seats(ctx.roster)
         # in turn after the discarder: the first is the head-bump winner, and takes honba
         # and sticks
@@ -564,7 +585,7 @@ class RiichiGame(Game):
                dealer: int, riichi: list[int]) -> Step:
         winners = self._winners(ctx, options)
         if len(winners) != 1:
-            raise UserError(_("A tsumo has one winner."))
+            raise UserError(_("A tsumo has one winner."), About(("winner",)))
         winner = winners[0]
         basic, how, yaku = self._hand_value(ctx, options, winner, state, dealer, riichi,
                                             True, False)
@@ -733,6 +754,14 @@ class RiichiGame(Game):
             if state["over"] else round_name(state, len(roster))
         return _("{where} · sticks on the table {sticks} · scores: {scores}", where=where,
                  sticks=state["sticks"], scores=scores)
+
+    def unfinished(self, rules: Mapping[str, Any], state: Mapping[str, Any] | None,
+                   roster: Roster) -> Text | None:
+        held = _state(state)
+        if held["over"]:
+            return None
+        return _("The game is not over: {where} is still to play.",
+                 where=round_name(held, len(roster)))
 
     def _final(self, totals: Mapping[int, int], rules: Mapping[str, Any],
                state: Mapping[str, Any], roster: Roster

@@ -128,6 +128,7 @@ class TrancaGame(Game):
     zero_sum = False
     edit_key = "round"
     hand_word = "round"
+    rules_example = "/rules   /rules preset:eight   /rules target:3000 rate:0.25 currency:Rs"
     newgame_options = (Option("teams", Kind.TEXT, "Tranca teams: alice+carol bob+dave"),)
     player_columns = False
     ranked_by = "wins"  # /stats: games won, a race being won or not

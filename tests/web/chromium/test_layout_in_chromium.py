@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from tests.telegram_helpers import ALICE
+from tests.web.chromium.test_pad_in_chromium import open_pad, send, tap_hand
 from tests.web.conftest import Web
 from tests.web.test_pad import pad_token
-from tests.web.test_pad_in_chromium import open_pad, send, tap_hand
 from tests.web.test_scoreboard import scoreboard_link
 
 # names as long as a name may be (bot/core/players.py: 24 characters), with no space to

@@ -32,7 +32,7 @@ async def shown(page: Any) -> dict[str, str]:
     """The standings as the page shows them: name -> total."""
     return await page.evaluate(
         "Object.fromEntries([...document.querySelectorAll('#standings tr')].slice(1)"
-        ".map(r => [r.cells[0].textContent.replace(/^\\d+\\. /, ''),"
+        ".map(r => [r.cells[0].textContent.replace(/^\\d+\\.\\s/, ''),"
         " r.cells[1].textContent]))")
 
 
@@ -55,7 +55,7 @@ async def test_the_page_follows_a_game_played_in_the_chat(web: Web, pages: Any):
         await web.tg.say(ALICE, line)
         await page.wait_for_function(
             "(want) => { const rows = [...document.querySelectorAll('#standings tr')]"
-            ".slice(1).map(r => r.cells[0].textContent.replace(/^\\d+\\. /, '')"
+            ".slice(1).map(r => r.cells[0].textContent.replace(/^\\d+\\.\\s/, '')"
             " + r.cells[1].textContent).sort();"
             " return JSON.stringify(rows) == JSON.stringify(want); }",
             arg=sorted(name + total for name, total in expected.items()), timeout=30000)
