@@ -57,11 +57,12 @@ class Tables:
             made = await self.ok(chats[0], "/club code")
 
     async def game(self, chat: str, newgame: str, *rounds: str) -> Reply:
-        """A whole game: /newgame, its rounds, /endgame; the /endgame reply."""
+        """A whole game: /newgame, its rounds, /endgame (sure: a test's Riichi hanchan is
+        a hand or two, ended before its own end); the /endgame reply."""
         await self.ok(chat, newgame)
         for line in rounds:
             await self.ok(chat, line)
-        return await self.ok(chat, "/endgame")
+        return await self.ok(chat, "/endgame sure")
 
     async def rated(self, chat: str, who: str, game: str = "") -> tuple[float, float]:
         """(mu, sigma) as /rating NAME says them (two decimals)."""

@@ -177,10 +177,11 @@ async def store_at_version(url: str, version: int, monkeypatch: pytest.MonkeyPat
 
     engine = create_engine(url)
     upto = migrations.MIGRATIONS[:version]
-    # and the club's tables (migration 22), which /endgame looks in: a game ends at a table
-    # of no club there, as it did before clubs
+    # and the club's tables (migrations 22 and 23), which /endgame looks in: a game ends at
+    # a table of no club there, as it did before clubs
     always = [m for m in migrations.MIGRATIONS
-              if m[2] in (migrations._0010_prefetch, migrations._0022_clubs)]
+              if m[2] in (migrations._0010_prefetch, migrations._0022_clubs,
+                          migrations._0023_tournaments)]
     with monkeypatch.context() as patched:
         patched.setattr(migrations, "MIGRATIONS", upto + [m for m in always if m not in upto])
         await migrations.upgrade(engine)

@@ -45,7 +45,6 @@ GONE = _("This scorepad link opens nothing. /scorepad in the group gives the cur
 NOT_A_PAD_COMMAND = _("The scorepad sends results only.")
 TOO_MANY_REFUSED = _("Too many refused attempts from here: wait a minute, then open the "
                      "scorepad again from the group's Scorepad button.")
-NOT_AN_OBJECT = _("The scorepad sends a JSON object.")
 NOT_OPTIONS = _("The scorepad's options are an object of text.")
 NOT_A_SUBMIT = _("The scorepad's submit is 8 to 64 letters, digits, - or _.")
 

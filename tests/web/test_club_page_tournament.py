@@ -45,7 +45,7 @@ async def test_the_page_shows_the_tournament_and_its_round(console_web: Web):
     assert [t["done"] for t in cup["round"]["tables"]] == [False, False]
     for chat, seats in zip((T1, T2), laid, strict=True):
         await tables.ok(chat, f"/ron winner:{seats[0]} from:{seats[1]} han:3 fu:40")
-        await tables.ok(chat, "/endgame")
+        await tables.ok(chat, "/endgame sure")
     cup = (await data(console_web, link))["tournaments"][0]
     assert cup["summary"] == "Riichi mahjong (WRC) · standings after round 1 of 2"
     assert cup["standings"]["headings"] == ["#", "player", "total", "R1"]

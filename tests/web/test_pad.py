@@ -251,7 +251,12 @@ async def test_the_pads_own_refusals_are_in_the_persons_language(web: Web):
     async with web.http.post(web.base + "/pad/api/send", json=[1, 2],
                              headers={"Accept-Language": "pt-BR"}) as response:
         assert response.status == 400
-        assert (await response.json())["error"] == "O scorepad envia um objeto JSON."
+        said = (await response.json())["error"]
+    from bot.core.i18n import translator
+    from bot.web.posts import NOT_AN_OBJECT
+
+    english = translator("en").render(NOT_AN_OBJECT)
+    assert said == translator("pt_BR").render(NOT_AN_OBJECT) != english
 
 
 async def test_every_page_answers_with_the_headers_of_a_capability_link(web: Web):

@@ -30,7 +30,7 @@ from bot.core.grammar import clip
 from bot.core.handlers.call import Call, FollowUp, Outcome
 from bot.core.handlers.club.common import book, check_club_admin, member, this_club
 from bot.core.handlers.club.seats import Person, accounts_of, begin, named, seat_lines
-from bot.core.i18n import Msg, Tr, _, translator
+from bot.core.i18n import N_, Msg, Tr, _, translator
 from bot.core.players import fold
 from bot.core.session import SessionState
 from bot.core.width import clip as clip_width
@@ -119,10 +119,11 @@ def standings_block(tr: Tr, t: Tournament) -> str:
 
 def standings_text(tr: Tr, t: Tournament) -> str:
     done = t.closed_rounds()
+    game = _title(t, tr)  # (named before: a call inside a plural's hides it from babel)
     if t.status == tm.ENDED:
         head = tr.plural("{name} · {game}: final standings after {n} round.",
                          "{name} · {game}: final standings after {n} rounds.", done,
-                         name=t.name, game=_title(t, tr))
+                         name=t.name, game=game)
     elif done:
         head = tr("{name} · {game}: standings after round {n} of {rounds}.", name=t.name,
                   game=_title(t, tr), n=done, rounds=t.rounds)
@@ -161,8 +162,9 @@ def _round_head(tr: Tr, t: Tournament, round_: Round, started: bool) -> str:
               n=round_.number, rounds=t.rounds, how=how, seed=round_.seed)
 
 
-_SEATINGS = {tm.SWISS: "swiss: by standing", tm.SHUFFLED: "shuffled bands of the standing",
-             tm.INTERVAL: "interval: the standing dealt across the tables"}
+_SEATINGS = {tm.SWISS: N_("swiss: by standing"),
+             tm.SHUFFLED: N_("shuffled bands of the standing"),
+             tm.INTERVAL: N_("interval: the standing dealt across the tables")}
 
 
 async def _show(call: Call) -> Outcome:

@@ -109,7 +109,7 @@ async def play_riichi_round(club: Tables, r: int, tables: list[list[str]],
         expected.add(wrc(raw), {p: Fraction(v) for p, v in raw.items()})
         chat = CHATS[t - 1]
         await club.ok(chat, f"/ron winner:{winner} from:{loser} han:3 fu:40")
-        ended = await club.ok(chat, "/endgame")
+        ended = await club.ok(chat, "/endgame sure")
         assert f"Dashain Cup: table {t}'s result for round {r} is in." in ended.text
 
 
@@ -183,7 +183,7 @@ async def test_a_marriage_tournament_of_15_over_three_rounds(club: Tables):
             maal = " ".join(f"{p}=0" for p in seats if p != unseen)
             chat = CHATS[t - 1]
             await club.ok(chat, f"/hand winner:{winner} seen:{' '.join(seen)} maal:{maal}")
-            await club.ok(chat, "/endgame")
+            await club.ok(chat, "/endgame sure")
         await club.posted()
     shown = await club.ok("t1", "/tournament")
     assert "Tihar · Nepali Marriage: final standings after 3 rounds" in shown.text
@@ -212,21 +212,21 @@ async def test_refusals_in_words_and_nothing_changed(club: Tables):
         "t1", f"/tournament sub @{one[0]} @{two[0]}")
     # table 1 finishes; then table 2's players play at table 1's chat: not counted there
     await club.ok("t1", f"/ron winner:{one[0]} from:{one[1]} han:3 fu:40")
-    await club.ok("t1", "/endgame")
+    await club.ok("t1", "/endgame sure")
     await club.ok("t1", "/newgame riichi players:" + " ".join(f"@{p}" for p in two))
     await club.ok("t1", f"/ron winner:{two[0]} from:{two[1]} han:3 fu:40")
-    wrong = await club.ok("t1", "/endgame")
+    wrong = await club.ok("t1", "/endgame sure")
     assert ("These are table 2's players in round 1 of Cup: their game is entered at t2, "
             "not here.") in wrong.text
     # table 2's own game ends at its own chat: round 1 closes, round 2 is seated
     await club.ok("t2", f"/ron winner:{two[0]} from:{two[1]} han:3 fu:40")
-    closed = await club.ok("t2", "/endgame")
+    closed = await club.ok("t2", "/endgame sure")
     assert "standings after round 1 of 3" in closed.text and "round 2 of 3 is seated" \
         in closed.text
     # a result for the closed round: round 1's table 1 plays again
     await club.ok("t3", "/newgame riichi players:" + " ".join(f"@{p}" for p in one))
     await club.ok("t3", f"/ron winner:{one[1]} from:{one[0]} han:3 fu:40")
-    late = await club.ok("t3", "/endgame")
+    late = await club.ok("t3", "/endgame sure")
     assert "Round 1 of Cup is closed: this game does not count in it." in late.text
     # a withdrawal before round 2 begins re-seats it; seven can't sit at fours
     await club.ok("t1", f"/tournament withdraw @{people[0]}")
@@ -260,7 +260,7 @@ async def test_a_substitute_plays_the_seat_and_the_timer_tells_the_tables(club: 
     # on 25,000 share second and third: -5 + (10 - 10) / 2 = -5.0
     assert "start 25,000, back 30,000, uma 30 10 -10 -30" in posts["t1"].text
     await club.ok("t1", f"/ron winner:zed from:{table[1]} han:3 fu:40")
-    await club.ok("t1", "/endgame")
+    await club.ok("t1", "/endgame sure")
     rows = standings_of((await club.ok("t1", "/tournament")).table or "")
     assert rows == [(table[0], "+52.7"), *sorted([(table[2], "-5.0"), (table[3], "-5.0")]),
                     (table[1], "-42.7")]
@@ -292,7 +292,7 @@ async def test_a_person_forgotten_is_a_player_of_no_name(club: Tables):
     began = await club.ok("t1", "/tournament start")
     [table] = laid_out(began.table or "")
     await club.ok("t1", f"/ron winner:{table[0]} from:{table[1]} han:3 fu:40")
-    await club.ok("t1", "/endgame")
+    await club.ok("t1", "/endgame sure")
     await club.ok("t2", "/club night")
     await club.ok("t2", "ann: /club here")
     forgotten = await club("t3", "ann: /forget")
