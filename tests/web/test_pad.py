@@ -256,7 +256,7 @@ async def test_the_pads_own_refusals_are_in_the_persons_language(web: Web):
     from bot.web.posts import NOT_AN_OBJECT
 
     english = translator("en").render(NOT_AN_OBJECT)
-    assert said == translator("pt_BR").render(NOT_AN_OBJECT) != english
+    assert said == translator("pt-BR").render(NOT_AN_OBJECT) != english
 
 
 async def test_every_page_answers_with_the_headers_of_a_capability_link(web: Web):
